@@ -1,0 +1,28 @@
+/* kernels/sgemm.h: hand-written SGEMM launchers.
+ *
+ * Every launcher computes C = A * B in FP32 (or TF32 where its name says so),
+ * all matrices row-major and densely packed: A is m x k, B is k x n, C is m x n.
+ * Any m, n, k >= 1 is accepted (edges are predicated, nothing is padded).
+ * The launch goes on `stream`; the return value is the cudaError_t of the
+ * launch (cudaGetLastError right after it), 0 on success. */
+#ifndef KERNELS_SGEMM_H
+#define KERNELS_SGEMM_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int (*sgemm_launcher)(const float *A, const float *B, float *C,
+                              int m, int n, int k, cudaStream_t stream);
+
+int sgemm_naive(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
+int sgemm_tiled16(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
+int sgemm_tiled32(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* shim/shim.h: Thrust and CUB behind a C interface.
+ *
+ * Every function runs on `stream`, catches every C++ exception, and returns 0
+ * on success or a non-zero code with a message in msg[0..msg_len) otherwise.
+ * Thrust is called as a user calls it (its own temporary storage, reduce's
+ * result returned to the host). CUB's temporary storage is sized by the
+ * *_temp_bytes query and allocated by the caller outside the timed region. */
+#ifndef SHIM_SHIM_H
+#define SHIM_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* thrust::reduce(thrust::cuda::par.on(stream), x, x + n, 0.0f): result on the host */
+int shim_thrust_reduce_f32(const float *x, long long n, float *result_host,
+                           cudaStream_t stream, char *msg, size_t msg_len);
+/* thrust::sort in place on keys[0..n) */
+int shim_thrust_sort_u32(uint32_t *keys, long long n, cudaStream_t stream, char *msg, size_t msg_len);
+int shim_thrust_sort_f32(float *keys, long long n, cudaStream_t stream, char *msg, size_t msg_len);
+
+/* cub::DeviceReduce::Sum into *out_dev (device memory) */
+int shim_cub_reduce_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len);
+int shim_cub_reduce_f32(const float *x, long long n, float *out_dev, void *temp, size_t temp_bytes,
+                        cudaStream_t stream, char *msg, size_t msg_len);
+
+/* cub::DeviceRadixSort::SortKeys from in to out (in is left unchanged) */
+int shim_cub_sort_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len);
+int shim_cub_sort_u32(const uint32_t *in, uint32_t *out, long long n, void *temp, size_t temp_bytes,
+                      cudaStream_t stream, char *msg, size_t msg_len);
+int shim_cub_sort_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes,
+                      cudaStream_t stream, char *msg, size_t msg_len);
+
+/* Test hook: asks thrust for an impossible allocation (bytes) and must return
+ * an error with a message, never throw or abort. */
+int shim_thrust_alloc_probe(size_t bytes, cudaStream_t stream, char *msg, size_t msg_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,345 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+#define CLI_MAX_N 65536LL            /* 3 * 4 * n^2 bytes + FP64 reference: 48 GiB at n = 65536 */
+#define CLI_MAX_ELEMS (1LL << 32)    /* 16 GiB of floats */
+
+void cli_defaults(cli_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n[0] = 2048;
+    o->n_count = 1;
+    o->elems[0] = 1LL << 26;
+    o->elems_count = 1;
+    o->ops = CLI_OP_ALL;
+    o->warmup = 2;
+    o->min_reps = 10;
+    o->max_reps = 200;
+    o->max_time_s = 2.0;
+    o->noise_pct = 1.0;
+    o->seed = 2026;
+    o->flush = 1;
+    o->device = 0;
+    o->csv_path = NULL;
+    o->format = CLI_FORMAT_TABLE;
+    o->progress = 1;
+}
+
+void cli_print_help(const char *prog)
+{
+    printf("usage: %s [options]\n\n"
+           "Runs hand-written CUDA kernels beside cuBLAS, Thrust and CUB on the same inputs,\n"
+           "verifies every result against a higher-precision reference, and reports each\n"
+           "hand kernel as a percent of the library's throughput.\n\n"
+           "  --n LIST          GEMM sizes (m = n = k), default 2048. LIST: 4096 | 1024,2048 |\n"
+           "                    512:8192 (doubling range) | 2^12 | 4K\n"
+           "  --elems LIST      reduce/sort lengths, default 2^26. Same forms; K/M/G are 2^10/2^20/2^30\n"
+           "  --ops LIST        operations: sgemm,reduce,sort (default all)\n"
+           "  --variants LIST   variants to run (default all; see --list). The reference and\n"
+           "                    fastest library rows of each op always run, for the percents\n"
+           "  --list            print every variant (op, hand/library, math) and exit\n"
+           "  --warmup N        warm-up runs per variant and size (default 2)\n"
+           "  --reps N          at least N timed samples (default 10)\n"
+           "  --max-reps N      at most N timed samples (default 200)\n"
+           "  --max-time SEC    stop sampling after SEC seconds once --reps are in (default 2)\n"
+           "  --noise PCT       stop early once the spread (IQR/median) is under PCT (default 1)\n"
+           "  --seed N          cuRAND seed (default 2026, printed)\n"
+           "  --no-flush        do not flush the L2 cache before each sample (flush is on)\n"
+           "  --device N        CUDA device ordinal (default 0)\n"
+           "  --csv FILE        also write one CSV row per variant and size to FILE\n"
+           "                    (written to a temporary file and renamed when complete)\n"
+           "  --format F        stdout format: table (default), md, json\n"
+           "  --check-only      verify every variant, time nothing (no speed figures)\n"
+           "  --quiet           no progress lines on stderr\n"
+           "  --version         print the version and exit\n"
+           "  --help            this text\n\n"
+           "exit status: 0 all passed, 1 a variant failed or a GPU error, 2 bad usage,\n"
+           "             77 no usable GPU, 130/143 interrupted (SIGINT/SIGTERM)\n",
+           prog);
+}
+
+int cli_op_bit(const char *op)
+{
+    if (strcmp(op, "sgemm") == 0) return CLI_OP_SGEMM;
+    if (strcmp(op, "reduce") == 0) return CLI_OP_REDUCE;
+    if (strcmp(op, "sort") == 0) return CLI_OP_SORT;
+    return 0;
+}
+
+static int cli_int(const char *opt, const char *v, long lo, long hi, int *out, char *err, size_t len)
+{
+    char *end;
+    long x;
+    errno = 0;
+    if (v[0] == '\0' || v[0] == ' ' || v[0] == '+') goto bad;
+    x = strtol(v, &end, 10);
+    if (*end != '\0') goto bad;
+    if (errno == ERANGE || x < lo || x > hi) {
+        snprintf(err, len, "%s '%s' is out of range (expected an integer in [%ld, %ld])", opt, v, lo, hi);
+        return 2;
+    }
+    *out = (int)x;
+    return 0;
+bad:
+    snprintf(err, len, "%s '%s' is not an integer (expected an integer in [%ld, %ld])", opt, v, lo, hi);
+    return 2;
+}
+
+static int cli_double(const char *opt, const char *v, double lo, double hi, double *out, char *err,
+                      size_t len)
+{
+    char *end;
+    double x;
+    errno = 0;
+    if (v[0] == '\0' || v[0] == ' ') goto bad;
+    x = strtod(v, &end);
+    if (*end != '\0' || x != x) goto bad;
+    if (errno == ERANGE || x < lo || x > hi) {
+        snprintf(err, len, "%s '%s' is out of range (expected a number in [%g, %g])", opt, v, lo, hi);
+        return 2;
+    }
+    *out = x;
+    return 0;
+bad:
+    snprintf(err, len, "%s '%s' is not a number (expected a number in [%g, %g])", opt, v, lo, hi);
+    return 2;
+}
+
+/* Splits a comma list into the caller's argv-owned copy. */
+static int cli_names(const char *opt, char *v, const char **out, int cap, int *count, char *err,
+                     size_t len)
+{
+    int n = 0;
+    char *p = v;
+    if (*p == '\0') {
+        snprintf(err, len, "%s: empty list (expected NAME[,NAME...])", opt);
+        return 2;
+    }
+    for (;;) {
+        char *c = strchr(p, ',');
+        if (c) *c = '\0';
+        if (*p == '\0') {
+            snprintf(err, len, "%s: empty name in list (expected NAME[,NAME...])", opt);
+            return 2;
+        }
+        for (int i = 0; i < n; i++)
+            if (strcmp(out[i], p) == 0) {
+                snprintf(err, len, "%s: '%s' is listed twice", opt, p);
+                return 2;
+            }
+        if (n >= cap) {
+            snprintf(err, len, "%s: more than %d names", opt, cap);
+            return 2;
+        }
+        out[n++] = p;
+        if (!c) break;
+        p = c + 1;
+    }
+    *count = n;
+    return 0;
+}
+
+static void cli_known_list(const cli_known *k, const char *op, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < k->count && used + 1 < len; i++) {
+        int dup = 0;
+        if (op && strcmp(k->ops_of[i], op) != 0) continue;
+        for (int j = 0; j < i && !dup; j++) dup = strcmp(k->names[j], k->names[i]) == 0;
+        if (dup) continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", k->names[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+typedef enum {
+    OPT_N, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP, OPT_REPS, OPT_MAX_REPS,
+    OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT, OPT_QUIET,
+    OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_COUNT
+} cli_opt_id;
+
+static const struct {
+    const char *name;
+    int takes_value;
+} cli_opts[OPT_COUNT] = {
+    [OPT_N] = {"--n", 1},          [OPT_ELEMS] = {"--elems", 1},   [OPT_OPS] = {"--ops", 1},
+    [OPT_VARIANTS] = {"--variants", 1}, [OPT_LIST] = {"--list", 0}, [OPT_WARMUP] = {"--warmup", 1},
+    [OPT_REPS] = {"--reps", 1},    [OPT_MAX_REPS] = {"--max-reps", 1},
+    [OPT_MAX_TIME] = {"--max-time", 1}, [OPT_NOISE] = {"--noise", 1}, [OPT_SEED] = {"--seed", 1},
+    [OPT_NO_FLUSH] = {"--no-flush", 0}, [OPT_DEVICE] = {"--device", 1}, [OPT_CSV] = {"--csv", 1},
+    [OPT_FORMAT] = {"--format", 1}, [OPT_QUIET] = {"--quiet", 0}, [OPT_VERSION] = {"--version", 0},
+    [OPT_HELP] = {"--help", 0},    [OPT_CHECK_ONLY] = {"--check-only", 0},
+};
+
+int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, char *err, size_t err_len)
+{
+    int seen[OPT_COUNT] = {0};
+    int ops_explicit = 0;
+    const char *op_names[8];
+    int op_count = 0;
+    cli_defaults(o);
+    err[0] = '\0';
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        char *value = NULL;
+        char *eq;
+        int id = -1;
+        int rc = 0;
+        if (strcmp(arg, "-h") == 0) arg = "--help";
+        if (strncmp(arg, "--", 2) != 0) {
+            snprintf(err, err_len, "unexpected argument '%s' (options start with --; see --help)", arg);
+            return 2;
+        }
+        eq = strchr(arg, '=');
+        for (int j = 0; j < OPT_COUNT; j++) {
+            size_t l = strlen(cli_opts[j].name);
+            if (strncmp(arg, cli_opts[j].name, l) == 0 && (arg[l] == '\0' || arg[l] == '=')) {
+                id = j;
+                break;
+            }
+        }
+        if (id < 0) {
+            snprintf(err, err_len, "unknown option '%s' (see --help)", arg);
+            return 2;
+        }
+        if (seen[id]++) {
+            snprintf(err, err_len, "%s given more than once", cli_opts[id].name);
+            return 2;
+        }
+        if (cli_opts[id].takes_value) {
+            if (eq) value = eq + 1;
+            else if (i + 1 < argc) value = argv[++i];
+            else {
+                snprintf(err, err_len, "%s needs a value (see --help)", cli_opts[id].name);
+                return 2;
+            }
+        } else if (eq) {
+            snprintf(err, err_len, "%s takes no value", cli_opts[id].name);
+            return 2;
+        }
+        const char *opt = cli_opts[id].name;
+        char sub[400];
+        switch ((cli_opt_id)id) {
+        case OPT_N:
+            if (sizes_parse(value, 1, CLI_MAX_N, o->n, SIZES_MAX_COUNT, &o->n_count, sub, sizeof sub)) {
+                snprintf(err, err_len, "--n '%s': %s", value, sub);
+                return 2;
+            }
+            break;
+        case OPT_ELEMS:
+            if (sizes_parse(value, 1, CLI_MAX_ELEMS, o->elems, SIZES_MAX_COUNT, &o->elems_count, sub,
+                            sizeof sub)) {
+                snprintf(err, err_len, "--elems '%s': %s", value, sub);
+                return 2;
+            }
+            break;
+        case OPT_OPS:
+            rc = cli_names(opt, value, op_names, 8, &op_count, err, err_len);
+            if (rc) return rc;
+            o->ops = 0;
+            for (int j = 0; j < op_count; j++) {
+                int b = cli_op_bit(op_names[j]);
+                if (!b) {
+                    snprintf(err, err_len, "--ops: unknown op '%s' (known: sgemm,reduce,sort)", op_names[j]);
+                    return 2;
+                }
+                o->ops |= b;
+            }
+            ops_explicit = 1;
+            break;
+        case OPT_VARIANTS:
+            rc = cli_names(opt, value, o->variants, CLI_MAX_VARIANTS, &o->variant_count, err, err_len);
+            break;
+        case OPT_LIST: o->list = 1; break;
+        case OPT_WARMUP: rc = cli_int(opt, value, 0, 1000, &o->warmup, err, err_len); break;
+        case OPT_REPS: rc = cli_int(opt, value, 1, 100000, &o->min_reps, err, err_len); break;
+        case OPT_MAX_REPS: rc = cli_int(opt, value, 1, 100000, &o->max_reps, err, err_len); break;
+        case OPT_MAX_TIME: rc = cli_double(opt, value, 0.0, 3600.0, &o->max_time_s, err, err_len); break;
+        case OPT_NOISE: rc = cli_double(opt, value, 0.0, 100.0, &o->noise_pct, err, err_len); break;
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            if (value[0] < '0' || value[0] > '9') {
+                snprintf(err, err_len, "--seed '%s' is not a non-negative integer", value);
+                return 2;
+            }
+            o->seed = strtoull(value, &end, 10);
+            if (*end != '\0' || errno == ERANGE) {
+                snprintf(err, err_len, "--seed '%s' is not a non-negative 64-bit integer", value);
+                return 2;
+            }
+            break;
+        }
+        case OPT_NO_FLUSH: o->flush = 0; break;
+        case OPT_DEVICE: rc = cli_int(opt, value, 0, 1023, &o->device, err, err_len); break;
+        case OPT_CSV:
+            if (csv_check_target(value, err, err_len)) return 2;
+            o->csv_path = value;
+            break;
+        case OPT_FORMAT:
+            if (strcmp(value, "table") == 0) o->format = CLI_FORMAT_TABLE;
+            else if (strcmp(value, "md") == 0) o->format = CLI_FORMAT_MD;
+            else if (strcmp(value, "json") == 0) o->format = CLI_FORMAT_JSON;
+            else {
+                snprintf(err, err_len, "--format '%s' is unknown (expected table, md or json)", value);
+                return 2;
+            }
+            break;
+        case OPT_QUIET: o->progress = 0; break;
+        case OPT_VERSION: o->version = 1; break;
+        case OPT_HELP: o->help = 1; break;
+        case OPT_CHECK_ONLY: o->check_only = 1; break;
+        case OPT_COUNT: break;
+        }
+        if (rc) return rc;
+    }
+    if (o->min_reps > o->max_reps) {
+        snprintf(err, err_len, "--reps %d is more than --max-reps %d", o->min_reps, o->max_reps);
+        return 2;
+    }
+    /* every named variant must exist; its op must be selected */
+    for (int i = 0; i < o->variant_count; i++) {
+        int found = -1;
+        for (int j = 0; j < known->count; j++)
+            if (strcmp(o->variants[i], known->names[j]) == 0 && (found < 0 || (o->ops & cli_op_bit(known->ops_of[j]))))
+                found = j;
+        if (found < 0) {
+            char list[1024];
+            cli_known_list(known, NULL, list, sizeof list);
+            snprintf(err, err_len, "--variants: unknown variant '%s' (known: %s)", o->variants[i], list);
+            return 2;
+        }
+        if (!(o->ops & cli_op_bit(known->ops_of[found]))) {
+            if (ops_explicit) {
+                snprintf(err, err_len, "--variants '%s' is a %s variant but --ops does not include %s",
+                         o->variants[i], known->ops_of[found], known->ops_of[found]);
+                return 2;
+            }
+        }
+    }
+    /* with --variants and no --ops, run only the ops the variants belong to */
+    if (o->variant_count > 0 && !ops_explicit) {
+        o->ops = 0;
+        for (int i = 0; i < o->variant_count; i++)
+            for (int j = 0; j < known->count; j++)
+                if (strcmp(o->variants[i], known->names[j]) == 0) o->ops |= cli_op_bit(known->ops_of[j]);
+    }
+    if (seen[OPT_N] && !(o->ops & CLI_OP_SGEMM)) {
+        snprintf(err, err_len, "--n is given but sgemm is not among the ops run (--n sizes sgemm only)");
+        return 2;
+    }
+    if (seen[OPT_ELEMS] && !(o->ops & (CLI_OP_REDUCE | CLI_OP_SORT))) {
+        snprintf(err, err_len, "--elems is given but neither reduce nor sort is run (--elems sizes those)");
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,101 @@
+#include "device.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "metrics.h"
+
+static int device_fill_info(device_ctx *d)
+{
+    struct cudaDeviceProp p;
+    device_info *in = &d->info;
+    int v = 0;
+    CK_CUDA(cudaGetDeviceProperties(&p, d->ordinal));
+    snprintf(in->name, sizeof in->name, "%s", p.name);
+    in->cc_major = p.major;
+    in->cc_minor = p.minor;
+    in->sms = p.multiProcessorCount;
+    in->l2_bytes = p.l2CacheSize;
+    in->total_mem_bytes = (long long)p.totalGlobalMem;
+    in->bus_width_bits = p.memoryBusWidth;
+    CK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, d->ordinal));
+    in->sm_clock_khz = v;
+    CK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, d->ordinal));
+    in->mem_clock_khz = v;
+    CK_CUDA(cudaDriverGetVersion(&in->driver_version));
+    CK_CUDA(cudaRuntimeGetVersion(&in->runtime_version));
+    CK_CUBLAS(cublasGetVersion(d->blas, &in->cublas_version));
+    in->fp32_lanes_per_sm = metrics_fp32_lanes_per_sm(in->cc_major, in->cc_minor);
+    in->peak_fp32_tflops = metrics_peak_fp32_tflops(in->sms, in->fp32_lanes_per_sm, in->sm_clock_khz);
+    in->peak_mem_gbps = metrics_peak_mem_gbps(in->mem_clock_khz, in->bus_width_bits);
+    return 0;
+}
+
+static int device_open_checked(device_ctx *d, unsigned long long seed)
+{
+    CK_CUDA(cudaSetDevice(d->ordinal));
+    CK_CUDA(cudaFree(NULL)); /* create the context now, outside any timing */
+    CK_CUDA(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    CK_CUBLAS(cublasCreate(&d->blas));
+    CK_CUBLAS(cublasSetStream(d->blas, d->stream));
+    CK_CURAND(curandCreateGenerator(&d->rng, CURAND_RNG_PSEUDO_PHILOX4_32_10));
+    CK_CURAND(curandSetPseudoRandomGeneratorSeed(d->rng, seed));
+    CK_CURAND(curandSetStream(d->rng, d->stream));
+    CK_CUDA(cudaEventCreate(&d->ev_start));
+    CK_CUDA(cudaEventCreate(&d->ev_stop));
+    if (device_fill_info(d)) return STATUS_ERROR;
+    /* twice the L2, at least 64 MiB: every line of the last run is evicted */
+    d->flush_bytes = (size_t)d->info.l2_bytes * 2;
+    if (d->flush_bytes < (64u << 20)) d->flush_bytes = 64u << 20;
+    CK_CUDA(cudaMalloc(&d->flush_buf, d->flush_bytes));
+    return 0;
+}
+
+int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, size_t err_len)
+{
+    int count = 0;
+    cudaError_t e;
+    memset(d, 0, sizeof *d);
+    d->ordinal = ordinal;
+    e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(err, err_len, "no usable GPU: %s",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports 0 CUDA devices");
+        return 77;
+    }
+    if (ordinal >= count) {
+        snprintf(err, err_len, "--device %d: only %d CUDA device%s present (0..%d)", ordinal, count,
+                 count == 1 ? "" : "s", count - 1);
+        return 2;
+    }
+    check_clear();
+    if (device_open_checked(d, seed)) {
+        snprintf(err, err_len, "device %d: %s", ordinal, check_message());
+        return 1;
+    }
+    return 0;
+}
+
+void device_close(device_ctx *d)
+{
+    if (d->flush_buf) cudaFree(d->flush_buf);
+    if (d->ev_start) cudaEventDestroy(d->ev_start);
+    if (d->ev_stop) cudaEventDestroy(d->ev_stop);
+    if (d->rng) curandDestroyGenerator(d->rng);
+    if (d->blas) cublasDestroy(d->blas);
+    if (d->stream) cudaStreamDestroy(d->stream);
+    memset(d, 0, sizeof *d);
+}
+
+int device_flush_l2(device_ctx *d, int salt)
+{
+    CK_CUDA(cudaMemsetAsync(d->flush_buf, salt & 0xff, d->flush_bytes, d->stream));
+    return 0;
+}
+
+int device_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    CK_CUDA(cudaMemGetInfo(free_bytes, total_bytes));
+    return 0;
+}

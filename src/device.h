@@ -1,0 +1,33 @@
+/* src/device.h: the GPU context of a run: device, stream, cuBLAS handle,
+ * cuRAND generator, timing events and the L2-flush buffer. */
+#ifndef COMPARE_DEVICE_H
+#define COMPARE_DEVICE_H
+
+#include <stddef.h>
+#include <cublas_v2.h>
+#include <curand.h>
+#include <cuda_runtime_api.h>
+
+#include "results.h"
+
+typedef struct {
+    int ordinal;               /* CUDA device ordinal */
+    device_info info;          /* what the table's device block prints */
+    cudaStream_t stream;       /* the one non-blocking stream everything runs on */
+    cublasHandle_t blas;       /* bound to `stream` */
+    curandGenerator_t rng;     /* Philox, bound to `stream` */
+    void *flush_buf;           /* >= 2x L2, memset before each sample when flushing */
+    size_t flush_bytes;
+    cudaEvent_t ev_start, ev_stop; /* one pair, reused sample after sample */
+} device_ctx;
+
+/* Opens device `ordinal`. Returns 0; 77 if there is no usable GPU/driver
+ * (message in err); 1 on another CUDA error. */
+int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, size_t err_len);
+void device_close(device_ctx *d);
+/* Enqueues the L2 flush (a memset of flush_buf with a changing byte). */
+int device_flush_l2(device_ctx *d, int salt);
+/* Free and total device memory in bytes. */
+int device_mem_info(size_t *free_bytes, size_t *total_bytes);
+
+#endif

@@ -1,0 +1,232 @@
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "csv.h"
+
+static void report_version(char *buf, size_t len, int v)
+{
+    /* CUDA versions are 1000*major + 10*minor */
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+static void report_cublas_version(char *buf, size_t len, int v)
+{
+    /* cuBLAS: major*10000 + minor*100 + patch */
+    snprintf(buf, len, "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
+}
+
+static void report_device_block(report *rp, const char *lead, const char *tail)
+{
+    const run_info *in = rp->info;
+    const device_info *d = &in->dev;
+    char drv[16], rt[16], cb[24];
+    FILE *f = rp->out;
+    report_version(drv, sizeof drv, d->driver_version);
+    report_version(rt, sizeof rt, d->runtime_version);
+    report_cublas_version(cb, sizeof cb, d->cublas_version);
+    fprintf(f, "%scompare %s (commit %s), %s, seed %llu, L2 flush %s%s\n", lead, COMPARE_VERSION, in->git_commit,
+            in->timestamp, in->seed, in->l2_flush ? "on" : "off", tail);
+    if (in->l2_flush) fprintf(f, "%s  (a %.0f MiB memset before every sample)%s\n", lead, rp->flush_bytes / 1048576.0, tail);
+    fprintf(f, "%sdevice: %s, cc %d.%d, %d SMs, SM clock %.0f MHz, memory %.0f MHz x %d-bit, L2 %.1f MiB, %.1f GiB%s\n",
+            lead, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1e3, d->mem_clock_khz / 1e3,
+            d->bus_width_bits, d->l2_bytes / 1048576.0, d->total_mem_bytes / 1073741824.0, tail);
+    fprintf(f, "%sdriver %s, CUDA runtime %s, cuBLAS %s%s\n", lead, drv, rt, cb, tail);
+    fprintf(f, "%sceilings: FP32 %.1f TFLOP/s (%d SMs x %d lanes x 2 x %.3f GHz), memory %.0f GB/s (%.0f MHz x 2 x %d bit / 8)%s\n",
+            lead, d->peak_fp32_tflops, d->sms, d->fp32_lanes_per_sm, d->sm_clock_khz / 1e6, d->peak_mem_gbps,
+            d->mem_clock_khz / 1e3, d->bus_width_bits, tail);
+}
+
+void report_begin(report *rp, FILE *out, cli_format format, const run_info *info, long long flush_bytes)
+{
+    memset(rp, 0, sizeof *rp);
+    rp->out = out;
+    rp->format = format;
+    rp->info = info;
+    rp->flush_bytes = info->l2_flush ? flush_bytes : 0;
+    if (format == CLI_FORMAT_JSON) {
+        const device_info *d = &info->dev;
+        FILE *f = out;
+        fprintf(f, "{\n  \"tool\": \"compare\",\n  \"version\": ");
+        report_json_string(f, COMPARE_VERSION);
+        fprintf(f, ",\n  \"timestamp\": ");
+        report_json_string(f, info->timestamp);
+        fprintf(f, ",\n  \"git_commit\": ");
+        report_json_string(f, info->git_commit);
+        fprintf(f, ",\n  \"seed\": %llu,\n  \"l2_flush\": %d,\n  \"flush_bytes\": %lld,\n", info->seed, info->l2_flush,
+                rp->flush_bytes);
+        fprintf(f, "  \"device\": {\"name\": ");
+        report_json_string(f, d->name);
+        fprintf(f,
+                ", \"cc\": \"%d.%d\", \"sms\": %d, \"sm_clock_khz\": %.0f, \"mem_clock_khz\": %.0f, "
+                "\"bus_width_bits\": %d, \"l2_bytes\": %lld, \"total_mem_bytes\": %lld, \"driver\": %d, "
+                "\"cuda_runtime\": %d, \"cublas_version\": %d, \"fp32_lanes_per_sm\": %d, "
+                "\"peak_fp32_tflops\": %.9g, \"peak_mem_gbps\": %.9g},\n  \"rows\": [",
+                d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz, d->mem_clock_khz, d->bus_width_bits, d->l2_bytes,
+                d->total_mem_bytes, d->driver_version, d->runtime_version, d->cublas_version, d->fp32_lanes_per_sm,
+                d->peak_fp32_tflops, d->peak_mem_gbps);
+        fflush(f);
+        return;
+    }
+    report_device_block(rp, "", format == CLI_FORMAT_MD ? "  " : ""); /* md: hard line breaks */
+    fflush(out);
+}
+
+/* A number cell: "-" (table) or "" (md) when not applicable. */
+static void report_num(char *buf, size_t len, double v, int decimals, const char *na)
+{
+    if (!(v >= 0) || isinf(v)) snprintf(buf, len, "%s", na);
+    else if (decimals < 0) snprintf(buf, len, "%.2e", v); /* scientific */
+    else snprintf(buf, len, "%.*f", decimals, v);
+}
+
+static const char *report_unit(const char *op)
+{
+    if (strcmp(op, "sgemm") == 0) return "TFLOP/s";
+    if (strcmp(op, "reduce") == 0) return "GB/s";
+    return "Gkeys/s";
+}
+
+static void report_case_title(const result_row *r, char *buf, size_t len)
+{
+    if (strcmp(r->op, "sgemm") == 0)
+        snprintf(buf, len, "sgemm m=n=k=%lld", r->n);
+    else if (strcmp(r->op, "sort") == 0)
+        snprintf(buf, len, "sort %s keys, elems=%lld", r->math, r->elems);
+    else
+        snprintf(buf, len, "%s elems=%lld", r->op, r->elems);
+}
+
+static void report_json_num(FILE *f, const char *key, double v)
+{
+    if (!(v >= 0) || isinf(v)) fprintf(f, ", \"%s\": null", key);
+    else fprintf(f, ", \"%s\": %.9g", key, v);
+}
+
+static void report_json_row(report *rp, const result_row *r)
+{
+    FILE *f = rp->out;
+    int timed = r->status == STATUS_OK && r->time_ms.count > 0;
+    fprintf(f, "%s\n    {\"op\": ", rp->rows_written ? "," : "");
+    report_json_string(f, r->op);
+    fprintf(f, ", \"variant\": ");
+    report_json_string(f, r->variant);
+    fprintf(f, ", \"library\": %d, \"math\": ", r->library);
+    report_json_string(f, r->math);
+    fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"elems\": %lld, \"samples\": %zu", r->m, r->n, r->k, r->elems,
+            timed ? r->time_ms.count : 0);
+    report_json_num(f, "time_ms_median", timed ? r->time_ms.median : -1);
+    report_json_num(f, "time_ms_min", timed ? r->time_ms.min : -1);
+    report_json_num(f, "time_ms_q1", timed ? r->time_ms.q1 : -1);
+    report_json_num(f, "time_ms_q3", timed ? r->time_ms.q3 : -1);
+    report_json_num(f, "spread_pct", timed ? r->time_ms.spread_pct : -1);
+    report_json_num(f, "tflops", timed ? r->tflops : -1);
+    report_json_num(f, "gbps", timed ? r->gbps : -1);
+    report_json_num(f, "gkeys_per_s", timed ? r->gkeys : -1);
+    fprintf(f, ", \"ref_library\": ");
+    report_json_string(f, r->library ? NULL : r->ref_library);
+    report_json_num(f, "pct_of_ref_library", timed ? r->pct_ref : -1);
+    fprintf(f, ", \"best_library\": ");
+    report_json_string(f, r->library ? NULL : r->best_library);
+    report_json_num(f, "pct_of_best_library", timed ? r->pct_best : -1);
+    report_json_num(f, "pct_of_peak", timed ? r->pct_peak : -1);
+    report_json_num(f, "rel_err", r->rel_err);
+    report_json_num(f, "tolerance", r->rel_err >= 0 ? r->tolerance : -1);
+    fprintf(f, ", \"status\": \"%s\"", status_name(r->status));
+    report_json_num(f, "flops", r->flops);
+    report_json_num(f, "bytes", r->bytes);
+    fprintf(f, ", \"message\": ");
+    report_json_string(f, r->message);
+    fprintf(f, ", \"samples_ms\": [");
+    for (size_t i = 0; timed && r->samples_ms && i < r->time_ms.count; i++)
+        fprintf(f, "%s%.9g", i ? ", " : "", r->samples_ms[i]);
+    fprintf(f, "]}");
+    rp->rows_written++;
+}
+
+void report_case(report *rp, const result_row *rows, int count)
+{
+    FILE *f = rp->out;
+    char title[128];
+    int md = rp->format == CLI_FORMAT_MD;
+    const char *ref = NULL, *best = NULL, *unit;
+    if (count <= 0) return;
+    if (rp->format == CLI_FORMAT_JSON) {
+        for (int i = 0; i < count; i++) report_json_row(rp, &rows[i]);
+        fflush(f);
+        return;
+    }
+    for (int i = 0; i < count && !ref; i++)
+        if (!rows[i].library) {
+            ref = rows[i].ref_library;
+            best = rows[i].best_library;
+        }
+    unit = report_unit(rows[0].op);
+    report_case_title(&rows[0], title, sizeof title);
+    fprintf(f, "\n%s%s", md ? "#### " : "", title);
+    if (ref) fprintf(f, "  (%%ref = %% of %s, %%best = %% of %s%s)", ref, best,
+                     strcmp(rows[0].op, "sgemm") == 0 ? ", %peak = % of FP32 peak"
+                     : strcmp(rows[0].op, "reduce") == 0 ? ", %peak = % of memory bandwidth" : "");
+    fprintf(f, "\n");
+    if (md) {
+        fprintf(f, "\n| variant | math | median ms | spread %% | %s | %% ref | %% best | %% peak | rel err | status |\n", unit);
+        fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    } else {
+        fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", "variant", "math", "median ms", "spread%", unit,
+                "%ref", "%best", "%peak", "rel err", "status");
+    }
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        const char *na = md ? "" : "-";
+        int timed = r->status == STATUS_OK && r->time_ms.count > 0;
+        char med[32], spr[32], thr[32], pr[32], pb[32], pk[32], err[32];
+        double tp = strcmp(r->op, "sgemm") == 0 ? r->tflops : strcmp(r->op, "reduce") == 0 ? r->gbps : r->gkeys;
+        report_num(med, sizeof med, timed ? r->time_ms.median : -1, 4, na);
+        report_num(spr, sizeof spr, timed ? r->time_ms.spread_pct : -1, 1, na);
+        report_num(thr, sizeof thr, timed ? tp : -1, tp >= 100 ? 0 : 2, na);
+        report_num(pr, sizeof pr, timed ? r->pct_ref : -1, 1, na);
+        report_num(pb, sizeof pb, timed ? r->pct_best : -1, 1, na);
+        report_num(pk, sizeof pk, timed ? r->pct_peak : -1, 1, na);
+        report_num(err, sizeof err, r->rel_err, -1, na);
+        if (md)
+            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->variant, r->math, med, spr, thr, pr, pb,
+                    pk, err, status_name(r->status));
+        else
+            fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", r->variant, r->math, med, spr, thr, pr, pb, pk,
+                    err, status_name(r->status));
+    }
+    for (int i = 0; i < count; i++)
+        if (rows[i].message[0]) fprintf(f, "%s  %s %s: %s\n", md ? ">" : "", rows[i].variant, status_name(rows[i].status), rows[i].message);
+    fflush(f);
+}
+
+void report_end(report *rp, int exit_status)
+{
+    if (rp->format == CLI_FORMAT_JSON) {
+        fprintf(rp->out, "\n  ],\n  \"exit_status\": %d\n}\n", exit_status);
+    }
+    fflush(rp->out);
+}
+
+void report_json_string(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+            else fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}

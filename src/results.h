@@ -1,0 +1,64 @@
+/* src/results.h: what a run measured. One result_row per variant and size,
+ * plus the run_info that every output (table, CSV, JSON) starts with. */
+#ifndef COMPARE_RESULTS_H
+#define COMPARE_RESULTS_H
+
+#include <stddef.h>
+
+#include "check.h"
+#include "stats.h"
+
+typedef struct {
+    char name[256];            /* device name */
+    int cc_major, cc_minor;    /* compute capability */
+    int sms;                   /* multiprocessors */
+    double sm_clock_khz;       /* peak SM clock */
+    double mem_clock_khz;      /* peak memory clock */
+    int bus_width_bits;        /* memory bus width */
+    long long l2_bytes;        /* L2 cache size */
+    long long total_mem_bytes; /* device memory */
+    int driver_version;        /* e.g. 13000 */
+    int runtime_version;       /* e.g. 13000 */
+    int cublas_version;        /* e.g. 130100 */
+    int fp32_lanes_per_sm;     /* FMA lanes per SM for this cc */
+    double peak_fp32_tflops;   /* sms * lanes * 2 * clock */
+    double peak_mem_gbps;      /* mem clock * 2 * bus / 8 */
+} device_info;
+
+typedef struct {
+    char timestamp[32];        /* ISO 8601 UTC, run start */
+    const char *git_commit;    /* build's commit */
+    unsigned long long seed;   /* cuRAND seed for the inputs */
+    int l2_flush;              /* 1 if L2 was flushed before each sample */
+    device_info dev;           /* the GPU */
+} run_info;
+
+typedef struct {
+    const char *op;            /* "sgemm" | "reduce" | "sort" */
+    const char *variant;       /* variant name, verbatim from the variant table */
+    int library;               /* 1 library row, 0 hand row */
+    const char *math;          /* "fp32" | "tf32" | sort key type "u32" | "f32" */
+    long long m, n, k;         /* GEMM shape, 0 when not a GEMM */
+    long long elems;           /* reduce/sort length, 0 for GEMM */
+    status_t status;           /* ok / FAIL / ERROR / SKIP */
+    char message[512];         /* reason for FAIL/ERROR/SKIP, "" otherwise */
+    stats_summary time_ms;     /* sample statistics in ms (count 0 when not timed) */
+    double *samples_ms;        /* every sample in ms (owned, may be NULL) */
+    double tflops;             /* sgemm throughput, < 0 when n/a */
+    double gbps;               /* reduce throughput (bytes read), < 0 when n/a */
+    double gkeys;              /* sort throughput, < 0 when n/a */
+    const char *ref_library;   /* reference library row name (NULL for library rows) */
+    double pct_ref;            /* % of ref library, < 0 when n/a */
+    const char *best_library;  /* fastest library row name */
+    double pct_best;           /* % of best library, < 0 when n/a */
+    double pct_peak;           /* % of FP32 peak (sgemm) or memory bandwidth (reduce), < 0 n/a */
+    double rel_err;            /* verification error, < 0 when not verified */
+    double tolerance;          /* its bound */
+    double flops;              /* operations done, < 0 when n/a */
+    double bytes;              /* fewest bytes moved through device memory */
+} result_row;
+
+/* Frees what a row owns (its samples). */
+void results_row_free(result_row *r);
+
+#endif

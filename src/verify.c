@@ -1,0 +1,84 @@
+#include "verify.h"
+
+#include <math.h>
+#include <string.h>
+
+double verify_unit_roundoff(const char *math)
+{
+    if (strcmp(math, "tf32") == 0) return ldexp(1.0, -11);
+    return ldexp(1.0, -24);
+}
+
+double verify_gemm_tolerance(const char *math, long long k)
+{
+    double u32 = ldexp(1.0, -24);
+    double u_in = strcmp(math, "tf32") == 0 ? verify_unit_roundoff("tf32") : 0.0;
+    return 8.0 * u32 * sqrt((double)(k < 1 ? 1 : k)) + 6.0 * u_in;
+}
+
+double verify_gemm_max_tolerance(const char *math, long long k)
+{
+    return 16.0 * verify_gemm_tolerance(math, k);
+}
+
+void verify_gemm_judge(const verify_sums *s, const char *math, long long k, verify_verdict *v)
+{
+    double rms = s->count > 0 ? sqrt(s->sum_sq_ref / s->count) : 0.0;
+    v->nonfinite = (long long)s->nonfinite;
+    if (s->sum_sq_ref > 0) {
+        v->rel_err = sqrt(s->sum_sq_err / s->sum_sq_ref);
+        v->max_err = s->max_abs_err / rms;
+    } else {
+        /* all-zero reference: any non-zero output is an error */
+        v->rel_err = s->sum_sq_err > 0 ? INFINITY : 0.0;
+        v->max_err = s->max_abs_err > 0 ? INFINITY : 0.0;
+    }
+    v->tolerance = verify_gemm_tolerance(math, k);
+    v->max_tolerance = verify_gemm_max_tolerance(math, k);
+    v->pass = v->nonfinite == 0 && s->count > 0 && v->rel_err <= v->tolerance &&
+              v->max_err <= v->max_tolerance;
+}
+
+double verify_reduce_tolerance(long long n)
+{
+    return 8.0 * ldexp(1.0, -24) * (log2((double)(n < 1 ? 1 : n)) + 1.0);
+}
+
+void verify_reduce_judge(double result, double ref, long long n, double sum_sq, verify_verdict *v)
+{
+    double err = fabs(result - ref);
+    double scale = sum_sq > 0 ? sqrt(sum_sq) : 1.0;
+    v->nonfinite = isfinite(result) ? 0 : 1;
+    v->rel_err = err / scale;
+    v->max_err = v->rel_err;
+    v->tolerance = verify_reduce_tolerance(n);
+    v->max_tolerance = v->tolerance;
+    v->pass = !v->nonfinite && v->rel_err <= v->tolerance;
+}
+
+void verify_cpu_gemm(const float *A, const float *B, double *C, int m, int n, int k)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double acc = 0.0;
+            for (int p = 0; p < k; p++) acc += (double)A[(size_t)i * k + p] * (double)B[(size_t)p * n + j];
+            C[(size_t)i * n + j] = acc;
+        }
+}
+
+void verify_sums_host(const float *c, const double *ref, size_t count, verify_sums *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < count; i++) {
+        double r = ref[i];
+        s->sum_sq_ref += r * r;
+        if (!isfinite(c[i])) {
+            s->nonfinite += 1;
+            continue;
+        }
+        double e = fabs((double)c[i] - r);
+        s->sum_sq_err += e * e;
+        if (e > s->max_abs_err) s->max_abs_err = e;
+    }
+    s->count = (double)count;
+}

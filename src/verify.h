@@ -1,0 +1,59 @@
+/* src/verify.h: the verification rules (tolerances and verdicts) and a CPU
+ * reference GEMM. The GPU computes the raw error sums (baselines/gpu_check.cu);
+ * the decision is made here, in plain C, so the cpu tests pin it down. */
+#ifndef COMPARE_VERIFY_H
+#define COMPARE_VERIFY_H
+
+#include <stddef.h>
+
+/* Raw error sums of a result against its FP64 reference. */
+typedef struct {
+    double sum_sq_err; /* sum (c - ref)^2 over finite elements */
+    double sum_sq_ref; /* sum ref^2 */
+    double max_abs_err;/* max |c - ref| over finite elements */
+    double nonfinite;  /* count of NaN/Inf elements in c (as a double) */
+    double count;      /* elements compared */
+} verify_sums;
+
+typedef struct {
+    double rel_err;     /* relative Frobenius error ||c - ref|| / ||ref|| */
+    double max_err;     /* max |c - ref| / rms(ref) */
+    double tolerance;   /* bound on rel_err */
+    double max_tolerance; /* bound on max_err */
+    long long nonfinite;/* NaN/Inf elements */
+    int pass;           /* 1 if every bound holds and nonfinite == 0 */
+} verify_verdict;
+
+/* Unit roundoff of the arithmetic: "fp32" 2^-24, "tf32" 2^-11 for the inputs. */
+double verify_unit_roundoff(const char *math);
+
+/* GEMM tolerance on the relative Frobenius error for inner dimension k:
+ *   tol = 8 * u32 * sqrt(k) + 6 * u_in
+ * The first term bounds FP32 accumulation (random-sign rounding errors grow
+ * like sqrt(k); observed errors are ~20x under it at k = 8192); the second is
+ * the input rounding of TF32 (u_in = 2^-11, 0 for FP32): each product carries
+ * up to 2 u_in relative error, which does not grow with k. */
+double verify_gemm_tolerance(const char *math, long long k);
+/* Bound on max |c - ref| / rms(ref): 16 * the Frobenius tolerance (a single
+ * dropped or misplaced element is ~1 rms). */
+double verify_gemm_max_tolerance(const char *math, long long k);
+/* Turns raw sums into the verdict for a GEMM with inner dimension k. */
+void verify_gemm_judge(const verify_sums *s, const char *math, long long k, verify_verdict *v);
+
+/* Reduce: the error is measured as rel_err = |sum - ref| / sqrt(sum x^2)
+ * (the sum itself may be ~0 for random signs; sqrt(sum x^2) = rms*sqrt(n)
+ * never is). The float rounding error of a tree or blocked sum is a random
+ * walk with std ~ u32 * rms * sqrt(n * log2 n) / 3, so
+ *   tol = 8 * u32 * (log2(n) + 1)
+ * sits ~100x above it at n = 2^26 while dropping or doubling a single
+ * element of typical size (|x| ~ 0.5 against sqrt(sum x^2) ~ 4700) fails.
+ * One float accumulator fed by one atomicAdd per block is NOT within it. */
+double verify_reduce_tolerance(long long n);
+void verify_reduce_judge(double result, double ref, long long n, double sum_sq, verify_verdict *v);
+
+/* CPU reference: C = A * B in double, row-major (A m x k, B k x n, C m x n). */
+void verify_cpu_gemm(const float *A, const float *B, double *C, int m, int n, int k);
+/* Raw sums of a float result against a double reference, on the CPU. */
+void verify_sums_host(const float *c, const double *ref, size_t count, verify_sums *s);
+
+#endif

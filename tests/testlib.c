@@ -1,0 +1,106 @@
+#include "testlib.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cuda_runtime_api.h>
+
+int test_passed = 0;
+int test_failed = 0;
+
+int test_finish(const char *name)
+{
+    printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
+    return test_failed == 0 && test_passed > 0 ? 0 : 1;
+}
+
+void test_require_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("no usable GPU (%s): skipped\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        exit(77);
+    }
+}
+
+int test_contains(const char *haystack, const char *needle) { return strstr(haystack, needle) != NULL; }
+
+static double test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void test_run(char *const argv[], char *const env[], double signal_after_s, int sig, double timeout_s,
+              test_proc *p)
+{
+    int po[2], pe[2];
+    size_t no = 0, ne = 0;
+    pid_t pid;
+    double t0 = test_now();
+    int signalled = 0, killed = 0, open_o = 1, open_e = 1, st = 0;
+    memset(p, 0, sizeof *p);
+    p->status = -1;
+    if (pipe(po) || pipe(pe)) return;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) return;
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(pe[1], 2);
+        close(po[0]);
+        close(pe[0]);
+        close(po[1]);
+        close(pe[1]);
+        for (int i = 0; env && env[i]; i++) putenv(env[i]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(po[1]);
+    close(pe[1]);
+    while (open_o || open_e) {
+        struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+        double el = test_now() - t0;
+        if (signal_after_s > 0 && !signalled && el >= signal_after_s) {
+            kill(pid, sig);
+            signalled = 1;
+        }
+        if (!killed && el >= timeout_s) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+        if (poll(fds, 2, 50) < 0 && errno != EINTR) break;
+        for (int i = 0; i < 2; i++) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP))) continue;
+            char buf[4096];
+            ssize_t r = read(fds[i].fd, buf, sizeof buf);
+            if (r <= 0) {
+                if (i == 0) open_o = 0;
+                else open_e = 0;
+                fds[i].fd = -1;
+                continue;
+            }
+            char *dst = i == 0 ? p->out : p->err;
+            size_t *n = i == 0 ? &no : &ne;
+            size_t cap = (i == 0 ? sizeof p->out : sizeof p->err) - 1;
+            size_t take = (size_t)r < cap - *n ? (size_t)r : cap - *n;
+            memcpy(dst + *n, buf, take);
+            *n += take;
+        }
+        if (!open_o && !open_e) break;
+    }
+    close(po[0]);
+    close(pe[0]);
+    waitpid(pid, &st, 0);
+    if (WIFEXITED(st)) p->status = WEXITSTATUS(st);
+    else if (WIFSIGNALED(st)) p->status = 128 + WTERMSIG(st);
+}

@@ -1,0 +1,51 @@
+/* tests/testlib.h: the tiny assertion kit every test program uses.
+ * CHECK(cond, fmt, ...) records a failure with file:line and goes on;
+ * test_finish() prints "N passed, N failed" and returns the exit status
+ * (0 all passed, 1 otherwise). gpu tests call test_require_gpu() first: it
+ * exits 77 (ctest: skipped) when no usable GPU is present. */
+#ifndef TESTS_TESTLIB_H
+#define TESTS_TESTLIB_H
+
+#include <stdio.h>
+
+extern int test_passed;
+extern int test_failed;
+
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (cond) {                                                             \
+            test_passed++;                                                      \
+        } else {                                                                \
+            test_failed++;                                                      \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                       \
+            fputc('\n', stderr);                                                \
+        }                                                                       \
+    } while (0)
+
+int test_finish(const char *name);
+void test_require_gpu(void);
+
+#endif
+
+/* Output of a child process run by test_run. */
+typedef struct {
+    int status;        /* exit code, 128 + signal if killed, -1 if it could not start */
+    char out[65536];   /* stdout (truncated) */
+    char err[16384];   /* stderr (truncated) */
+} test_proc;
+
+/* Runs argv (argv[0] is a path; NULL-terminated) with `env` entries
+ * ("NAME=value", NULL-terminated, may be NULL) added to the environment.
+ * If signal_after_s > 0, sends `sig` to it after that many seconds. Kills it
+ * after timeout_s seconds. */
+void test_run(char *const argv[], char *const env[], double signal_after_s, int sig, double timeout_s,
+              test_proc *p);
+
+/* 1 if haystack contains needle. */
+int test_contains(const char *haystack, const char *needle);
+
+/* Path of the compare binary (set by CMake). */
+#ifndef COMPARE_BIN
+#define COMPARE_BIN "./compare"
+#endif
