@@ -20,6 +20,8 @@ typedef int (*sgemm_launcher)(const float *A, const float *B, float *C,
 int sgemm_naive(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_tiled16(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_tiled32(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
+/* TF32 tensor cores (mma.sync m16n8k8, operands rounded with cvt.rna): kernels/sgemm_tf32.cu */
+int sgemm_tf32_mma(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

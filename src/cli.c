@@ -57,6 +57,8 @@ void cli_print_help(const char *prog)
            "                    (written to a temporary file and renamed when complete)\n"
            "  --format F        stdout format: table (default), md, json\n"
            "  --check-only      verify every variant, time nothing (no speed figures)\n"
+           "  --soak SEC        repeat the whole run for SEC seconds in one process; report device\n"
+           "                    memory before/after and the spread of each median across rounds\n"
            "  --quiet           no progress lines on stderr\n"
            "  --version         print the version and exit\n"
            "  --help            this text\n\n"
@@ -78,7 +80,8 @@ static int cli_int(const char *opt, const char *v, long lo, long hi, int *out, c
     char *end;
     long x;
     errno = 0;
-    if (v[0] == '\0' || v[0] == ' ' || v[0] == '+') goto bad;
+    /* strtol would skip leading white space and take a '+' */
+    if (!((v[0] >= '0' && v[0] <= '9') || (v[0] == '-' && v[1] >= '0' && v[1] <= '9'))) goto bad;
     x = strtol(v, &end, 10);
     if (*end != '\0') goto bad;
     if (errno == ERANGE || x < lo || x > hi) {
@@ -98,7 +101,8 @@ static int cli_double(const char *opt, const char *v, double lo, double hi, doub
     char *end;
     double x;
     errno = 0;
-    if (v[0] == '\0' || v[0] == ' ') goto bad;
+    /* strtod would skip white space and take '+', "inf", "nan" and hex (0x1p3) */
+    if (!((v[0] >= '0' && v[0] <= '9') || v[0] == '.' || v[0] == '-') || strpbrk(v, "xX")) goto bad;
     x = strtod(v, &end);
     if (*end != '\0' || x != x) goto bad;
     if (errno == ERANGE || x < lo || x > hi) {
@@ -164,7 +168,7 @@ static void cli_known_list(const cli_known *k, const char *op, char *buf, size_t
 typedef enum {
     OPT_N, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP, OPT_REPS, OPT_MAX_REPS,
     OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT, OPT_QUIET,
-    OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_COUNT
+    OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -178,6 +182,7 @@ static const struct {
     [OPT_NO_FLUSH] = {"--no-flush", 0}, [OPT_DEVICE] = {"--device", 1}, [OPT_CSV] = {"--csv", 1},
     [OPT_FORMAT] = {"--format", 1}, [OPT_QUIET] = {"--quiet", 0}, [OPT_VERSION] = {"--version", 0},
     [OPT_HELP] = {"--help", 0},    [OPT_CHECK_ONLY] = {"--check-only", 0},
+    [OPT_SOAK] = {"--soak", 1},
 };
 
 int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, char *err, size_t err_len)
@@ -298,9 +303,21 @@ int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, cha
         case OPT_VERSION: o->version = 1; break;
         case OPT_HELP: o->help = 1; break;
         case OPT_CHECK_ONLY: o->check_only = 1; break;
+        case OPT_SOAK: rc = cli_double(opt, value, 1.0, 86400.0, &o->soak_s, err, err_len); break;
         case OPT_COUNT: break;
         }
         if (rc) return rc;
+    }
+    /* one bound given alone moves the other's default out of its way */
+    if (seen[OPT_REPS] && !seen[OPT_MAX_REPS] && o->max_reps < o->min_reps) o->max_reps = o->min_reps;
+    if (seen[OPT_MAX_REPS] && !seen[OPT_REPS] && o->min_reps > o->max_reps) o->min_reps = o->max_reps;
+    if (o->soak_s > 0 && o->csv_path) {
+        snprintf(err, err_len, "--soak and --csv conflict (a soak reports a summary, not rows)");
+        return 2;
+    }
+    if (o->soak_s > 0 && o->check_only) {
+        snprintf(err, err_len, "--soak and --check-only conflict (a soak times every round)");
+        return 2;
     }
     if (o->min_reps > o->max_reps) {
         snprintf(err, err_len, "--reps %d is more than --max-reps %d", o->min_reps, o->max_reps);

@@ -32,6 +32,7 @@ typedef struct {
     cli_format format;                  /* stdout format */
     int progress;                       /* progress lines on stderr (on unless --quiet) */
     int check_only;                     /* verify every variant, time nothing */
+    double soak_s;                      /* > 0: repeat the whole plan for this long (leak/stability check) */
 } cli_options;
 
 /* Known variants, for validating --variants: names[i] belongs to ops_of[i]

@@ -41,6 +41,9 @@ static int harness_sample(device_ctx *d, const variant *v, const case_ctx *c, co
     /* the flush also keeps the GPU busy while the timed work is enqueued, so
      * launch latency does not leak into the interval */
     if (p->flush && (st = device_flush_l2(d, i)) != STATUS_OK) return st;
+    /* a host-synchronous call (thrust) starts from an idle stream, so its
+     * host-side costs (allocation, launch, copy back) fall inside the interval */
+    if (v->host_sync) CK_CUDA(cudaStreamSynchronize(d->stream));
     CK_CUDA(cudaEventRecord(d->ev_start, d->stream));
     if ((st = v->run(c, d->stream)) != STATUS_OK) return st;
     CK_CUDA(cudaGetLastError());

@@ -14,8 +14,10 @@
 #include "cli.h"
 #include "csv.h"
 #include "device.h"
+#include "harness.h"
 #include "report.h"
 #include "run.h"
+#include "stats.h"
 #include "variants.h"
 
 static volatile sig_atomic_t main_stop = 0;
@@ -41,6 +43,89 @@ static void main_emit_case(void *ctx, result_row *rows, int count)
     if (s->csv_open)
         for (int i = 0; i < count; i++)
             if (csv_write_row(&s->csv, s->info, &rows[i])) s->csv_failed = 1;
+}
+
+// ---------------------------------------------------------------------------
+// --soak: the whole plan repeated in one process, checking that device memory
+// comes back and that every median stays put from round to round
+
+#define SOAK_MAX_KEYS 256
+#define SOAK_MAX_ROUNDS 4096
+
+typedef struct {
+    char key[96];        /* op variant math size */
+    double *medians;     /* one per round in which it passed */
+    int n, bad;          /* rounds ok / not ok */
+} soak_entry;
+
+typedef struct {
+    soak_entry e[SOAK_MAX_KEYS];
+    int count;
+} soak_state;
+
+static void soak_emit_case(void *ctx, result_row *rows, int count)
+{
+    soak_state *s = ctx;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        char key[96];
+        int j;
+        snprintf(key, sizeof key, "%s %s %s %lld", r->op, r->variant, r->math, r->n ? r->n : r->elems);
+        for (j = 0; j < s->count && strcmp(s->e[j].key, key) != 0; j++) {}
+        if (j == s->count) {
+            if (s->count == SOAK_MAX_KEYS) continue;
+            snprintf(s->e[j].key, sizeof s->e[j].key, "%s", key);
+            s->e[j].medians = calloc(SOAK_MAX_ROUNDS, sizeof(double));
+            s->count++;
+        }
+        if (r->status == STATUS_OK && r->time_ms.count > 0 && s->e[j].medians && s->e[j].n < SOAK_MAX_ROUNDS)
+            s->e[j].medians[s->e[j].n++] = r->time_ms.median;
+        else if (r->status != STATUS_OK)
+            s->e[j].bad++;
+    }
+}
+
+static int main_soak(device_ctx *dev, cli_options *o)
+{
+    static soak_state st;
+    run_sink sink = {soak_emit_case, &st};
+    size_t free_first = 0, free_last = 0, total = 0;
+    double t0 = harness_now();
+    int rounds = 0, failed_rounds = 0, rc = 0;
+    o->progress = 0;
+    fprintf(stderr, "soak: repeating the run for %.0f s\n", o->soak_s);
+    while (!main_stop && harness_now() - t0 < o->soak_s) {
+        int r = run_all(dev, o, &sink, &main_stop);
+        rounds++;
+        if (r != 0 && !main_stop) failed_rounds++;
+        if (device_mem_info(&free_last, &total)) return 1;
+        if (rounds == 1) free_first = free_last;
+        fprintf(stderr, "soak: round %d done at %.0f s, exit %d, device free %.1f MiB\n", rounds,
+                harness_now() - t0, r, free_last / 1048576.0);
+    }
+    printf("soak: %d rounds in %.0f s, %d with a failure\n", rounds, harness_now() - t0, failed_rounds);
+    printf("soak: device free after round 1 %zu bytes, after round %d %zu bytes (%+lld)\n", free_first, rounds,
+           free_last, (long long)free_last - (long long)free_first);
+    printf("%-36s %6s %4s %11s %11s %11s %8s\n", "case", "rounds", "bad", "min ms", "median ms", "max ms",
+           "range%");
+    for (int i = 0; i < st.count; i++) {
+        soak_entry *e = &st.e[i];
+        stats_summary s;
+        if (e->n == 0 || stats_summarize(e->medians, (size_t)e->n, &s) != 0) {
+            printf("%-36s %6d %4d %11s\n", e->key, e->n, e->bad, "-");
+            continue;
+        }
+        printf("%-36s %6d %4d %11.4f %11.4f %11.4f %8.2f\n", e->key, e->n, e->bad, s.min, s.median, s.max,
+               (s.max - s.min) / s.median * 100.0);
+        free(e->medians);
+    }
+    if (failed_rounds) rc = 1;
+    if (free_last < free_first) {
+        printf("soak: LEAK: %zu bytes of device memory not returned\n", free_first - free_last);
+        rc = 1;
+    }
+    if (main_stop) rc = main_stop == SIGTERM ? 143 : 130;
+    return rc;
 }
 
 static void main_list(void)
@@ -123,6 +208,11 @@ int main(int argc, char **argv)
     }
     signal(SIGINT, main_on_signal);
     signal(SIGTERM, main_on_signal);
+    if (o.soak_s > 0) {
+        rc = main_soak(&dev, &o);
+        device_close(&dev);
+        return rc;
+    }
 
     report_begin(&sink.rep, stdout, o.format, &info, (long long)dev.flush_bytes);
     rc = run_all(&dev, &o, &rs, &main_stop);

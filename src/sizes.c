@@ -80,6 +80,17 @@ int sizes_parse_one(const char *text, long long min, long long max,
     return sizes_value(text, strlen(text), min, max, value, err, err_len);
 }
 
+/* A size listed twice would be measured (and written to the CSV) twice. */
+static int sizes_seen(const long long *out, int n, long long v, const char *text, char *err, size_t err_len)
+{
+    for (int i = 0; i < n; i++)
+        if (out[i] == v) {
+            snprintf(err, err_len, "'%lld' appears twice in '%s' (each size once)", v, text);
+            return -1;
+        }
+    return 0;
+}
+
 int sizes_parse(const char *text, long long min, long long max,
                 long long *out, int cap, int *count, char *err, size_t err_len)
 {
@@ -105,6 +116,10 @@ int sizes_parse(const char *text, long long min, long long max,
                 snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI)", (int)len, p);
                 return -1;
             }
+            if (ll == 0 || ll + 1 == len) {
+                snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI)", (int)len, p);
+                return -1;
+            }
             if (sizes_value(p, ll, min, max, &lo, err, err_len) ||
                 sizes_value(colon + 1, len - ll - 1, min, max, &hi, err, err_len))
                 return -1;
@@ -117,6 +132,7 @@ int sizes_parse(const char *text, long long min, long long max,
                     snprintf(err, err_len, "'%s' expands to more than %d sizes", text, cap);
                     return -1;
                 }
+                if (sizes_seen(out, n, v, text, err, err_len)) return -1;
                 out[n++] = v;
                 if (v > hi / 2) break;
             }
@@ -126,6 +142,7 @@ int sizes_parse(const char *text, long long min, long long max,
                 return -1;
             }
             if (sizes_value(p, len, min, max, &out[n], err, err_len)) return -1;
+            if (sizes_seen(out, n, out[n], text, err, err_len)) return -1;
             n++;
         }
         if (!end) break;

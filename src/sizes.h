@@ -5,7 +5,8 @@
  *   2^26        a power of two
  *   64M, 4K, 1G a binary suffix (K = 2^10, M = 2^20, G = 2^30)
  *   512:8192    a doubling range: 512, 1024, ..., up to and including <= 8192
- * Every value must lie in [min, max]; no sign, no spaces, no fraction. */
+ * Every value must lie in [min, max] and appear once; no sign, no spaces, no
+ * fraction. */
 #ifndef COMPARE_SIZES_H
 #define COMPARE_SIZES_H
 

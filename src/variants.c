@@ -27,6 +27,7 @@
 SGEMM_HAND(sgemm_naive)
 SGEMM_HAND(sgemm_tiled16)
 SGEMM_HAND(sgemm_tiled32)
+SGEMM_HAND(sgemm_tf32_mma)
 
 static int v_cublas_fp32(const case_ctx *c, cudaStream_t s)
 {
@@ -138,23 +139,24 @@ static int v_cub_sort(const case_ctx *c, cudaStream_t s)
 // the table
 
 const variant variants_table[] = {
-    /* op,     name,          lib, math,   ref,            run,                 prepare, test, about */
-    {"sgemm", "cublas_fp32", 1, "fp32", NULL, v_cublas_fp32, NULL, 0, "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH (FP32 cores)"},
-    {"sgemm", "cublas_tf32", 1, "tf32", NULL, v_cublas_tf32, NULL, 0, "cuBLAS SGEMM, CUBLAS_TF32_TENSOR_OP_MATH"},
-    {"sgemm", "naive", 0, "fp32", "cublas_fp32", v_sgemm_naive, NULL, 0, "one thread per C element, 16x16 blocks"},
-    {"sgemm", "tiled16", 0, "fp32", "cublas_fp32", v_sgemm_tiled16, NULL, 0, "16x16 shared-memory tiles"},
-    {"sgemm", "tiled32", 0, "fp32", "cublas_fp32", v_sgemm_tiled32, NULL, 0, "32x32 shared-memory tiles"},
-    {"sgemm", "test_fault", 0, "fp32", "cublas_fp32", v_test_fault, NULL, 1, "test only: illegal address"},
-    {"sgemm", "test_wrong", 0, "fp32", "cublas_fp32", v_test_wrong, NULL, 1, "test only: wrong result"},
-    {"reduce", "thrust", 1, "fp32", NULL, v_thrust_reduce, NULL, 0, "thrust::reduce as a user calls it (result to host)"},
-    {"reduce", "cub", 1, "fp32", NULL, v_cub_reduce, NULL, 0, "cub::DeviceReduce::Sum, temp storage preallocated"},
-    {"reduce", "interleaved", 0, "fp32", "thrust", v_reduce_interleaved, NULL, 0, "tree, interleaved addressing (divergent)"},
-    {"reduce", "sequential", 0, "fp32", "thrust", v_reduce_sequential, NULL, 0, "tree, sequential addressing"},
-    {"reduce", "shuffle", 0, "fp32", "thrust", v_reduce_shuffle, NULL, 0, "warp-shuffle tree"},
-    {"reduce", "vec4", 0, "fp32", "thrust", v_reduce_vec4, NULL, 0, "float4 loads, grid sized to the GPU, one launch"},
-    {"sort", "thrust", 1, "keys", NULL, v_thrust_sort, v_thrust_sort_prepare, 0, "thrust::sort in place"},
-    {"sort", "cub", 1, "keys", NULL, v_cub_sort, NULL, 0, "cub::DeviceRadixSort::SortKeys"},
-    {"sort", "radix", 0, "keys", "thrust", v_radix, NULL, 0, "LSD radix sort, 8-bit digits"},
+    /* op, name, lib, math, ref, run, prepare, host_sync, test_only, about */
+    {"sgemm", "cublas_fp32", 1, "fp32", NULL, v_cublas_fp32, NULL, 0, 0, "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH (FP32 cores)"},
+    {"sgemm", "cublas_tf32", 1, "tf32", NULL, v_cublas_tf32, NULL, 0, 0, "cuBLAS SGEMM, CUBLAS_TF32_TENSOR_OP_MATH"},
+    {"sgemm", "naive", 0, "fp32", "cublas_fp32", v_sgemm_naive, NULL, 0, 0, "one thread per C element, 16x16 blocks"},
+    {"sgemm", "tiled16", 0, "fp32", "cublas_fp32", v_sgemm_tiled16, NULL, 0, 0, "16x16 shared-memory tiles"},
+    {"sgemm", "tiled32", 0, "fp32", "cublas_fp32", v_sgemm_tiled32, NULL, 0, 0, "32x32 shared-memory tiles"},
+    {"sgemm", "tf32_mma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_mma, NULL, 0, 0, "TF32 tensor cores, mma.sync m16n8k8, 4-stage cp.async"},
+    {"sgemm", "test_fault", 0, "fp32", "cublas_fp32", v_test_fault, NULL, 0, 1, "test only: illegal address"},
+    {"sgemm", "test_wrong", 0, "fp32", "cublas_fp32", v_test_wrong, NULL, 0, 1, "test only: wrong result"},
+    {"reduce", "thrust", 1, "fp32", NULL, v_thrust_reduce, NULL, 1, 0, "thrust::reduce as a user calls it (temp alloc, result to host: host costs timed)"},
+    {"reduce", "cub", 1, "fp32", NULL, v_cub_reduce, NULL, 0, 0, "cub::DeviceReduce::Sum, temp storage preallocated"},
+    {"reduce", "interleaved", 0, "fp32", "thrust", v_reduce_interleaved, NULL, 0, 0, "tree, interleaved addressing (divergent)"},
+    {"reduce", "sequential", 0, "fp32", "thrust", v_reduce_sequential, NULL, 0, 0, "tree, sequential addressing"},
+    {"reduce", "shuffle", 0, "fp32", "thrust", v_reduce_shuffle, NULL, 0, 0, "warp-shuffle tree"},
+    {"reduce", "vec4", 0, "fp32", "thrust", v_reduce_vec4, NULL, 0, 0, "float4 loads, grid sized to the GPU, one launch"},
+    {"sort", "thrust", 1, "keys", NULL, v_thrust_sort, v_thrust_sort_prepare, 1, 0, "thrust::sort in place, as a user calls it (host costs timed)"},
+    {"sort", "cub", 1, "keys", NULL, v_cub_sort, NULL, 0, 0, "cub::DeviceRadixSort::SortKeys"},
+    {"sort", "radix", 0, "keys", "thrust", v_radix, NULL, 0, 0, "LSD radix sort, 8-bit digits"},
 };
 const int variants_count = (int)(sizeof variants_table / sizeof variants_table[0]);
 

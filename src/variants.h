@@ -39,6 +39,9 @@ typedef struct variant {
     const char *ref_library;   /* hand rows: the library row their "% of ref" is against */
     int (*run)(const case_ctx *c, cudaStream_t s);     /* the timed work; returns status_t */
     int (*prepare)(const case_ctx *c, cudaStream_t s); /* untimed set-up before each run, or NULL */
+    int host_sync;             /* 1: the call synchronizes with the host (allocates, returns a
+                                  result to it): timed from an idle stream, so those host
+                                  costs are in its figure, as a user pays them */
     int test_only;             /* 1: hidden unless COMPARE_TEST_VARIANTS=1 (fault injection) */
     const char *about;         /* one line for --list */
 } variant;

@@ -61,7 +61,16 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
         close(pe[0]);
         close(po[1]);
         close(pe[1]);
-        for (int i = 0; env && env[i]; i++) putenv(env[i]);
+        for (int i = 0; env && env[i]; i++) {
+            char kv[512];
+            char *eq;
+            snprintf(kv, sizeof kv, "%s", env[i]);
+            eq = strchr(kv, '=');
+            if (eq) {
+                *eq = '\0';
+                setenv(kv, eq + 1, 1);
+            }
+        }
         execv(argv[0], argv);
         _exit(127);
     }

@@ -1,0 +1,308 @@
+/* shim/thrust_cub.cu: Thrust and CUB behind the C interface of shim.h.
+ *
+ * The only C++ in the project. Every exported function wraps its whole body in
+ * try { ... } catch, so no exception ever reaches C, and reports failure as a
+ * non-zero return plus a message in the caller's buffer (always
+ * NUL-terminated, truncated to msg_len; cleared to "" on success).
+ *
+ * Return codes: 0 success; a cudaError_t value (> 0) when CUDA, CUB or a
+ * thrust::system_error in the CUDA category said which one
+ * (cudaErrorMemoryAllocation for thrust's bad_alloc, cudaErrorInvalidValue for
+ * bad arguments); -1 for any other exception.
+ *
+ * Thrust is called as a user calls it: thrust::cuda::par.on(stream), its own
+ * temporary allocation on every call, reduce's result copied back to the host
+ * (so shim_thrust_reduce_f32 and the sorts synchronise the stream, as
+ * thrust's par policy does).
+ *
+ * CUB: num_items goes in as int when n <= INT_MAX (the type most callers use,
+ * 32-bit offsets and the tunings made for them) and as long long above it
+ * (CCCL 3.0 takes any integral num_items, choosing 64-bit offsets). The
+ * *_temp_bytes query and the run function make the same choice from n, so
+ * query and run with the same n. CUB itself refuses a temp_bytes that is too
+ * small (cudaErrorInvalidValue). shim_cub_sort_temp_bytes returns the larger of
+ * the uint32 and float requirements, so one buffer serves both key types.
+ */
+#include <climits>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include <cuda_runtime.h>
+
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/memory.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+#include <thrust/system/cuda/error.h>
+#include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system/detail/bad_alloc.h>
+#include <thrust/system_error.h>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+
+#include "shim.h"
+
+// ---- messages and error mapping ------------------------------------------------
+
+namespace {
+
+void shim_msg(char *msg, size_t msg_len, const char *fmt, ...)
+{
+    if (msg == nullptr || msg_len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vsnprintf(msg, msg_len, fmt, ap);
+    va_end(ap);
+    if (rc < 0)
+        msg[0] = '\0';
+}
+
+int shim_ok(char *msg, size_t msg_len)
+{
+    if (msg != nullptr && msg_len > 0)
+        msg[0] = '\0';
+    return 0;
+}
+
+int shim_bad_arg(char *msg, size_t msg_len, const char *what, const char *why)
+{
+    shim_msg(msg, msg_len, "%s: %s", what, why);
+    return (int)cudaErrorInvalidValue;
+}
+
+/* A cudaError_t returned by CUB (or the runtime). */
+int shim_cuda_fail(char *msg, size_t msg_len, const char *what, cudaError_t err)
+{
+    shim_msg(msg, msg_len, "%s failed: %s (%s, cudaError %d)", what, cudaGetErrorString(err), cudaGetErrorName(err),
+             (int)err);
+    return err != cudaSuccess ? (int)err : -1;
+}
+
+/* The catch clauses every exported function shares, most specific first
+ * (thrust's bad_alloc derives from std::bad_alloc, system_error from
+ * std::runtime_error). */
+#define SHIM_CATCH(msg, msg_len, what)                                                                   \
+    catch (const thrust::system::detail::bad_alloc &e)                                                  \
+    {                                                                                                    \
+        shim_msg(msg, msg_len, "%s: thrust could not allocate device memory: %s", what, e.what());      \
+        return (int)cudaErrorMemoryAllocation;                                                           \
+    }                                                                                                    \
+    catch (const std::bad_alloc &e)                                                                      \
+    {                                                                                                    \
+        shim_msg(msg, msg_len, "%s: allocation failed: %s", what, e.what());                            \
+        return (int)cudaErrorMemoryAllocation;                                                           \
+    }                                                                                                    \
+    catch (const thrust::system_error &e)                                                                \
+    {                                                                                                    \
+        int code_ = e.code().value();                                                                    \
+        shim_msg(msg, msg_len, "%s: thrust error: %s (%s %d)", what, e.what(), e.code().category().name(), \
+                 code_);                                                                                 \
+        return (e.code().category() == thrust::cuda_category() && code_ > 0) ? code_ : -1;              \
+    }                                                                                                    \
+    catch (const std::exception &e)                                                                      \
+    {                                                                                                    \
+        shim_msg(msg, msg_len, "%s: exception: %s", what, e.what());                                    \
+        return -1;                                                                                       \
+    }                                                                                                    \
+    catch (...)                                                                                          \
+    {                                                                                                    \
+        shim_msg(msg, msg_len, "%s: unknown exception", what);                                          \
+        return -1;                                                                                       \
+    }
+
+// ---- CUB calls, one place per algorithm, int or long long num_items -------------
+
+cudaError_t shim_cub_sum(void *temp, size_t &bytes, const float *x, float *out, long long n, cudaStream_t stream)
+{
+    if (n <= INT_MAX)
+        return cub::DeviceReduce::Sum(temp, bytes, x, out, (int)n, stream);
+    return cub::DeviceReduce::Sum(temp, bytes, x, out, n, stream);
+}
+
+template <typename KeyT>
+cudaError_t shim_cub_radix(void *temp, size_t &bytes, const KeyT *in, KeyT *out, long long n, cudaStream_t stream)
+{
+    const int end_bit = (int)(sizeof(KeyT) * 8);
+    if (n <= INT_MAX)
+        return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, (int)n, 0, end_bit, stream);
+    return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, n, 0, end_bit, stream);
+}
+
+template <typename KeyT>
+int shim_thrust_sort(KeyT *keys, long long n, cudaStream_t stream, char *msg, size_t msg_len, const char *what)
+{
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (keys == nullptr && n > 0)
+            return shim_bad_arg(msg, msg_len, what, "keys is NULL");
+        thrust::device_ptr<KeyT> p = thrust::device_pointer_cast(keys);
+        thrust::sort(thrust::cuda::par.on(stream), p, p + n);
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+template <typename KeyT>
+int shim_cub_sort(const KeyT *in, KeyT *out, long long n, void *temp, size_t temp_bytes, cudaStream_t stream,
+                  char *msg, size_t msg_len, const char *what)
+{
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if ((in == nullptr || out == nullptr) && n > 0)
+            return shim_bad_arg(msg, msg_len, what, "in or out is NULL");
+        if (temp == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "temp is NULL (size it with shim_cub_sort_temp_bytes)");
+        size_t bytes = temp_bytes;
+        cudaError_t err = shim_cub_radix<KeyT>(temp, bytes, in, out, n, stream);
+        if (err != cudaSuccess)
+            return shim_cuda_fail(msg, msg_len, what, err);
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+} // namespace
+
+// ---- Thrust ----------------------------------------------------------------------
+
+extern "C" int shim_thrust_reduce_f32(const float *x, long long n, float *result_host, cudaStream_t stream, char *msg,
+                                      size_t msg_len)
+{
+    const char *what = "thrust::reduce (float sum)";
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (result_host == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "result_host is NULL");
+        if (x == nullptr && n > 0)
+            return shim_bad_arg(msg, msg_len, what, "x is NULL");
+        thrust::device_ptr<const float> p = thrust::device_pointer_cast(x);
+        *result_host = thrust::reduce(thrust::cuda::par.on(stream), p, p + n, 0.0f, thrust::plus<float>());
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+extern "C" int shim_thrust_sort_u32(uint32_t *keys, long long n, cudaStream_t stream, char *msg, size_t msg_len)
+{
+    return shim_thrust_sort<uint32_t>(keys, n, stream, msg, msg_len, "thrust::sort (uint32 keys)");
+}
+
+extern "C" int shim_thrust_sort_f32(float *keys, long long n, cudaStream_t stream, char *msg, size_t msg_len)
+{
+    return shim_thrust_sort<float>(keys, n, stream, msg, msg_len, "thrust::sort (float keys)");
+}
+
+// ---- CUB ---------------------------------------------------------------------------
+
+extern "C" int shim_cub_reduce_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len)
+{
+    const char *what = "cub::DeviceReduce::Sum (temp storage query)";
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (bytes == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "bytes is NULL");
+        size_t b = 0;
+        cudaError_t err = shim_cub_sum(nullptr, b, nullptr, nullptr, n, 0);
+        if (err != cudaSuccess)
+            return shim_cuda_fail(msg, msg_len, what, err);
+        *bytes = b;
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+extern "C" int shim_cub_reduce_f32(const float *x, long long n, float *out_dev, void *temp, size_t temp_bytes,
+                                   cudaStream_t stream, char *msg, size_t msg_len)
+{
+    const char *what = "cub::DeviceReduce::Sum (float)";
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (out_dev == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "out_dev is NULL");
+        if (x == nullptr && n > 0)
+            return shim_bad_arg(msg, msg_len, what, "x is NULL");
+        if (temp == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "temp is NULL (size it with shim_cub_reduce_temp_bytes)");
+        size_t bytes = temp_bytes;
+        cudaError_t err = shim_cub_sum(temp, bytes, x, out_dev, n, stream);
+        if (err != cudaSuccess)
+            return shim_cuda_fail(msg, msg_len, what, err);
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+extern "C" int shim_cub_sort_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len)
+{
+    const char *what = "cub::DeviceRadixSort::SortKeys (temp storage query)";
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (bytes == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "bytes is NULL");
+        size_t b_u32 = 0;
+        size_t b_f32 = 0;
+        cudaError_t err = shim_cub_radix<uint32_t>(nullptr, b_u32, nullptr, nullptr, n, 0);
+        if (err == cudaSuccess)
+            err = shim_cub_radix<float>(nullptr, b_f32, nullptr, nullptr, n, 0);
+        if (err != cudaSuccess)
+            return shim_cuda_fail(msg, msg_len, what, err);
+        *bytes = b_u32 > b_f32 ? b_u32 : b_f32;
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+extern "C" int shim_cub_sort_u32(const uint32_t *in, uint32_t *out, long long n, void *temp, size_t temp_bytes,
+                                 cudaStream_t stream, char *msg, size_t msg_len)
+{
+    return shim_cub_sort<uint32_t>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
+                                   "cub::DeviceRadixSort::SortKeys (uint32 keys)");
+}
+
+extern "C" int shim_cub_sort_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes,
+                                 cudaStream_t stream, char *msg, size_t msg_len)
+{
+    return shim_cub_sort<float>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
+                                "cub::DeviceRadixSort::SortKeys (float keys)");
+}
+
+// ---- test hook ---------------------------------------------------------------------
+
+/* Asks thrust's temporary allocator, the one its algorithms use on
+ * par.on(stream), for `bytes` bytes. An impossible size makes thrust throw
+ * its bad_alloc (after clearing the CUDA error it caused), which comes back
+ * here as cudaErrorMemoryAllocation. A size that fits is given back at once
+ * and the probe returns 0 with a note in msg. */
+extern "C" int shim_thrust_alloc_probe(size_t bytes, cudaStream_t stream, char *msg, size_t msg_len)
+{
+    const char *what = "thrust::get_temporary_buffer (allocation probe)";
+    try {
+        auto policy = thrust::cuda::par.on(stream);
+        std::ptrdiff_t count = bytes > (size_t)PTRDIFF_MAX ? PTRDIFF_MAX : (std::ptrdiff_t)bytes;
+        auto buf = thrust::get_temporary_buffer<char>(policy, count);
+        if (buf.first.get() == nullptr || buf.second < count) {
+            if (buf.first.get() != nullptr)
+                thrust::return_temporary_buffer(policy, buf.first, buf.second);
+            shim_msg(msg, msg_len, "%s: thrust returned no storage for %zu bytes", what, bytes);
+            return (int)cudaErrorMemoryAllocation;
+        }
+        thrust::return_temporary_buffer(policy, buf.first, buf.second);
+        shim_msg(msg, msg_len, "%s: %zu bytes allocated and freed", what, bytes);
+        return 0;
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}

@@ -1,0 +1,190 @@
+/* src/search.c: `compare-search`, the tile-shape search behind the tuned
+ * SGEMM constants. For each n given, every candidate configuration of the
+ * FP32 search table (kernels/sgemm_search.h) and of the TF32 one is
+ * verified against the FP64 reference, then timed with the same harness as
+ * `compare` (L2 flushed, event pair per sample, median); the table printed
+ * is what the constants next to SGEMM_TUNED_INDEX / the TF32 default cite.
+ *   compare-search [--n LIST] [--reps N]
+ * Exit: 0, 1 if any candidate failed verification, 2 usage, 77 no GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "check.h"
+#include "device.h"
+#include "gpu_check.h"
+#include "harness.h"
+#include "inputs.h"
+#include "metrics.h"
+#include "sgemm.h"
+#include "sgemm_search.h"
+#include "sizes.h"
+#include "stats.h"
+#include "verify.h"
+
+typedef struct {
+    const char *family;        /* "fp32" or "tf32": its math and table */
+    int (*count)(void);
+    const char *(*name)(int);
+    int (*run)(int, const float *, const float *, float *, int, int, int, cudaStream_t);
+} search_table;
+
+static const search_table search_tables[] = {
+    {"fp32", sgemm_search_count, sgemm_search_name, sgemm_search_run},
+    {"tf32", sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
+};
+
+/* the candidate the harness's run callback calls */
+static const search_table *search_cur_table;
+static int search_cur_index;
+
+static int search_run_current(const case_ctx *c, cudaStream_t s)
+{
+    CK_LAUNCH(search_cur_table->run(search_cur_index, c->A, c->B, c->C, c->m, c->n, c->k, s));
+    return STATUS_OK;
+}
+
+static int search_library(const case_ctx *c, cudaStream_t s, int tf32)
+{
+    (void)s;
+    return blas_sgemm(c->dev->blas, c->A, c->B, c->C, c->m, c->n, c->k, tf32);
+}
+static int search_cublas_fp32(const case_ctx *c, cudaStream_t s) { return search_library(c, s, 0); }
+static int search_cublas_tf32(const case_ctx *c, cudaStream_t s) { return search_library(c, s, 1); }
+
+/* verify + time one runnable; prints one line; returns 0 ok, 1 fail */
+static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, const double *C64,
+                          double *sums_dev, const harness_plan *plan, double ref_ms, const char *label,
+                          double *out_ms)
+{
+    double h[5], *samples = NULL;
+    size_t count = 0;
+    verify_sums vs;
+    verify_verdict vd;
+    stats_summary st;
+    int n = c->n;
+    check_clear();
+    *out_ms = -1;
+    if (cudaMemsetAsync(c->C, 0xff, (size_t)n * n * 4, d->stream) != cudaSuccess ||
+        harness_run_once(d, v, c) != STATUS_OK) {
+        printf("%-40s ERROR %s\n", label, check_message());
+        (void)cudaGetLastError();
+        return 1;
+    }
+    if (cudaMemsetAsync(sums_dev, 0, 5 * sizeof(double), d->stream) != cudaSuccess ||
+        gpucheck_gemm_sums(c->C, C64, (size_t)n * n, sums_dev, d->stream) != 0 ||
+        cudaMemcpy(h, sums_dev, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        printf("%-40s ERROR verification\n", label);
+        return 1;
+    }
+    vs.sum_sq_err = h[0];
+    vs.sum_sq_ref = h[1];
+    vs.max_abs_err = h[2];
+    vs.nonfinite = h[3];
+    vs.count = (double)n * n;
+    verify_gemm_judge(&vs, v->math, n, &vd);
+    if (!vd.pass) {
+        printf("%-40s FAIL rel err %.2e (tolerance %.2e), %lld NaN/Inf\n", label, vd.rel_err, vd.tolerance,
+               vd.nonfinite);
+        return 1;
+    }
+    if (harness_time(d, v, c, plan, NULL, NULL, NULL, &samples, &count) != STATUS_OK ||
+        stats_summarize(samples, count, &st) != 0) {
+        printf("%-40s ERROR timing: %s\n", label, check_message());
+        free(samples);
+        return 1;
+    }
+    *out_ms = st.median;
+    printf("%-40s %9.4f ms %6.1f%% %9.2f TFLOP/s", label, st.median, st.spread_pct,
+           metrics_tflops(metrics_gemm_flops(n, n, n), st.median));
+    if (ref_ms > 0) printf("  %6.1f%% of cuBLAS", metrics_pct_of(ref_ms, st.median));
+    printf("  rel err %.2e\n", vd.rel_err);
+    free(samples);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long long sizes[SIZES_MAX_COUNT] = {2048, 4096, 8192};
+    int nsizes = 3, reps = 20, bad = 0;
+    char err[512];
+    device_ctx d;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--n") == 0 && i + 1 < argc) {
+            if (sizes_parse(argv[++i], 1, 32768, sizes, SIZES_MAX_COUNT, &nsizes, err, sizeof err)) {
+                fprintf(stderr, "compare-search: --n: %s\n", err);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+            if (reps < 1 || reps > 10000) {
+                fprintf(stderr, "compare-search: --reps '%s': expected 1..10000\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: compare-search [--n LIST] [--reps N]\n");
+            return 2;
+        }
+    }
+    int rc = device_open(&d, 0, 2026, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "compare-search: %s\n", err);
+        return rc;
+    }
+    printf("compare-search on %s (%d SMs), L2 flushed, median of >= %d samples\n", d.info.name, d.info.sms, reps);
+    harness_plan plan = {2, reps, reps * 5, 1.0, 0.5, 1};
+    for (int si = 0; si < nsizes; si++) {
+        int n = (int)sizes[si];
+        size_t nn = (size_t)n * n;
+        float *A = NULL, *B = NULL, *C = NULL;
+        double *A64 = NULL, *B64 = NULL, *C64 = NULL, *sums = NULL;
+        case_ctx c;
+        if (cudaMalloc((void **)&A, nn * 4) || cudaMalloc((void **)&B, nn * 4) || cudaMalloc((void **)&C, nn * 4) ||
+            cudaMalloc((void **)&A64, nn * 8) || cudaMalloc((void **)&B64, nn * 8) ||
+            cudaMalloc((void **)&C64, nn * 8) || cudaMalloc((void **)&sums, 64)) {
+            fprintf(stderr, "compare-search: out of device memory at n=%d\n", n);
+            return 1;
+        }
+        if (inputs_reset(d.rng, 2026 + (unsigned)n) || inputs_uniform_pm1(d.rng, A, nn, d.stream) ||
+            inputs_uniform_pm1(d.rng, B, nn, d.stream) || gpucheck_to_f64(A, A64, nn, d.stream) ||
+            gpucheck_to_f64(B, B64, nn, d.stream) || blas_dgemm(d.blas, A64, B64, C64, n, n, n) ||
+            cudaStreamSynchronize(d.stream)) {
+            fprintf(stderr, "compare-search: inputs/reference failed: %s\n", check_message());
+            return 1;
+        }
+        memset(&c, 0, sizeof c);
+        c.dev = &d;
+        c.op = "sgemm";
+        c.m = c.n = c.k = n;
+        c.A = A;
+        c.B = B;
+        c.C = C;
+        printf("\nn = %d\n", n);
+        for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++) {
+            const search_table *tab = &search_tables[t];
+            int tf32 = strcmp(tab->family, "tf32") == 0;
+            variant lib = {"sgemm", tf32 ? "cublas_tf32" : "cublas_fp32", 1, tab->family, NULL,
+                           tf32 ? search_cublas_tf32 : search_cublas_fp32, NULL, 0, 0, ""};
+            variant cand = {"sgemm", "candidate", 0, tab->family, NULL, search_run_current, NULL, 0, 0, ""};
+            double ref_ms, ms, best_ms = -1;
+            int best = -1;
+            search_measure(&d, &lib, &c, C64, sums, &plan, -1, lib.name, &ref_ms);
+            search_cur_table = tab;
+            for (int i = 0; i < tab->count(); i++) {
+                search_cur_index = i;
+                bad |= search_measure(&d, &cand, &c, C64, sums, &plan, ref_ms, tab->name(i), &ms);
+                if (ms > 0 && (best < 0 || ms < best_ms)) {
+                    best = i;
+                    best_ms = ms;
+                }
+            }
+            if (best >= 0)
+                printf("best %s at n=%d: [%d] %s, %.1f%% of %s\n", tab->family, n, best, tab->name(best),
+                       metrics_pct_of(ref_ms, best_ms), lib.name);
+        }
+        cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(A64); cudaFree(B64); cudaFree(C64); cudaFree(sums);
+    }
+    device_close(&d);
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""tests/check_plots.py: ctest driver for plots/plot.py (label cpu).
+
+    check_plots.py plot --script plots/plot.py --out DIR [--expect STEM]...
+                        [--skipped N] CSV [CSV...]
+        Runs plot.py on the CSVs into DIR (emptied of earlier charts first),
+        requires exit 0, then checks that each expected chart exists as a
+        valid PNG (signature, IHDR with a non-zero size, IEND) and a valid SVG
+        (XML with an <svg> root), that nothing else (no temporary file) is
+        left in DIR and, with --skipped, that the printed note counts N rows
+        whose status is not ok. Without --expect the expected charts are
+        derived from the CSVs: <op>_throughput for each op with an ok row,
+        <op>_pct_of_library for each op with an ok hand row carrying a
+        percent, roofline if an ok row has FLOPs.
+
+    check_plots.py missing-column --script plots/plot.py --work DIR
+                                  --column NAME [--column NAME ...] CSV
+        For each NAME, writes a copy of CSV without that column and requires
+        plot.py to exit 2 with a message naming the file and the column; also
+        requires exit 2 and the file's name for a CSV that does not exist.
+
+Both fail (exit 1, with a message) when matplotlib cannot be imported: CI
+installs plots/requirements.txt, so a missing matplotlib is a failure, never a
+skip.
+"""
+
+import argparse
+import csv
+import importlib
+import os
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+CHART_SUFFIXES = (".png", ".svg", ".tmp")
+
+
+class CheckFailed(Exception):
+    """A check that did not hold: the message says which."""
+
+
+# ---- helpers ------------------------------------------------------------------
+
+def require_matplotlib():
+    try:
+        importlib.import_module("matplotlib")
+    except ImportError as e:
+        raise CheckFailed(f"matplotlib is not importable ({e}); install it with "
+                          "'pip install -r plots/requirements.txt' (these tests fail, "
+                          "they do not skip, without it)") from None
+
+
+def run(cmd):
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    return result.returncode, result.stdout, result.stderr
+
+
+def check_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != PNG_SIGNATURE:
+        raise CheckFailed(f"{path}: no PNG signature")
+    length, kind = struct.unpack(">I4s", data[8:16])
+    if kind != b"IHDR" or length != 13:
+        raise CheckFailed(f"{path}: first chunk is not a 13-byte IHDR")
+    width, height = struct.unpack(">II", data[16:24])
+    if width == 0 or height == 0:
+        raise CheckFailed(f"{path}: IHDR size {width}x{height}")
+    if data[-12:-8] != b"\x00\x00\x00\x00" or data[-8:-4] != b"IEND":
+        raise CheckFailed(f"{path}: does not end with an IEND chunk (truncated?)")
+
+
+def check_svg(path):
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        raise CheckFailed(f"{path}: not well-formed XML: {e}") from None
+    if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
+        raise CheckFailed(f"{path}: root element is <{root.tag}>, not <svg>")
+
+
+def empty_chart_dir(path):
+    """Create `path`, or empty it of earlier charts; refuse to touch anything else."""
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        if not name.endswith(CHART_SUFFIXES):
+            raise CheckFailed(f"{path}: holds {name!r}, not a chart: refusing to reuse it")
+        os.unlink(os.path.join(path, name))
+
+
+def expected_stems(csv_paths):
+    """The charts plot.py must write for these CSVs (see the module comment)."""
+    stems = set()
+    for path in csv_paths:
+        with open(path, newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                if row["status"] != "ok":
+                    continue
+                stems.add(f"{row['op']}_throughput")
+                has_pct = row["pct_of_ref_library"] or row["pct_of_best_library"]
+                if row["library"] == "0" and has_pct:
+                    stems.add(f"{row['op']}_pct_of_library")
+                if row["flops"] and row["bytes"]:
+                    stems.add("roofline")
+    return sorted(stems)
+
+
+# ---- commands -------------------------------------------------------------------
+
+def cmd_plot(args):
+    require_matplotlib()
+    empty_chart_dir(args.out)
+    rc, out, err = run([sys.executable, args.script, "--out", args.out] + args.csv)
+    if rc != 0:
+        raise CheckFailed(f"plot.py exited {rc}\nstdout:\n{out}\nstderr:\n{err}")
+    stems = args.expect or expected_stems(args.csv)
+    if not stems:
+        raise CheckFailed("no chart expected from these CSVs: nothing was tested")
+    wanted = {f"{s}.{ext}" for s in stems for ext in ("png", "svg")}
+    present = set(os.listdir(args.out))
+    missing = sorted(wanted - present)
+    if missing:
+        raise CheckFailed(f"missing in {args.out}: {', '.join(missing)}\nstdout:\n{out}")
+    extra = sorted(present - wanted)
+    if extra:
+        raise CheckFailed(f"unexpected files in {args.out}: {', '.join(extra)}")
+    for name in sorted(wanted):
+        path = os.path.join(args.out, name)
+        check_png(path) if name.endswith(".png") else check_svg(path)
+    if args.skipped is not None:
+        note = f"skipped {args.skipped} row(s) whose status is not ok"
+        if note not in out:
+            raise CheckFailed(f"expected the note '{note}' in plot.py's output:\n{out}")
+    print(f"ok: {len(wanted)} valid charts in {args.out}")
+
+
+def without_column(src, dst, column):
+    with open(src, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    if column not in rows[0]:
+        raise CheckFailed(f"{src} has no column {column!r} to remove")
+    index = rows[0].index(column)
+    with open(dst, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([r[:index] + r[index + 1:] for r in rows])
+
+
+def expect_exit_2(cmd, needles, what):
+    rc, out, err = run(cmd)
+    if rc != 2:
+        raise CheckFailed(f"{what}: exit status {rc}, expected 2\nstdout:\n{out}\nstderr:\n{err}")
+    for needle in needles:
+        if needle not in err:
+            raise CheckFailed(f"{what}: the error message does not name {needle!r}:\n{err}")
+    print(f"ok: {what}: exit 2, {err.strip()}")
+
+
+def cmd_missing_column(args):
+    require_matplotlib()
+    os.makedirs(args.work, exist_ok=True)
+    out_dir = os.path.join(args.work, "charts")
+    for column in args.column:
+        bad = os.path.join(args.work, f"without_{column}.csv")
+        without_column(args.csv, bad, column)
+        empty_chart_dir(out_dir)
+        expect_exit_2([sys.executable, args.script, "--out", out_dir, bad],
+                      [bad, column], f"CSV without '{column}'")
+        if os.listdir(out_dir):
+            raise CheckFailed(f"plot.py wrote charts for a bad CSV: {os.listdir(out_dir)}")
+    absent = os.path.join(args.work, "does_not_exist.csv")
+    expect_exit_2([sys.executable, args.script, "--out", out_dir, absent],
+                  [absent], "CSV that does not exist")
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="check_plots.py", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    plot = sub.add_parser("plot", help="run plot.py and validate its charts")
+    plot.add_argument("--script", required=True, help="path of plots/plot.py")
+    plot.add_argument("--out", required=True, help="chart directory (emptied first)")
+    plot.add_argument("--expect", action="append", default=[], metavar="STEM",
+                      help="a chart expected, without extension; repeat for each "
+                           "(default: derived from the CSVs)")
+    plot.add_argument("--skipped", type=int, help="rows whose status is not ok, as noted")
+    plot.add_argument("csv", nargs="+")
+    missing = sub.add_parser("missing-column", help="bad CSVs must exit 2 with a clear message")
+    missing.add_argument("--script", required=True, help="path of plots/plot.py")
+    missing.add_argument("--work", required=True, help="scratch directory")
+    missing.add_argument("--column", action="append", required=True, help="column to remove")
+    missing.add_argument("csv")
+    return parser.parse_args(argv)
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        if args.command == "plot":
+            cmd_plot(args)
+        else:
+            cmd_missing_column(args)
+    except CheckFailed as e:
+        print(f"FAIL: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

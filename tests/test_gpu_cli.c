@@ -1,0 +1,182 @@
+/* tests/test_gpu_cli.c: `compare` itself on the GPU, end to end:
+ *  - a smoke run at small sizes: device block, every variant ok in the
+ *    table, and the CSV with the documented columns and one row per variant;
+ *  - a faulting variant (illegal address): ERROR naming it, rows measured
+ *    before it kept, exit 1, no hang;
+ *  - a wrong variant: FAIL, the others still run and pass, exit 1;
+ *  - a size too large for device memory: refused with needed vs free, exit 2;
+ *  - SIGINT and SIGTERM mid-sweep: exit 130/143 and a CSV with only complete rows. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "testlib.h"
+
+static test_proc proc;
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    char *b;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = malloc((size_t)n + 1);
+    if (fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* Counts RFC 4180 fields of each record; returns records, sets *bad to the
+ * number of records whose field count differs from the header's. */
+static int csv_records(const char *text, int *bad, int *header_fields)
+{
+    int records = 0, fields = 1, inq = 0;
+    *bad = 0;
+    *header_fields = -1;
+    for (const char *p = text; *p; p++) {
+        if (inq) {
+            if (*p == '"' && p[1] == '"') p++;
+            else if (*p == '"') inq = 0;
+        } else if (*p == '"') inq = 1;
+        else if (*p == ',') fields++;
+        else if (*p == '\n') {
+            if (*header_fields < 0) *header_fields = fields;
+            else if (fields != *header_fields) (*bad)++;
+            records++;
+            fields = 1;
+        }
+    }
+    return records; /* the header included */
+}
+
+static int count_lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+static void test_smoke(const char *dir)
+{
+    char csv[512];
+    int bad, hf, rec;
+    char *text;
+    snprintf(csv, sizeof csv, "%s/smoke.csv", dir);
+    char *argv[] = {COMPARE_BIN, "--n", "64,100", "--elems", "1000,4099", "--reps", "3", "--max-time", "0.2",
+                    "--csv", csv, NULL};
+    test_run(argv, NULL, 0, 0, 300, &proc);
+    CHECK(proc.status == 0, "smoke run exit %d; stderr:\n%s\nstdout:\n%s", proc.status, proc.err, proc.out);
+    CHECK(test_contains(proc.out, "device: "), "no device block");
+    CHECK(test_contains(proc.out, "ceilings: FP32"), "no ceilings line");
+    CHECK(test_contains(proc.out, "cuBLAS "), "no cuBLAS version");
+    const char *names[] = {"naive", "tiled16", "tiled32", "cublas_fp32", "cublas_tf32", "interleaved", "sequential",
+                           "shuffle", "vec4", "thrust", "cub", "radix"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECK(test_contains(proc.out, names[i]), "variant %s missing from the table", names[i]);
+    CHECK(!test_contains(proc.out, "FAIL") && !test_contains(proc.out, "ERROR"), "a FAIL/ERROR in the smoke table");
+    text = read_file(csv);
+    CHECK(text != NULL, "no CSV written at %s", csv);
+    if (!text) return;
+    CHECK(strncmp(text, csv_header, strlen(csv_header)) == 0 && text[strlen(csv_header)] == '\n',
+          "CSV header differs from csv_header");
+    rec = csv_records(text, &bad, &hf);
+    CHECK(hf == 39, "CSV header has %d fields, expected 39", hf);
+    CHECK(bad == 0, "%d CSV rows with the wrong field count", bad);
+    /* rows: sgemm 2 sizes x every sgemm variant, reduce 2 x 6, sort 2 sizes x 2 key types x 3 */
+    int sgemm_rows = count_lines_with(text, ",sgemm,");
+    CHECK(sgemm_rows >= 2 * 5, "%d sgemm rows", sgemm_rows);
+    CHECK(count_lines_with(text, ",reduce,") == 2 * 6, "%d reduce rows", count_lines_with(text, ",reduce,"));
+    CHECK(count_lines_with(text, ",sort,") == 2 * 2 * 3, "%d sort rows", count_lines_with(text, ",sort,"));
+    CHECK(count_lines_with(text, ",ok,") == rec - 1, "%d ok rows of %d", count_lines_with(text, ",ok,"), rec - 1);
+    free(text);
+}
+
+static void test_fault(const char *dir)
+{
+    char csv[512];
+    char *env[] = {"COMPARE_TEST_VARIANTS=1", NULL};
+    char *text;
+    snprintf(csv, sizeof csv, "%s/fault.csv", dir);
+    char *argv[] = {COMPARE_BIN, "--n", "64", "--variants", "naive,test_fault,test_wrong", "--reps", "3",
+                    "--max-time", "0.2", "--csv", csv, "--quiet", NULL};
+    test_run(argv, env, 0, 0, 120, &proc);
+    CHECK(proc.status == 1, "fault run exit %d (expected 1); stderr:\n%s", proc.status, proc.err);
+    CHECK(test_contains(proc.out, "test_fault ERROR"), "the fault is not reported as ERROR for test_fault:\n%s",
+          proc.out);
+    CHECK(test_contains(proc.out, "cudaErrorIllegalAddress") || test_contains(proc.out, "illegal"),
+          "the message does not name the illegal address:\n%s", proc.out);
+    text = read_file(csv);
+    CHECK(text != NULL, "no CSV after a fault");
+    if (text) {
+        CHECK(count_lines_with(text, ",naive,") == 1 && test_contains(text, ",naive,0,fp32"), "naive row missing");
+        CHECK(count_lines_with(text, ",ok,") >= 3, "rows measured before the fault are missing:\n%s", text);
+        CHECK(test_contains(text, ",test_fault,") && test_contains(text, ",ERROR,"), "no ERROR row for test_fault");
+        free(text);
+    }
+
+    char *argv2[] = {COMPARE_BIN, "--n", "64", "--variants", "naive,test_wrong,tiled32", "--reps", "3",
+                     "--max-time", "0.2", "--quiet", NULL};
+    test_run(argv2, env, 0, 0, 120, &proc);
+    CHECK(proc.status == 1, "wrong-result run exit %d (expected 1)", proc.status);
+    CHECK(test_contains(proc.out, "test_wrong FAIL"), "test_wrong not FAIL:\n%s", proc.out);
+    CHECK(count_lines_with(proc.out, "  ok") >= 4, "the other variants did not all pass:\n%s", proc.out);
+}
+
+static void test_memory_refusal(void)
+{
+    char *argv[] = {COMPARE_BIN, "--n", "65536", "--quiet", NULL};
+    test_run(argv, NULL, 0, 0, 60, &proc);
+    CHECK(proc.status == 2, "oversized run exit %d (expected 2): %s", proc.status, proc.err);
+    CHECK(test_contains(proc.err, "GiB") && test_contains(proc.err, "free"), "no needed-vs-free message: %s",
+          proc.err);
+}
+
+static void test_interrupt(const char *dir, int sig, int expected)
+{
+    char csv[512], old[600];
+    char *text;
+    int bad, hf, rec;
+    snprintf(csv, sizeof csv, "%s/sweep%d.csv", dir, sig);
+    /* a sweep long enough to be cut in the middle */
+    /* a sweep long enough to be cut in the middle: the naive kernel alone
+     * needs ~7 s for 30 samples at n = 8192 */
+    char *argv[] = {COMPARE_BIN, "--n", "1024:8192", "--ops", "sgemm", "--reps", "30", "--noise", "0",
+                    "--max-time", "1", "--csv", csv, NULL};
+    test_run(argv, NULL, 6.0, sig, 180, &proc);
+    CHECK(proc.status == expected, "signal %d: exit %d (expected %d); stderr:\n%s", sig, proc.status, expected,
+          proc.err);
+    text = read_file(csv);
+    CHECK(text != NULL, "signal %d: no CSV", sig);
+    if (!text) return;
+    rec = csv_records(text, &bad, &hf);
+    CHECK(bad == 0 && hf == 39, "signal %d: malformed CSV (%d bad rows)", sig, bad);
+    CHECK(rec >= 2, "signal %d: no completed row kept (%d records)", sig, rec);
+    CHECK(text[strlen(text) - 1] == '\n', "signal %d: last row incomplete", sig);
+    CHECK(count_lines_with(text, ",8192,8192,8192,") == 0, "signal %d: the sweep was not interrupted", sig);
+    printf("signal %d: %d complete rows kept\n", sig, rec - 1);
+    free(text);
+    /* no temporary file left behind */
+    snprintf(old, sizeof old, "ls %s | grep -c tmp > /dev/null", dir);
+    CHECK(system(old) != 0, "a temporary CSV was left in %s", dir);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/compare_gpu_cli_XXXXXX";
+    test_require_gpu();
+    if (!mkdtemp(dir)) return 1;
+    test_smoke(dir);
+    test_fault(dir);
+    test_memory_refusal();
+    test_interrupt(dir, SIGINT, 130);
+    test_interrupt(dir, SIGTERM, 143);
+    return test_finish("test_gpu_cli");
+}

@@ -1,0 +1,253 @@
+/* tests/test_gpu_kernels.c: the hand reduce and sort launchers and the shim,
+ * called directly on inputs the variant test cannot make:
+ *  - reduce on integer-valued floats (every partial sum exact, so the result
+ *    must equal the exact sum: a dropped or doubled element cannot hide in a
+ *    tolerance), at misaligned starts x+1, x+2, x+3 and awkward lengths;
+ *  - sort on sorted, reversed, all-equal, few-distinct and special-float
+ *    inputs against the CPU radix sort;
+ *  - the shim's error path: an impossible allocation is an error code and
+ *    a message, not a crash. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cuda_runtime_api.h>
+
+#include "reduce.h"
+#include "shim.h"
+#include "sort.h"
+#include "sortkey.h"
+#include "testlib.h"
+
+#define CK(call)                                                                        \
+    do {                                                                                \
+        cudaError_t e_ = (call);                                                        \
+        if (e_ != cudaSuccess) {                                                        \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(1);                                                                    \
+        }                                                                               \
+    } while (0)
+
+static uint64_t rng_state;
+static uint32_t rng_next(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(rng_state >> 32);
+}
+
+// ---------------------------------------------------------------------------
+
+typedef struct {
+    const char *name;
+    reduce_launcher fn;
+} reduce_entry;
+
+static void test_reduce_exact(cudaStream_t s)
+{
+    static const reduce_entry hands[] = {{"interleaved", reduce_interleaved},
+                                         {"sequential", reduce_sequential},
+                                         {"shuffle", reduce_shuffle},
+                                         {"vec4", reduce_vec4}};
+    static const long long lens[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257, 511, 512, 513, 1023, 1025, 4099,
+                                     (1 << 20) + 3, (1 << 22) + 1};
+    const char *quick = getenv("COMPARE_TEST_QUICK");
+    const size_t nlens = quick && strcmp(quick, "1") == 0 ? 17 : sizeof lens / sizeof lens[0];
+    const long long maxn = (1 << 22) + 8;
+    float *h = malloc((size_t)maxn * sizeof *h), *d, *out;
+    void *scratch, *temp;
+    size_t sb = reduce_scratch_bytes(maxn), tb = 0;
+    char msg[512];
+    for (long long i = 0; i < maxn; i++) h[i] = (float)((int)(rng_next() % 5) - 2);
+    CK(cudaMalloc((void **)&d, (size_t)maxn * 4));
+    CK(cudaMalloc((void **)&out, 16));
+    CK(cudaMalloc(&scratch, sb));
+    CK(cudaMemcpy(d, h, (size_t)maxn * 4, cudaMemcpyHostToDevice));
+    CHECK(shim_cub_reduce_temp_bytes(maxn, &tb, msg, sizeof msg) == 0, "cub temp bytes: %s", msg);
+    CK(cudaMalloc(&temp, tb ? tb : 16));
+    for (size_t li = 0; li < nlens; li++)
+        for (int off = 0; off < 4; off++) {
+            long long n = lens[li];
+            long long exact = 0;
+            float got;
+            for (long long i = 0; i < n; i++) exact += (long long)h[off + i];
+            for (size_t v = 0; v < sizeof hands / sizeof hands[0]; v++) {
+                CK(cudaMemsetAsync(out, 0xff, 4, s));
+                int rc = hands[v].fn(d + off, n, out, scratch, sb, s);
+                CHECK(rc == 0, "%s n=%lld off=%d: launch error %d", hands[v].name, n, off, rc);
+                CK(cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, s));
+                CK(cudaStreamSynchronize(s));
+                CHECK((double)got == (double)exact, "%s n=%lld off=%d: sum %.1f, exact %lld", hands[v].name, n, off,
+                      (double)got, exact);
+            }
+            CHECK(shim_cub_reduce_f32(d + off, n, out, temp, tb, s, msg, sizeof msg) == 0, "cub: %s", msg);
+            CK(cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, s));
+            CK(cudaStreamSynchronize(s));
+            CHECK((double)got == (double)exact, "cub n=%lld off=%d: %.1f vs %lld", n, off, (double)got, exact);
+            CHECK(shim_thrust_reduce_f32(d + off, n, &got, s, msg, sizeof msg) == 0, "thrust: %s", msg);
+            CHECK((double)got == (double)exact, "thrust n=%lld off=%d: %.1f vs %lld", n, off, (double)got, exact);
+        }
+    /* called twice in a row: no state left behind by the first call */
+    for (int rep = 0; rep < 3; rep++) {
+        float got;
+        long long exact = 0;
+        for (long long i = 0; i < 1000; i++) exact += (long long)h[i];
+        CHECK(reduce_vec4(d, 1000, out, scratch, sb, s) == 0, "vec4 repeat launch");
+        CK(cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, s));
+        CK(cudaStreamSynchronize(s));
+        CHECK((double)got == (double)exact, "vec4 repeat %d: %.1f vs %lld", rep, (double)got, exact);
+    }
+    cudaFree(d);
+    cudaFree(out);
+    cudaFree(scratch);
+    cudaFree(temp);
+    free(h);
+}
+
+// ---------------------------------------------------------------------------
+
+enum { PAT_RANDOM, PAT_SORTED, PAT_REVERSED, PAT_EQUAL, PAT_FEW, PAT_ONE_BYTE, PAT_COUNT };
+static const char *const pat_names[PAT_COUNT] = {"random", "sorted", "reversed", "all-equal", "few-distinct",
+                                                 "one-byte-differs"};
+
+static void make_keys(uint32_t *k, size_t n, int pat, int is_float)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v;
+        switch (pat) {
+        case PAT_SORTED: v = (uint32_t)i * 7u; break;
+        case PAT_REVERSED: v = (uint32_t)(n - i) * 7u; break;
+        case PAT_EQUAL: v = 0x3f800000u; break;
+        case PAT_FEW: v = (rng_next() % 4) * 0x01010101u; break;
+        case PAT_ONE_BYTE: v = 0x12345600u | (rng_next() & 0xffu); break;
+        default: v = rng_next(); break;
+        }
+        if (is_float) {
+            /* finite floats of both signs; keep NaNs out (library order of NaNs is not ours to test) */
+            float f;
+            if (pat == PAT_RANDOM) f = ((float)(v >> 8) / 16777216.0f - 0.5f) * 200.0f;
+            else if (pat == PAT_EQUAL) f = 1.0f;
+            else f = (float)((int32_t)(v % 100003u) - 50000) * 0.25f;
+            memcpy(&v, &f, 4);
+        }
+        k[i] = v;
+    }
+    if (is_float && n >= 8 && pat == PAT_RANDOM) {
+        /* special values: both zeros, infinities, denormals, extremes */
+        const uint32_t sp[8] = {0x80000000u, 0x00000000u, 0x7f800000u, 0xff800000u,
+                                0x00000001u, 0x80000001u, 0x7f7fffffu, 0xff7fffffu};
+        for (int j = 0; j < 8; j++) k[(size_t)j * (n / 8)] = sp[j];
+    }
+}
+
+static void test_sort_patterns(cudaStream_t s)
+{
+    static const size_t lens[] = {1, 2, 31, 33, 1000, 4095, 4097, 65537, 1 << 20};
+    const char *quick = getenv("COMPARE_TEST_QUICK");
+    const size_t nlens = quick && strcmp(quick, "1") == 0 ? 7 : sizeof lens / sizeof lens[0];
+    const size_t maxn = 1 << 20;
+    uint32_t *h = malloc(maxn * 4), *ref = malloc(maxn * 4), *tmp = malloc(maxn * 4), *got = malloc(maxn * 4);
+    void *din, *dout, *scratch, *temp;
+    size_t sb = sort_radix_scratch_bytes((long long)maxn), tb = 0;
+    char msg[512];
+    CK(cudaMalloc(&din, maxn * 4));
+    CK(cudaMalloc(&dout, maxn * 4));
+    CK(cudaMalloc(&scratch, sb));
+    CHECK(shim_cub_sort_temp_bytes((long long)maxn, &tb, msg, sizeof msg) == 0, "cub sort temp: %s", msg);
+    CK(cudaMalloc(&temp, tb ? tb : 16));
+    for (int is_float = 0; is_float < 2; is_float++)
+        for (int pat = 0; pat < PAT_COUNT; pat++)
+            for (size_t li = 0; li < nlens; li++) {
+                size_t n = lens[li];
+                make_keys(h, n, pat, is_float);
+                memcpy(ref, h, n * 4);
+                if (is_float) sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
+                else sortkey_cpu_radix_u32(ref, tmp, n);
+                CK(cudaMemcpy(din, h, n * 4, cudaMemcpyHostToDevice));
+                for (int impl = 0; impl < 3; impl++) {
+                    const char *name = impl == 0 ? "radix" : impl == 1 ? "cub" : "thrust";
+                    int rc;
+                    size_t bad = 0, first = 0;
+                    CK(cudaMemsetAsync(dout, 0xff, n * 4, s));
+                    if (impl == 0)
+                        rc = is_float ? sort_radix_f32(din, dout, (long long)n, scratch, sb, s)
+                                      : sort_radix_u32(din, dout, (long long)n, scratch, sb, s);
+                    else if (impl == 1)
+                        rc = is_float ? shim_cub_sort_f32(din, dout, (long long)n, temp, tb, s, msg, sizeof msg)
+                                      : shim_cub_sort_u32(din, dout, (long long)n, temp, tb, s, msg, sizeof msg);
+                    else {
+                        CK(cudaMemcpyAsync(dout, din, n * 4, cudaMemcpyDeviceToDevice, s));
+                        rc = is_float ? shim_thrust_sort_f32(dout, (long long)n, s, msg, sizeof msg)
+                                      : shim_thrust_sort_u32(dout, (long long)n, s, msg, sizeof msg);
+                    }
+                    CHECK(rc == 0, "%s %s %s n=%zu: error %d", name, is_float ? "f32" : "u32", pat_names[pat], n, rc);
+                    CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
+                    CK(cudaStreamSynchronize(s));
+                    for (size_t i = 0; i < n; i++) {
+                        int differ = got[i] != ref[i];
+                        if (differ && is_float && ((got[i] | ref[i]) & 0x7fffffffu) == 0) differ = 0;
+                        if (differ && !bad++) first = i;
+                    }
+                    CHECK(bad == 0, "%s %s %s n=%zu: %zu keys differ, first at %zu (%08x vs %08x)", name,
+                          is_float ? "f32" : "u32", pat_names[pat], n, bad, first, got[first], ref[first]);
+                }
+                /* the input is never modified by the hand sort or cub */
+                CK(cudaMemcpy(got, din, n * 4, cudaMemcpyDeviceToHost));
+                CHECK(memcmp(got, h, n * 4) == 0, "input modified (%s n=%zu)", pat_names[pat], n);
+            }
+    /* NaNs in the hand sort: placed by key order like the CPU reference */
+    {
+        size_t n = 1000;
+        make_keys(h, n, PAT_RANDOM, 1);
+        h[10] = 0x7fc00000u; /* +qNaN: after +inf */
+        h[20] = 0xffc00000u; /* -qNaN: before -inf */
+        memcpy(ref, h, n * 4);
+        sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
+        CK(cudaMemcpy(din, h, n * 4, cudaMemcpyHostToDevice));
+        CHECK(sort_radix_f32(din, dout, (long long)n, scratch, sb, s) == 0, "radix NaN launch");
+        CK(cudaMemcpy(got, dout, n * 4, cudaMemcpyDeviceToHost));
+        CHECK(memcmp(got, ref, n * 4) == 0, "radix with NaNs differs from the CPU order");
+        CHECK(got[0] == 0xffc00000u && got[n - 1] == 0x7fc00000u, "NaN placement: first %08x last %08x", got[0],
+              got[n - 1]);
+    }
+    cudaFree(din);
+    cudaFree(dout);
+    cudaFree(scratch);
+    cudaFree(temp);
+    free(h);
+    free(ref);
+    free(tmp);
+    free(got);
+}
+
+// ---------------------------------------------------------------------------
+
+static void test_shim_errors(cudaStream_t s)
+{
+    char msg[512] = "";
+    int rc = shim_thrust_alloc_probe((size_t)1 << 60, s, msg, sizeof msg);
+    CHECK(rc != 0, "an impossible thrust allocation returned success");
+    CHECK(msg[0] != '\0', "no message for the failed allocation");
+    printf("shim error path: rc=%d msg=%s\n", rc, msg);
+    /* the context is still usable afterwards */
+    CHECK(cudaGetLastError() == cudaSuccess, "a CUDA error was left behind");
+    {
+        size_t tb;
+        CHECK(shim_cub_sort_temp_bytes(1000, &tb, msg, sizeof msg) == 0 && tb > 0, "cub after the error: %s", msg);
+    }
+}
+
+int main(void)
+{
+    cudaStream_t s;
+    const char *env = getenv("COMPARE_TEST_SEED");
+    test_require_gpu();
+    rng_state = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    printf("seed %llu (set COMPARE_TEST_SEED to repeat)\n", (unsigned long long)rng_state);
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    test_reduce_exact(s);
+    test_sort_patterns(s);
+    test_shim_errors(s);
+    CK(cudaStreamDestroy(s));
+    return test_finish("test_gpu_kernels");
+}
