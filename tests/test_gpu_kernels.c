@@ -205,6 +205,8 @@ static void test_sort_patterns(cudaStream_t s)
         sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
         CK(cudaMemcpy(din, h, n * 4, cudaMemcpyHostToDevice));
         CHECK(sort_radix_f32(din, dout, (long long)n, scratch, sb, s) == 0, "radix NaN launch");
+        /* s is a non-blocking stream: a plain cudaMemcpy would not wait for it */
+        CK(cudaStreamSynchronize(s));
         CK(cudaMemcpy(got, dout, n * 4, cudaMemcpyDeviceToHost));
         CHECK(memcmp(got, ref, n * 4) == 0, "radix with NaNs differs from the CPU order");
         CHECK(got[0] == 0xffc00000u && got[n - 1] == 0x7fc00000u, "NaN placement: first %08x last %08x", got[0],
