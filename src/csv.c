@@ -31,6 +31,8 @@ void csv_write_field(FILE *f, const char *s)
 void csv_format_number(char *buf, size_t len, double v)
 {
     if (!(v >= 0)) buf[0] = '\0'; /* negative or NaN: not applicable */
+    else if (v < 9007199254740992.0 && v == (double)(long long)v)
+        snprintf(buf, len, "%lld", (long long)v); /* counts (flops, bytes) exactly, not 1.71798692e+10 */
     else snprintf(buf, len, "%.9g", v);
 }
 

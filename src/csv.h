@@ -34,8 +34,8 @@ int csv_commit(csv_writer *w, char *err, size_t err_len);
 /* Drops the temporary file, leaving any previous target untouched. */
 void csv_abort(csv_writer *w);
 
-/* Formats a double for a CSV cell: empty when v < 0 (n/a), else %.6g-like
- * with enough digits to round-trip what matters. */
+/* Formats a double for a CSV cell: empty when v < 0 or NaN (n/a); an
+ * integral value under 2^53 exactly ("17179869184"); else %.9g. */
 void csv_format_number(char *buf, size_t len, double v);
 
 #endif

@@ -27,6 +27,11 @@
 SGEMM_HAND(sgemm_naive)
 SGEMM_HAND(sgemm_tiled16)
 SGEMM_HAND(sgemm_tiled32)
+SGEMM_HAND(sgemm_regblock)
+SGEMM_HAND(sgemm_vec4)
+SGEMM_HAND(sgemm_warptile)
+SGEMM_HAND(sgemm_pipelined)
+SGEMM_HAND(sgemm_tuned)
 SGEMM_HAND(sgemm_tf32_mma)
 
 static int v_cublas_fp32(const case_ctx *c, cudaStream_t s)
@@ -145,6 +150,11 @@ const variant variants_table[] = {
     {"sgemm", "naive", 0, "fp32", "cublas_fp32", v_sgemm_naive, NULL, 0, 0, "one thread per C element, 16x16 blocks"},
     {"sgemm", "tiled16", 0, "fp32", "cublas_fp32", v_sgemm_tiled16, NULL, 0, 0, "16x16 shared-memory tiles"},
     {"sgemm", "tiled32", 0, "fp32", "cublas_fp32", v_sgemm_tiled32, NULL, 0, 0, "32x32 shared-memory tiles"},
+    {"sgemm", "regblock", 0, "fp32", "cublas_fp32", v_sgemm_regblock, NULL, 0, 0, "128x128 block tile, 8x8 per thread"},
+    {"sgemm", "vectorized", 0, "fp32", "cublas_fp32", v_sgemm_vec4, NULL, 0, 0, "+ float4 loads, A tile transposed, no bank conflicts"},
+    {"sgemm", "warptile", 0, "fp32", "cublas_fp32", v_sgemm_warptile, NULL, 0, 0, "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)"},
+    {"sgemm", "pipelined", 0, "fp32", "cublas_fp32", v_sgemm_pipelined, NULL, 0, 0, "+ 3-stage cp.async pipeline"},
+    {"sgemm", "tuned", 0, "fp32", "cublas_fp32", v_sgemm_tuned, NULL, 0, 0, "pipelined, tile shape picked by compare-search on the H200"},
     {"sgemm", "tf32_mma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_mma, NULL, 0, 0, "TF32 tensor cores, mma.sync m16n8k8, 4-stage cp.async"},
     {"sgemm", "test_fault", 0, "fp32", "cublas_fp32", v_test_fault, NULL, 0, 1, "test only: illegal address"},
     {"sgemm", "test_wrong", 0, "fp32", "cublas_fp32", v_test_wrong, NULL, 0, 1, "test only: wrong result"},

@@ -1,0 +1,640 @@
+/* tests/test_cli.c (cpu): the command line.
+ *
+ * (a) cli_parse called directly with a small table of known variants:
+ *     defaults, every option's accepted forms, --opt=value, how --variants
+ *     selects the ops when --ops is absent, the --reps / --max-reps bounds.
+ * (b) The bad-input table: each row is an argv run through the compare
+ *     binary, which must exit 2 (no crash) with a stderr message naming the
+ *     bad argument. Usage errors are found before any GPU is touched, so this
+ *     runs on a machine with no GPU. Refused --csv targets are never created
+ *     and a foreign file is left byte for byte as it was.
+ * (c) Good invocations that need no GPU: --help, --version, --list. */
+#include "cli.h"
+#include "testlib.h"
+#include "variants.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+// ---- (a) cli_parse directly ---------------------------------------------------
+
+static const char *const known_names[] = {"cublas_fp32", "cublas_tf32", "naive", "tiled32", "thrust",
+                                          "cub",         "interleaved", "thrust", "cub", "radix"};
+static const char *const known_ops[] = {"sgemm", "sgemm", "sgemm", "sgemm", "reduce",
+                                        "reduce", "reduce", "sort", "sort", "sort"};
+static const cli_known known = {known_names, known_ops, 10};
+
+/* cli_parse writes into argv strings (comma lists), so copy them first. */
+typedef struct {
+    char store[4096];
+    char *argv[64];
+    int argc;
+} args_copy;
+
+static void args_make(args_copy *a, const char *const *args)
+{
+    size_t used = 0;
+    a->argc = 0;
+    a->argv[a->argc++] = strcpy(a->store, "compare");
+    used = strlen("compare") + 1;
+    for (int i = 0; args[i]; i++) {
+        size_t l = strlen(args[i]) + 1;
+        memcpy(a->store + used, args[i], l);
+        a->argv[a->argc++] = a->store + used;
+        used += l;
+    }
+    a->argv[a->argc] = NULL;
+}
+
+/* Parses args (NULL-terminated, without argv[0]); returns cli_parse's code. */
+static int parse(cli_options *o, char *err, size_t err_len, const char *const *args)
+{
+    static args_copy a; /* o->variants point into it: keep it alive */
+    args_make(&a, args);
+    return cli_parse(a.argc, a.argv, &known, o, err, err_len);
+}
+
+#define PARSE_OK(o, ...)                                                              \
+    do {                                                                              \
+        static const char *const a_[] = {__VA_ARGS__, NULL};                          \
+        char e_[1024] = "";                                                           \
+        int r_ = parse(o, e_, sizeof e_, a_);                                         \
+        CHECK(r_ == 0, "%s ...: rc %d: %s", a_[0], r_, e_);                           \
+    } while (0)
+
+#define PARSE_BAD(needle, ...)                                                        \
+    do {                                                                              \
+        static const char *const a_[] = {__VA_ARGS__, NULL};                          \
+        char e_[1024] = "";                                                           \
+        cli_options o_;                                                               \
+        int r_ = parse(&o_, e_, sizeof e_, a_);                                       \
+        CHECK(r_ == 2, "%s ...: accepted (rc %d)", a_[0], r_);                        \
+        CHECK(test_contains(e_, needle), "%s ...: \"%s\" lacks \"%s\"", a_[0], e_, needle); \
+    } while (0)
+
+static void test_parse_direct(void)
+{
+    cli_options o;
+    char err[1024] = "";
+    static const char *const none[] = {NULL};
+
+    /* defaults */
+    CHECK(parse(&o, err, sizeof err, none) == 0, "no arguments: %s", err);
+    CHECK(o.n_count == 1 && o.n[0] == 2048, "default n %lld (count %d)", o.n[0], o.n_count);
+    CHECK(o.elems_count == 1 && o.elems[0] == (1LL << 26), "default elems %lld", o.elems[0]);
+    CHECK(o.ops == CLI_OP_ALL, "default ops %d", o.ops);
+    CHECK(o.variant_count == 0, "default variants %d", o.variant_count);
+    CHECK(o.flush == 1, "flush off by default");
+    CHECK(o.seed == 2026, "default seed %llu", o.seed);
+    CHECK(o.warmup == 2 && o.min_reps == 10 && o.max_reps == 200, "default reps %d %d %d", o.warmup, o.min_reps,
+          o.max_reps);
+    CHECK(o.max_time_s == 2.0 && o.noise_pct == 1.0, "default time %g noise %g", o.max_time_s, o.noise_pct);
+    CHECK(o.device == 0 && o.csv_path == NULL && o.format == CLI_FORMAT_TABLE, "default device/csv/format");
+    CHECK(o.progress == 1 && o.check_only == 0 && o.list == 0 && o.help == 0 && o.version == 0 && o.soak_s == 0,
+          "default modes");
+
+    /* sizes: lists, ranges, both option forms */
+    PARSE_OK(&o, "--n", "1024,2048,4096");
+    CHECK(o.n_count == 3 && o.n[0] == 1024 && o.n[1] == 2048 && o.n[2] == 4096, "--n list: %d", o.n_count);
+    PARSE_OK(&o, "--n", "512:8192");
+    CHECK(o.n_count == 5 && o.n[0] == 512 && o.n[4] == 8192, "--n range: %d", o.n_count);
+    PARSE_OK(&o, "--n=4096");
+    CHECK(o.n_count == 1 && o.n[0] == 4096, "--n=4096: %lld", o.n[0]);
+    PARSE_OK(&o, "--n", "1,2^10,3:12");
+    CHECK(o.n_count == 5 && o.n[0] == 1 && o.n[1] == 1024 && o.n[2] == 3 && o.n[3] == 6 && o.n[4] == 12,
+          "--n mixed: %d", o.n_count);
+    PARSE_OK(&o, "--n", "65536");
+    CHECK(o.n[0] == 65536, "--n max");
+    PARSE_OK(&o, "--elems=64M");
+    CHECK(o.elems_count == 1 && o.elems[0] == (64LL << 20), "--elems=64M: %lld", o.elems[0]);
+    PARSE_OK(&o, "--elems", "1:8,2^32");
+    CHECK(o.elems_count == 5 && o.elems[3] == 8 && o.elems[4] == (1LL << 32), "--elems list: %d", o.elems_count);
+    CHECK(o.n_count == 1 && o.n[0] == 2048, "--elems changed n");
+
+    /* ops */
+    PARSE_OK(&o, "--ops", "reduce,sort");
+    CHECK(o.ops == (CLI_OP_REDUCE | CLI_OP_SORT), "--ops reduce,sort: %d", o.ops);
+    PARSE_OK(&o, "--ops=sgemm");
+    CHECK(o.ops == CLI_OP_SGEMM, "--ops=sgemm: %d", o.ops);
+    PARSE_OK(&o, "--ops", "sgemm", "--n", "1024");
+    CHECK(o.ops == CLI_OP_SGEMM && o.n[0] == 1024, "--ops sgemm --n 1024");
+    PARSE_OK(&o, "--ops", "sort", "--elems", "1M");
+    CHECK(o.ops == CLI_OP_SORT && o.elems[0] == (1LL << 20), "--ops sort --elems 1M");
+
+    /* --variants without --ops selects the variants' ops */
+    PARSE_OK(&o, "--variants", "naive");
+    CHECK(o.ops == CLI_OP_SGEMM && o.variant_count == 1 && strcmp(o.variants[0], "naive") == 0,
+          "--variants naive: ops %d count %d", o.ops, o.variant_count);
+    PARSE_OK(&o, "--variants=naive,tiled32");
+    CHECK(o.ops == CLI_OP_SGEMM && o.variant_count == 2 && strcmp(o.variants[1], "tiled32") == 0,
+          "--variants=naive,tiled32: ops %d count %d", o.ops, o.variant_count);
+    PARSE_OK(&o, "--variants", "radix");
+    CHECK(o.ops == CLI_OP_SORT, "--variants radix: ops %d", o.ops);
+    PARSE_OK(&o, "--variants", "interleaved,naive");
+    CHECK(o.ops == (CLI_OP_SGEMM | CLI_OP_REDUCE), "--variants interleaved,naive: ops %d", o.ops);
+    PARSE_OK(&o, "--variants", "thrust"); /* a name in two ops: both */
+    CHECK(o.ops == (CLI_OP_REDUCE | CLI_OP_SORT), "--variants thrust: ops %d", o.ops);
+    PARSE_OK(&o, "--variants", "thrust", "--ops", "sort");
+    CHECK(o.ops == CLI_OP_SORT, "--variants thrust --ops sort: ops %d", o.ops);
+    PARSE_OK(&o, "--variants", "naive", "--n", "512");
+    CHECK(o.ops == CLI_OP_SGEMM && o.n[0] == 512, "--variants naive --n 512");
+    PARSE_OK(&o, "--variants", "naive", "--ops", "sgemm,reduce");
+    CHECK(o.ops == (CLI_OP_SGEMM | CLI_OP_REDUCE), "explicit --ops kept: %d", o.ops);
+
+    /* numbers and switches */
+    PARSE_OK(&o, "--warmup", "0", "--reps", "5", "--max-reps", "7", "--max-time", "0.5", "--noise", "2.5", "--seed",
+             "0", "--device", "3", "--no-flush", "--quiet", "--check-only", "--format", "json");
+    CHECK(o.warmup == 0 && o.min_reps == 5 && o.max_reps == 7, "reps: %d %d %d", o.warmup, o.min_reps, o.max_reps);
+    CHECK(o.max_time_s == 0.5 && o.noise_pct == 2.5, "max-time %g noise %g", o.max_time_s, o.noise_pct);
+    CHECK(o.seed == 0 && o.device == 3 && o.flush == 0 && o.progress == 0 && o.check_only == 1,
+          "seed %llu device %d flush %d progress %d check %d", o.seed, o.device, o.flush, o.progress, o.check_only);
+    CHECK(o.format == CLI_FORMAT_JSON, "format %d", (int)o.format);
+    PARSE_OK(&o, "--format=md", "--seed=18446744073709551615", "--max-time=0", "--noise=0", "--device=1023");
+    CHECK(o.format == CLI_FORMAT_MD && o.seed == 18446744073709551615ULL && o.max_time_s == 0.0 &&
+              o.noise_pct == 0.0 && o.device == 1023,
+          "= forms: format %d seed %llu", (int)o.format, o.seed);
+    PARSE_OK(&o, "--format", "table");
+    CHECK(o.format == CLI_FORMAT_TABLE, "format table");
+    PARSE_OK(&o, "--reps", "1", "--max-reps", "1");
+    CHECK(o.min_reps == 1 && o.max_reps == 1, "reps 1/1");
+    /* one bound alone moves the other's default out of the way */
+    PARSE_OK(&o, "--reps", "300");
+    CHECK(o.min_reps == 300 && o.max_reps == 300, "--reps 300 alone: %d..%d", o.min_reps, o.max_reps);
+    PARSE_OK(&o, "--max-reps", "5");
+    CHECK(o.min_reps == 5 && o.max_reps == 5, "--max-reps 5 alone: %d..%d", o.min_reps, o.max_reps);
+    PARSE_OK(&o, "--reps", "20");
+    CHECK(o.min_reps == 20 && o.max_reps == 200, "--reps 20 keeps max 200: %d", o.max_reps);
+
+    PARSE_OK(&o, "--soak", "60");
+    CHECK(o.soak_s == 60.0, "--soak 60: %g", o.soak_s);
+
+    /* informational modes */
+    PARSE_OK(&o, "--list");
+    CHECK(o.list == 1, "--list");
+    PARSE_OK(&o, "--help");
+    CHECK(o.help == 1, "--help");
+    PARSE_OK(&o, "-h");
+    CHECK(o.help == 1, "-h");
+    PARSE_OK(&o, "--version");
+    CHECK(o.version == 1, "--version");
+
+    /* the same refusals, seen from the function */
+    PARSE_BAD("--n '0'", "--n", "0");
+    PARSE_BAD("'2048x'", "--n=2048x");
+    PARSE_BAD("--n needs a value", "--n");
+    PARSE_BAD("--n given more than once", "--n", "1", "--n=2");
+    PARSE_BAD("'foo'", "--ops", "foo");
+    PARSE_BAD("known: cublas_fp32,cublas_tf32,naive,tiled32,thrust,cub,interleaved,radix", "--variants", "foo");
+    PARSE_BAD("--ops does not include sgemm", "--variants", "naive", "--ops", "reduce");
+    PARSE_BAD("--n is given", "--variants", "thrust", "--n", "1024");
+    PARSE_BAD("--elems is given", "--variants", "naive", "--elems", "1M");
+    PARSE_BAD("--reps 10 is more than --max-reps 5", "--reps", "10", "--max-reps", "5");
+    PARSE_BAD("--warmup '\t2'", "--warmup", "\t2");
+    PARSE_BAD("--max-time '0x10'", "--max-time", "0x10");
+    PARSE_BAD("--noise 'inf'", "--noise", "inf");
+    PARSE_BAD("--noise '+1'", "--noise", "+1");
+    PARSE_BAD("--reps '+5'", "--reps", "+5");
+
+    /* cli_op_bit */
+    CHECK(cli_op_bit("sgemm") == CLI_OP_SGEMM && cli_op_bit("reduce") == CLI_OP_REDUCE &&
+              cli_op_bit("sort") == CLI_OP_SORT && cli_op_bit("SORT") == 0 && cli_op_bit("") == 0,
+          "cli_op_bit");
+}
+
+// ---- (b) the bad-input table ------------------------------------------------------
+//
+// Every row runs in process through cli_parse with the binary's own variant
+// table (fast), and rows marked BIN also through the compare binary. The
+// binary starts slowly (its cuBLAS libraries: ~0.3 s a process here), so the
+// binary rows run in parallel worker processes. "@" at the start of an
+// argument stands for this test's temporary directory.
+
+#define BIN 1
+#define FUNC 0
+
+typedef struct {
+    int bin;                 /* 1: also through the binary */
+    const char *needle;      /* the message must contain it */
+    const char *args[8];     /* NULL-terminated, without argv[0] */
+} bad_row;
+
+static const bad_row bad_rows[] = {
+    /* sizes */
+    {BIN, "--n '0'", {"--n", "0"}},
+    {BIN, "--n '-5'", {"--n", "-5"}},
+    {BIN, "--n 'abc'", {"--n", "abc"}},
+    {BIN, "--n '2048x'", {"--n", "2048x"}},
+    {BIN, "--n ''", {"--n", ""}},
+    {FUNC, "--n ''", {"--n="}},
+    {BIN, "--n needs a value", {"--n"}},
+    {BIN, "--n '1.5'", {"--n", "1.5"}},
+    {BIN, "--n '2^99'", {"--n", "2^99"}},
+    {BIN, "--n '99999999'", {"--n", "99999999"}},
+    {FUNC, "at most 65536", {"--n", "99999999"}},
+    {BIN, "--n '8192:512'", {"--n", "8192:512"}},
+    {BIN, "--n '1,,2'", {"--n", "1,,2"}},
+    {FUNC, "--n '1024,1024'", {"--n", "1024,1024"}},
+    {FUNC, "--n '1:2:3'", {"--n", "1:2:3"}},
+    {FUNC, "--n ' 12'", {"--n", " 12"}},
+    {FUNC, "--n '--ops'", {"--n", "--ops", "sgemm"}}, /* a missing value swallows the next option */
+    {BIN, "--elems '0'", {"--elems", "0"}},
+    {BIN, "--elems '-1'", {"--elems", "-1"}},
+    {BIN, "--elems '2^40'", {"--elems", "2^40"}},
+    {FUNC, "at most 4294967296", {"--elems", "2^40"}},
+    {BIN, "--elems '1.5'", {"--elems", "1.5"}},
+    {BIN, "--elems 'abc'", {"--elems", "abc"}},
+    {FUNC, "--elems '8G'", {"--elems", "8G"}},
+    {FUNC, "--elems needs a value", {"--elems"}},
+
+    /* ops and variants */
+    {BIN, "--ops: unknown op 'foo' (known: sgemm,reduce,sort)", {"--ops", "foo"}},
+    {BIN, "--ops: empty list", {"--ops", ""}},
+    {BIN, "--ops: 'sgemm' is listed twice", {"--ops", "sgemm,sgemm"}},
+    {FUNC, "--ops: empty name", {"--ops", "sgemm,"}},
+    {FUNC, "'SGEMM'", {"--ops", "SGEMM"}},
+    {BIN, "--variants: unknown variant 'foo' (known: ", {"--variants", "foo"}},
+    {FUNC, "naive", {"--variants", "foo"}}, /* the message lists the known names */
+    {FUNC, "cublas_tf32", {"--variants", "foo"}},
+    {FUNC, "thrust", {"--variants", "foo"}},
+    {BIN, "--variants: empty list", {"--variants", ""}},
+    {FUNC, "'naive' is listed twice", {"--variants", "naive,naive"}},
+    {FUNC, "'test_fault'", {"--variants", "test_fault"}}, /* hidden without COMPARE_TEST_VARIANTS=1 */
+    {BIN, "--variants 'naive' is a sgemm variant but --ops does not include sgemm",
+     {"--variants", "naive", "--ops", "reduce"}},
+    {BIN, "--n is given but sgemm is not among the ops", {"--n", "1024", "--ops", "reduce"}},
+    {FUNC, "--n is given but sgemm is not among the ops", {"--variants", "cub", "--n", "1024"}},
+    {BIN, "--elems is given but neither reduce nor sort", {"--elems", "1M", "--ops", "sgemm"}},
+    {FUNC, "--elems is given but neither reduce nor sort", {"--variants", "tiled32", "--elems", "1M"}},
+
+    /* repeated options */
+    {BIN, "--n given more than once", {"--n", "1", "--n", "2"}},
+    {FUNC, "--n given more than once", {"--n=1", "--n=2"}},
+    {FUNC, "--ops given more than once", {"--ops", "sgemm", "--ops", "reduce"}},
+    {FUNC, "--no-flush given more than once", {"--no-flush", "--no-flush"}},
+    {BIN, "--csv given more than once", {"--csv", "@/a.csv", "--csv", "@/b.csv"}},
+
+    /* numbers */
+    {BIN, "--reps '0'", {"--reps", "0"}},
+    {FUNC, "--reps '100001'", {"--reps", "100001"}},
+    {FUNC, "--reps '+5'", {"--reps", "+5"}},
+    {FUNC, "--reps '5x'", {"--reps", "5x"}},
+    {BIN, "--reps 10 is more than --max-reps 5", {"--reps", "10", "--max-reps", "5"}},
+    {FUNC, "--max-reps '0'", {"--max-reps", "0"}},
+    {BIN, "--warmup '-1'", {"--warmup", "-1"}},
+    {FUNC, "--warmup ' 2'", {"--warmup", " 2"}},
+    {FUNC, "--warmup '\t2'", {"--warmup", "\t2"}},
+    {FUNC, "--warmup '99999999999999999999'", {"--warmup", "99999999999999999999"}},
+    {BIN, "--max-time '-1'", {"--max-time", "-1"}},
+    {FUNC, "--max-time 'inf'", {"--max-time", "inf"}},
+    {FUNC, "--max-time '0x10'", {"--max-time", "0x10"}},
+    {FUNC, "--max-time '3601'", {"--max-time", "3601"}},
+    {BIN, "--noise 'abc'", {"--noise", "abc"}},
+    {FUNC, "--noise 'nan'", {"--noise", "nan"}},
+    {FUNC, "--noise '101'", {"--noise", "101"}},
+    {FUNC, "--noise ''", {"--noise", ""}},
+    {BIN, "--seed '-1'", {"--seed", "-1"}},
+    {BIN, "--seed 'abc'", {"--seed", "abc"}},
+    {FUNC, "--seed '1.5'", {"--seed", "1.5"}},
+    {FUNC, "--seed '18446744073709551616'", {"--seed", "18446744073709551616"}},
+    {FUNC, "--seed ''", {"--seed", ""}},
+    {BIN, "--device '-1'", {"--device", "-1"}},
+    {BIN, "--device 'x'", {"--device", "x"}},
+    {FUNC, "--device '1024'", {"--device", "1024"}},
+
+    /* format, switches, unknown things */
+    {FUNC, "--soak '0'", {"--soak", "0"}},
+    {FUNC, "--soak 'abc'", {"--soak", "abc"}},
+    {FUNC, "--soak and --csv conflict", {"--soak", "10", "--csv", "@/soak.csv"}},
+    {FUNC, "--soak and --check-only conflict", {"--soak", "10", "--check-only"}},
+    {BIN, "--format 'xml' is unknown (expected table, md or json)", {"--format", "xml"}},
+    {FUNC, "--format 'TABLE'", {"--format", "TABLE"}},
+    {BIN, "--list takes no value", {"--list=3"}},
+    {FUNC, "--help takes no value", {"--help=1"}},
+    {FUNC, "--no-flush takes no value", {"--no-flush=0"}},
+    {FUNC, "--quiet takes no value", {"--quiet=yes"}},
+    {BIN, "unknown option '--bogus'", {"--bogus"}},
+    {FUNC, "unknown option '--N'", {"--N", "5"}},
+    {FUNC, "unknown option '--n5'", {"--n5"}},
+    {FUNC, "unknown option '--nn'", {"--nn", "5"}},
+    {FUNC, "unknown option '--'", {"--"}},
+    {BIN, "unexpected argument 'extra'", {"extra"}},
+    {FUNC, "unexpected argument 'extra'", {"--n", "1024", "extra"}},
+    {FUNC, "unexpected argument '-n'", {"-n", "5"}},
+    {FUNC, "unexpected argument '-'", {"-"}},
+
+    /* --csv targets */
+    {BIN, "--csv: empty path", {"--csv", ""}},
+    {FUNC, "--csv needs a value", {"--csv"}},
+    {BIN, "directory '/nonexistent-dir-compare' does not exist", {"--csv", "/nonexistent-dir-compare/x.csv"}},
+    {BIN, "--csv '/tmp' is a directory", {"--csv", "/tmp"}},
+    {FUNC, "--csv '/tmp/' is a directory", {"--csv", "/tmp/"}},
+    {FUNC, "--csv '/dev/null'", {"--csv", "/dev/null"}}, /* not a regular file (or /dev not writable) */
+    {BIN, "/missing' does not exist", {"--csv", "@/missing/x.csv"}},
+    {BIN, "is not a compare CSV (refusing to overwrite it)", {"--csv", "@/foreign.csv"}},
+    {FUNC, "is not a compare CSV", {"--csv", "@/foreign.csv", "--ops", "sgemm"}},
+    {BIN, "--n '0'", {"--csv", "@/fresh.csv", "--n", "0"}}, /* a good target, then a bad argument */
+};
+#define BAD_COUNT ((int)(sizeof bad_rows / sizeof bad_rows[0]))
+
+static char tmp_dir[64];
+
+static int file_exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static int dir_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+    closedir(d);
+    return n;
+}
+
+static long read_file(const char *p, char *buf, size_t cap)
+{
+    FILE *f = fopen(p, "rb");
+    size_t n;
+    if (!f) return -1;
+    n = fread(buf, 1, cap, f);
+    fclose(f);
+    return (long)n;
+}
+
+static void write_file(const char *p, const char *text)
+{
+    FILE *f = fopen(p, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Expands a row's arguments ("@" -> tmp_dir) into argv[1..]; argv[0] = prog. */
+typedef struct {
+    char store[2048];
+    char *argv[12];
+    int argc;
+} row_args;
+
+static void row_expand(const bad_row *r, const char *prog, row_args *a)
+{
+    size_t used = 0;
+    a->argc = 0;
+    a->argv[a->argc++] = (char *)prog;
+    for (int i = 0; r->args[i]; i++) {
+        const char *s = r->args[i];
+        int w = s[0] == '@' ? snprintf(a->store + used, sizeof a->store - used, "%s%s", tmp_dir, s + 1)
+                            : snprintf(a->store + used, sizeof a->store - used, "%s", s);
+        a->argv[a->argc++] = a->store + used;
+        used += (size_t)w + 1;
+    }
+    a->argv[a->argc] = NULL;
+}
+
+static void row_show(const row_args *a, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 1; i < a->argc && used + 8 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, " '%s'", a->argv[i]);
+}
+
+/* The binary's known variants, built as main.c builds them. */
+static const char *bin_names[CLI_MAX_VARIANTS], *bin_ops[CLI_MAX_VARIANTS];
+static cli_known bin_known = {bin_names, bin_ops, 0};
+
+static void bin_known_init(void)
+{
+    for (int i = 0; i < variants_count && bin_known.count < CLI_MAX_VARIANTS; i++)
+        if (variants_visible(i)) {
+            bin_names[bin_known.count] = variants_table[i].name;
+            bin_ops[bin_known.count++] = variants_table[i].op;
+        }
+}
+
+static void check_rows_in_process(void)
+{
+    for (int i = 0; i < BAD_COUNT; i++) {
+        row_args a;
+        cli_options o;
+        char err[1024] = "", shown[512];
+        int rc;
+        row_expand(&bad_rows[i], "compare", &a);
+        row_show(&a, shown, sizeof shown);
+        rc = cli_parse(a.argc, a.argv, &bin_known, &o, err, sizeof err);
+        CHECK(rc == 2, "cli_parse%s: rc %d, expected 2", shown, rc);
+        CHECK(test_contains(err, bad_rows[i].needle), "cli_parse%s: \"%s\" lacks \"%s\"", shown, err,
+              bad_rows[i].needle);
+    }
+}
+
+/* What a worker brings back for one binary row. */
+typedef struct {
+    int done;
+    int status;
+    char out[256];
+    char err[2048];
+} row_result;
+
+static void check_rows_in_binary(int *bin_rows)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int workers = ncpu < 2 ? 4 : ncpu > 8 ? 8 : 2 * (int)ncpu;
+    size_t bytes = sizeof(row_result) * BAD_COUNT;
+    /* results shared with the workers through an unlinked file (POSIX has no MAP_ANONYMOUS) */
+    char shm_path[] = "/tmp/test_cli_results.XXXXXX";
+    int fd = mkstemp(shm_path);
+    row_result *res = MAP_FAILED;
+    pid_t pids[16];
+    if (fd >= 0) {
+        unlink(shm_path);
+        if (ftruncate(fd, (off_t)bytes) == 0)
+            res = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+    }
+    CHECK(res != MAP_FAILED, "cannot map a shared results file");
+    if (res == MAP_FAILED) return;
+    memset(res, 0, bytes);
+    fflush(stdout);
+    fflush(stderr);
+    for (int w = 0; w < workers; w++) {
+        pids[w] = fork();
+        if (pids[w] == 0) {
+            static test_proc p;
+            int k = 0;
+            for (int i = 0; i < BAD_COUNT; i++) {
+                row_args a;
+                if (!bad_rows[i].bin || k++ % workers != w) continue;
+                row_expand(&bad_rows[i], COMPARE_BIN, &a);
+                test_run(a.argv, NULL, 0, 0, 30.0, &p);
+                res[i].status = p.status;
+                snprintf(res[i].out, sizeof res[i].out, "%.*s", (int)sizeof res[i].out - 1, p.out);
+                snprintf(res[i].err, sizeof res[i].err, "%.*s", (int)sizeof res[i].err - 1, p.err);
+                res[i].done = 1;
+            }
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < workers; w++)
+        if (pids[w] > 0) waitpid(pids[w], NULL, 0);
+    *bin_rows = 0;
+    for (int i = 0; i < BAD_COUNT; i++) {
+        row_args a;
+        char shown[512];
+        const row_result *r = &res[i];
+        if (!bad_rows[i].bin) continue;
+        ++*bin_rows;
+        row_expand(&bad_rows[i], "compare", &a);
+        row_show(&a, shown, sizeof shown);
+        CHECK(r->done, "compare%s: not run", shown);
+        CHECK(r->status == 2, "compare%s: exit %d, expected 2 (stderr: %s)", shown, r->status, r->err);
+        CHECK(r->status >= 0 && r->status < 128, "compare%s: crashed (status %d)", shown, r->status);
+        CHECK(strncmp(r->err, "compare: ", 9) == 0, "compare%s: stderr not prefixed: %s", shown, r->err);
+        CHECK(test_contains(r->err, bad_rows[i].needle), "compare%s: stderr \"%s\" lacks \"%s\"", shown, r->err,
+              bad_rows[i].needle);
+        CHECK(r->out[0] == '\0', "compare%s: wrote to stdout: %s", shown, r->out);
+    }
+    munmap(res, bytes);
+}
+
+static void test_bad_table(void)
+{
+    static const char foreign_text[] = "name,value\r\nkeep me,1\n\"quoted, field\",2\n";
+    char foreign[256], ro_dir[256], ro_csv[300], path[256];
+    char before[4096], after[4096];
+    long nb, na;
+    int bin_rows = 0;
+
+    snprintf(foreign, sizeof foreign, "%s/foreign.csv", tmp_dir);
+    write_file(foreign, foreign_text);
+    nb = read_file(foreign, before, sizeof before);
+
+    bin_known_init();
+    CHECK(bin_known.count >= 10, "only %d visible variants", bin_known.count);
+    check_rows_in_process();
+    check_rows_in_binary(&bin_rows);
+    CHECK(bin_rows >= 40, "only %d bad-input rows through the binary", bin_rows);
+    printf("bad-input table: %d rows in process, %d of them also through %s\n", BAD_COUNT, bin_rows, COMPARE_BIN);
+
+    /* the foreign file is left byte for byte as it was */
+    na = read_file(foreign, after, sizeof after);
+    CHECK(nb == (long)strlen(foreign_text) && na == nb && memcmp(before, after, (size_t)nb) == 0,
+          "foreign file changed (%ld -> %ld bytes)", nb, na);
+    /* refused targets were not created, nor their directories, nor temp files */
+    CHECK(!file_exists("/nonexistent-dir-compare"), "a refused --csv created its directory");
+    snprintf(path, sizeof path, "%s/missing", tmp_dir);
+    CHECK(!file_exists(path), "%s created", path);
+    CHECK(dir_entries(tmp_dir) == 1, "%s holds %d entries, expected 1 (the foreign file: no a.csv, b.csv, "
+          "fresh.csv or temp file)", tmp_dir, dir_entries(tmp_dir));
+
+    /* an unwritable directory: root writes anywhere, so the row means nothing there */
+    snprintf(ro_dir, sizeof ro_dir, "%s/readonly", tmp_dir);
+    snprintf(ro_csv, sizeof ro_csv, "%s/x.csv", ro_dir);
+    mkdir(ro_dir, 0555);
+    chmod(ro_dir, 0555);
+    if (geteuid() == 0) {
+        printf("note: running as root, the unwritable-directory row is skipped (root may write there)\n");
+    } else {
+        char *argv[] = {(char *)COMPARE_BIN, "--csv", ro_csv, NULL};
+        static test_proc p;
+        test_run(argv, NULL, 0, 0, 30.0, &p);
+        CHECK(p.status == 2 && test_contains(p.err, "is not writable") && test_contains(p.err, ro_dir),
+              "--csv in a 0555 directory: exit %d, stderr %s", p.status, p.err);
+        CHECK(!file_exists(ro_csv), "%s created", ro_csv);
+    }
+    chmod(ro_dir, 0755);
+    rmdir(ro_dir);
+    unlink(foreign);
+}
+
+// ---- (c) good invocations that need no GPU ---------------------------------------
+
+/* Runs compare with args (NULL-terminated, without argv[0]). */
+static void run_compare(const char *const *args, char *const env[], test_proc *p)
+{
+    char *argv[40];
+    int n = 0;
+    argv[n++] = (char *)COMPARE_BIN;
+    for (int i = 0; args[i] && n < 39; i++) argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    test_run(argv, env, 0, 0, 30.0, p);
+}
+
+static test_proc proc;
+
+
+static void test_good(void)
+{
+    static const char *const opts[] = {"--n", "--elems", "--ops", "--variants", "--list", "--warmup", "--reps",
+                                       "--max-reps", "--max-time", "--noise", "--seed", "--no-flush", "--device",
+                                       "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help"};
+    static const char *const listed[] = {"naive", "tiled16", "tiled32", "cublas_fp32", "cublas_tf32", "thrust",
+                                         "cub", "interleaved", "sequential", "shuffle", "radix"};
+    {
+        const char *const a[] = {"--help", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0, "--help: exit %d (%s)", proc.status, proc.err);
+        CHECK(test_contains(proc.out, "usage:"), "--help: no usage line");
+        for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+            CHECK(test_contains(proc.out, opts[i]), "--help does not mention %s", opts[i]);
+        CHECK(test_contains(proc.out, "exit status"), "--help does not give the exit codes");
+    }
+    {
+        const char *const a[] = {"--version", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0, "--version: exit %d (%s)", proc.status, proc.err);
+        CHECK(test_contains(proc.out, "compare " COMPARE_VERSION), "--version: '%s'", proc.out);
+        CHECK(test_contains(proc.out, COMPARE_GIT_COMMIT), "--version lacks the commit: '%s'", proc.out);
+    }
+    {
+        const char *const a[] = {"--list", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0, "--list: exit %d (%s)", proc.status, proc.err);
+        for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
+            CHECK(test_contains(proc.out, listed[i]), "--list lacks %s", listed[i]);
+        CHECK(test_contains(proc.out, "library") && test_contains(proc.out, "hand"), "--list: no kind column");
+        CHECK(test_contains(proc.out, "tf32"), "--list: no math column");
+        CHECK(!test_contains(proc.out, "test_fault") && !test_contains(proc.out, "test_wrong"),
+              "--list shows test-only variants");
+    }
+    {
+        const char *const a[] = {"--list", NULL};
+        char *env[] = {"COMPARE_TEST_VARIANTS=1", NULL};
+        run_compare(a, env, &proc);
+        CHECK(proc.status == 0 && test_contains(proc.out, "test_fault"),
+              "--list with COMPARE_TEST_VARIANTS=1: exit %d, no test_fault", proc.status);
+    }
+    {
+        /* options are checked even with --list; a valid set passes */
+        const char *const a[] = {"--list", "--n", "1024", "--ops", "sgemm", "--variants", "naive", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0 && test_contains(proc.out, "naive"), "--list with options: exit %d (%s)", proc.status,
+              proc.err);
+    }
+}
+
+int main(void)
+{
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_cli.XXXXXX");
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_parse_direct();
+    test_bad_table();
+    test_good();
+    rmdir(tmp_dir);
+    return test_finish("test_cli");
+}

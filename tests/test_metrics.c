@@ -1,0 +1,108 @@
+/* tests/test_metrics.c (cpu): work counts, throughputs, percents and device
+ * ceilings (src/metrics.c), against values worked out by hand. */
+#include "metrics.h"
+#include "testlib.h"
+
+#include <math.h>
+
+static int near_rel(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
+
+#define EXACT(got, want) CHECK((got) == (want), "%s = %.17g, expected %.17g", #got, (double)(got), (double)(want))
+#define NEAR(got, want, rel)                                                                   \
+    CHECK(near_rel((got), (want), (rel)), "%s = %.17g, expected %.17g", #got, (double)(got), (double)(want))
+
+static void test_work(void)
+{
+    /* 2 * 2048^3 = 2^34 */
+    EXACT(metrics_gemm_flops(2048, 2048, 2048), 17179869184.0);
+    /* 2 * 65536^3 = 2^49: overflows 32 bits many times over */
+    EXACT(metrics_gemm_flops(65536, 65536, 65536), 562949953421312.0);
+    /* 2 * 1025 * 1023 * 1021 is not a power of two; 1025*1023 = 1048575 */
+    EXACT(metrics_gemm_flops(1025, 1023, 1021), 2.0 * 1048575.0 * 1021.0);
+    EXACT(metrics_gemm_flops(1, 1, 1), 2.0);
+    /* m, n, k are not interchangeable in bytes: 4 * (m k + k n + m n) */
+    EXACT(metrics_gemm_bytes(2048, 2048, 2048), 4.0 * 3.0 * 2048.0 * 2048.0); /* 50331648 */
+    EXACT(metrics_gemm_bytes(2048, 2048, 2048), 50331648.0);
+    EXACT(metrics_gemm_bytes(2, 3, 5), 4.0 * (2 * 5 + 5 * 3 + 2 * 3)); /* 124 */
+    EXACT(metrics_gemm_bytes(65536, 65536, 65536), 51539607552.0);      /* 48 GiB */
+}
+
+static void test_rates(void)
+{
+    /* 2^34 FLOPs in 1 ms = 17.179869184 TFLOP/s */
+    NEAR(metrics_tflops(17179869184.0, 1.0), 17.179869184, 1e-15);
+    NEAR(metrics_tflops(17179869184.0, 0.5), 34.359738368, 1e-15);
+    NEAR(metrics_tflops(1e12, 1000.0), 1.0, 1e-15);
+    /* 2^26 floats = 268435456 bytes in 0.1 ms = 2684.35456 GB/s */
+    NEAR(metrics_gbps(268435456.0, 0.1), 2684.35456, 1e-14);
+    NEAR(metrics_gbps(1e9, 1000.0), 1.0, 1e-15);
+    /* 2^26 keys in 10 ms = 6.7108864 Gkeys/s */
+    NEAR(metrics_gkeys(67108864.0, 10.0), 6.7108864, 1e-15);
+    /* no time, no rate */
+    EXACT(metrics_tflops(1e9, 0.0), 0.0);
+    EXACT(metrics_gbps(1e9, -1.0), 0.0);
+    EXACT(metrics_gkeys(1e9, 0.0), 0.0);
+}
+
+static void test_percent(void)
+{
+    /* library 1 ms, hand 4 ms: the hand kernel runs at 25% of the library */
+    EXACT(metrics_pct_of(1.0, 4.0), 25.0);
+    EXACT(metrics_pct_of(4.0, 1.0), 400.0);
+    EXACT(metrics_pct_of(2.5, 2.5), 100.0);
+    NEAR(metrics_pct_of(0.3, 0.4), 75.0, 1e-15);
+    /* = throughput ratio on the same work */
+    {
+        double f = metrics_gemm_flops(4096, 4096, 4096);
+        double pct = metrics_tflops(f, 7.0) / metrics_tflops(f, 5.0) * 100.0;
+        NEAR(metrics_pct_of(5.0, 7.0), pct, 1e-14);
+    }
+    EXACT(metrics_pct_of(0.0, 4.0), -1.0);
+    EXACT(metrics_pct_of(1.0, 0.0), -1.0);
+    EXACT(metrics_pct_of(-1.0, 4.0), -1.0);
+    EXACT(metrics_pct_of(1.0, -4.0), -1.0);
+    EXACT(metrics_pct_of(0.0, 0.0), -1.0);
+}
+
+static void test_ceilings(void)
+{
+    EXACT(metrics_fp32_lanes_per_sm(9, 0), 128); /* H100 / H200 */
+    EXACT(metrics_fp32_lanes_per_sm(8, 0), 64);  /* A100 */
+    EXACT(metrics_fp32_lanes_per_sm(8, 6), 128); /* GA10x */
+    EXACT(metrics_fp32_lanes_per_sm(8, 9), 128); /* Ada */
+    EXACT(metrics_fp32_lanes_per_sm(7, 0), 64);  /* V100 */
+    EXACT(metrics_fp32_lanes_per_sm(7, 5), 64);  /* Turing */
+    EXACT(metrics_fp32_lanes_per_sm(6, 0), 64);  /* P100 */
+    EXACT(metrics_fp32_lanes_per_sm(6, 1), 128);
+    EXACT(metrics_fp32_lanes_per_sm(10, 0), 128);
+    EXACT(metrics_fp32_lanes_per_sm(1, 0), 0);   /* unknown */
+    EXACT(metrics_fp32_lanes_per_sm(99, 0), 0);
+
+    /* H200: 132 SMs x 128 lanes x 2 x 1.98 GHz = 66908160000000 FLOP/s */
+    NEAR(metrics_peak_fp32_tflops(132, 128, 1980000.0), 66.90816, 1e-12);
+    CHECK(fabs(metrics_peak_fp32_tflops(132, 128, 1980000.0) - 66.908) < 5e-4, "H200 peak %.6f",
+          metrics_peak_fp32_tflops(132, 128, 1980000.0));
+    /* A100: 108 x 64 x 2 x 1.41 GHz = 19.49184 */
+    NEAR(metrics_peak_fp32_tflops(108, 64, 1410000.0), 19.49184, 1e-12);
+    EXACT(metrics_peak_fp32_tflops(132, 0, 1980000.0), 0.0);
+
+    /* H200 HBM3e: 3201 MHz x 2 x 6016 bit / 8 = 4814304000000 B/s */
+    NEAR(metrics_peak_mem_gbps(3201000.0, 6016), 4814.304, 1e-12);
+    CHECK(fabs(metrics_peak_mem_gbps(3201000.0, 6016) - 4814.3) < 0.05, "H200 memory %.4f",
+          metrics_peak_mem_gbps(3201000.0, 6016));
+    /* A100 40GB: 1215 MHz x 2 x 5120 / 8 = 1555.2 GB/s */
+    NEAR(metrics_peak_mem_gbps(1215000.0, 5120), 1555.2, 1e-12);
+
+    /* percent of peak: 2^34 FLOPs in 1 ms against the H200 peak */
+    NEAR(metrics_tflops(17179869184.0, 1.0) / metrics_peak_fp32_tflops(132, 128, 1980000.0) * 100.0,
+         17.179869184 / 66.90816 * 100.0, 1e-12);
+}
+
+int main(void)
+{
+    test_work();
+    test_rates();
+    test_percent();
+    test_ceilings();
+    return test_finish("test_metrics");
+}

@@ -1,0 +1,824 @@
+/* tests/test_report.c (cpu): the stdout reports (src/report.c).
+ *
+ * One sgemm case (two library rows, a timed hand row, a FAIL row whose
+ * message holds quotes, commas, a newline, a tab and a backslash) and one
+ * reduce case, written as the terminal table, Markdown and JSON into
+ * tmpfile()s. The table and Markdown are checked line by line; the JSON is
+ * parsed by a strict little parser below, and each row's numbers are compared
+ * field by field with the same row written by the CSV writer. */
+#include "csv.h"
+#include "metrics.h"
+#include "report.h"
+#include "testlib.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// ---- a strict JSON parser (RFC 8259) ----------------------------------------------
+
+enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+typedef struct jv {
+    int type;
+    double num;        /* J_NUM, J_BOOL */
+    char *str;         /* J_STR (decoded), J_NUM (the literal text) */
+    int n;             /* J_ARR, J_OBJ: element count */
+    char **keys;       /* J_OBJ */
+    struct jv *items;  /* J_ARR, J_OBJ */
+} jv;
+
+typedef struct {
+    const char *p;
+    const char *err; /* first error, or NULL */
+    const char *at;  /* where */
+} jparser;
+
+static void jfail(jparser *j, const char *msg)
+{
+    if (!j->err) {
+        j->err = msg;
+        j->at = j->p;
+    }
+}
+
+static void jws(jparser *j)
+{
+    while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r') j->p++;
+}
+
+static int jhex(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static char *jstring(jparser *j)
+{
+    size_t cap = 64, n = 0;
+    char *s = malloc(cap);
+    if (*j->p != '"') {
+        jfail(j, "expected a string");
+        s[0] = '\0';
+        return s;
+    }
+    j->p++;
+    for (;;) {
+        unsigned char c = (unsigned char)*j->p;
+        if (n + 8 > cap) s = realloc(s, cap *= 2);
+        if (c == '\0') {
+            jfail(j, "unterminated string");
+            break;
+        }
+        if (c < 0x20) {
+            jfail(j, "raw control character in a string");
+            break;
+        }
+        j->p++;
+        if (c == '"') break;
+        if (c != '\\') {
+            s[n++] = (char)c;
+            continue;
+        }
+        c = (unsigned char)*j->p++;
+        switch (c) {
+        case '"': s[n++] = '"'; break;
+        case '\\': s[n++] = '\\'; break;
+        case '/': s[n++] = '/'; break;
+        case 'b': s[n++] = '\b'; break;
+        case 'f': s[n++] = '\f'; break;
+        case 'n': s[n++] = '\n'; break;
+        case 'r': s[n++] = '\r'; break;
+        case 't': s[n++] = '\t'; break;
+        case 'u': {
+            int v = 0;
+            for (int i = 0; i < 4; i++) {
+                int h = jhex(j->p[i]);
+                if (h < 0) {
+                    jfail(j, "bad \\u escape");
+                    h = 0;
+                }
+                v = v * 16 + h;
+            }
+            j->p += 4;
+            if (v < 0x80) s[n++] = (char)v; /* the writer only escapes control characters */
+            else jfail(j, "non-ASCII \\u escape not expected");
+            break;
+        }
+        default: jfail(j, "bad escape"); break;
+        }
+    }
+    s[n] = '\0';
+    return s;
+}
+
+static void jvalue(jparser *j, jv *v, int depth);
+
+static void jnumber(jparser *j, jv *v)
+{
+    const char *start = j->p;
+    if (*j->p == '-') j->p++;
+    if (*j->p == '0') j->p++;
+    else if (*j->p >= '1' && *j->p <= '9')
+        while (isdigit((unsigned char)*j->p)) j->p++;
+    else jfail(j, "bad number");
+    if (*j->p == '.') {
+        j->p++;
+        if (!isdigit((unsigned char)*j->p)) jfail(j, "bad fraction");
+        while (isdigit((unsigned char)*j->p)) j->p++;
+    }
+    if (*j->p == 'e' || *j->p == 'E') {
+        j->p++;
+        if (*j->p == '+' || *j->p == '-') j->p++;
+        if (!isdigit((unsigned char)*j->p)) jfail(j, "bad exponent");
+        while (isdigit((unsigned char)*j->p)) j->p++;
+    }
+    v->type = J_NUM;
+    v->str = malloc((size_t)(j->p - start) + 1);
+    memcpy(v->str, start, (size_t)(j->p - start));
+    v->str[j->p - start] = '\0';
+    v->num = strtod(v->str, NULL);
+}
+
+static void jvalue(jparser *j, jv *v, int depth)
+{
+    memset(v, 0, sizeof *v);
+    jws(j);
+    if (depth > 32) {
+        jfail(j, "too deep");
+        return;
+    }
+    if (*j->p == '{' || *j->p == '[') {
+        int obj = *j->p == '{';
+        char close = obj ? '}' : ']';
+        int cap = 8;
+        v->type = obj ? J_OBJ : J_ARR;
+        v->items = calloc((size_t)cap, sizeof *v->items);
+        v->keys = obj ? calloc((size_t)cap, sizeof *v->keys) : NULL;
+        j->p++;
+        jws(j);
+        if (*j->p == close) {
+            j->p++;
+            return;
+        }
+        for (;;) {
+            if (v->n == cap) {
+                cap *= 2;
+                v->items = realloc(v->items, (size_t)cap * sizeof *v->items);
+                if (obj) v->keys = realloc(v->keys, (size_t)cap * sizeof *v->keys);
+            }
+            jws(j);
+            if (obj) {
+                v->keys[v->n] = jstring(j);
+                for (int i = 0; i < v->n; i++)
+                    if (strcmp(v->keys[i], v->keys[v->n]) == 0) jfail(j, "duplicate key");
+                jws(j);
+                if (*j->p != ':') jfail(j, "expected ':'");
+                else j->p++;
+            }
+            jvalue(j, &v->items[v->n], depth + 1);
+            v->n++;
+            if (j->err) return;
+            jws(j);
+            if (*j->p == ',') {
+                j->p++;
+                jws(j);
+                if (*j->p == close) jfail(j, "trailing comma");
+                continue;
+            }
+            if (*j->p == close) {
+                j->p++;
+                return;
+            }
+            jfail(j, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+            return;
+        }
+    }
+    if (*j->p == '"') {
+        v->type = J_STR;
+        v->str = jstring(j);
+    } else if (strncmp(j->p, "null", 4) == 0) {
+        v->type = J_NULL;
+        j->p += 4;
+    } else if (strncmp(j->p, "true", 4) == 0) {
+        v->type = J_BOOL;
+        v->num = 1;
+        j->p += 4;
+    } else if (strncmp(j->p, "false", 5) == 0) {
+        v->type = J_BOOL;
+        j->p += 5;
+    } else if (*j->p == '-' || isdigit((unsigned char)*j->p)) {
+        jnumber(j, v);
+    } else {
+        jfail(j, "unexpected character");
+    }
+}
+
+/* Parses a whole document; returns NULL on success, else the error. */
+static const char *json_parse(const char *text, jv *root, const char **at)
+{
+    jparser j = {text, NULL, NULL};
+    jvalue(&j, root, 0);
+    jws(&j);
+    if (!j.err && *j.p != '\0') jfail(&j, "text after the document");
+    if (at) *at = j.at;
+    return j.err;
+}
+
+static void json_free(jv *v)
+{
+    for (int i = 0; i < v->n; i++) {
+        json_free(&v->items[i]);
+        if (v->keys) free(v->keys[i]);
+    }
+    free(v->items);
+    free(v->keys);
+    free(v->str);
+}
+
+static const jv *jget(const jv *o, const char *key)
+{
+    if (!o || o->type != J_OBJ) return NULL;
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->keys[i], key) == 0) return &o->items[i];
+    return NULL;
+}
+
+static void test_json_parser_itself(void)
+{
+    static const char *const good[] = {"{}", "[]", "{\"a\": [1, -2.5e-3, 0, true, false, null, \"x\\n\\u0001\"]}",
+                                       " [ {\"k\" : {}} ] "};
+    static const char *const bad[] = {"{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "[01]", "[1.]", "[.5]", "[nan]",
+                                      "[inf]", "[\"a\nb\"]", "[\"\\x\"]", "{\"a\":1,\"a\":2}", "[1] 2", "{'a':1}",
+                                      "[-]", "[1e]", ""};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        jv v;
+        const char *e = json_parse(good[i], &v, NULL);
+        CHECK(e == NULL, "parser refused good JSON [%s]: %s", good[i], e);
+        json_free(&v);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        jv v;
+        const char *e = json_parse(bad[i], &v, NULL);
+        CHECK(e != NULL, "parser accepted bad JSON [%s]", bad[i]);
+        json_free(&v);
+    }
+}
+
+// ---- a small RFC 4180 parser (as in test_csv.c) ------------------------------------
+
+#define MAX_FIELDS 64
+#define MAX_RECORDS 16
+
+typedef struct {
+    int nrec;
+    int nfield[MAX_RECORDS];
+    char *field[MAX_RECORDS][MAX_FIELDS];
+    int ok;
+} csv_doc;
+
+static void csv_parse(const char *p, csv_doc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ok = 1;
+    while (*p && d->nrec < MAX_RECORDS) {
+        int r = d->nrec++;
+        for (;;) {
+            size_t n = 0;
+            char *f = malloc(strlen(p) + 1);
+            if (*p == '"') {
+                for (p++;; p++) {
+                    if (*p == '\0') {
+                        d->ok = 0;
+                        break;
+                    }
+                    if (*p == '"' && p[1] == '"') f[n++] = *p++;
+                    else if (*p == '"') {
+                        p++;
+                        break;
+                    } else f[n++] = *p;
+                }
+                if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') d->ok = 0;
+            } else {
+                while (*p && *p != ',' && *p != '\n' && *p != '\r') {
+                    if (*p == '"') d->ok = 0;
+                    f[n++] = *p++;
+                }
+            }
+            f[n] = '\0';
+            if (d->nfield[r] < MAX_FIELDS) d->field[r][d->nfield[r]++] = f;
+            else free(f);
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p == '\r' && p[1] == '\n') p += 2;
+            else if (*p == '\n') p++;
+            break;
+        }
+    }
+}
+
+static void csv_doc_free(csv_doc *d)
+{
+    for (int r = 0; r < d->nrec; r++)
+        for (int i = 0; i < d->nfield[r]; i++) free(d->field[r][i]);
+}
+
+static const char *cell(const csv_doc *d, int r, const char *name)
+{
+    for (int i = 0; i < d->nfield[0]; i++)
+        if (strcmp(d->field[0][i], name) == 0) return i < d->nfield[r] ? d->field[r][i] : "<missing>";
+    return "<missing>";
+}
+
+// ---- the rows ---------------------------------------------------------------------
+
+static const char tricky[] = "wrong at (3, 7): got \"1.5\", want 2\nC:\\tmp\\x\tend";
+
+static run_info info;
+static result_row rows[4];   /* sgemm n = 2048 */
+static result_row red[2];    /* reduce 2^26 */
+static double s_fp32[5] = {1.0, 1.1, 0.9, 1.05, 0.95};
+static double s_tf32[5] = {0.5, 0.5, 0.5, 0.5, 0.5};
+static double s_hand[5] = {4.0, 4.0, 4.0, 4.0, 4.0};
+static double s_red[3] = {0.25, 0.25, 0.25};
+
+static void timed(result_row *r, double *s, size_t n)
+{
+    stats_summarize(s, n, &r->time_ms);
+    r->samples_ms = s;
+    r->status = STATUS_OK;
+}
+
+static void make_rows(void)
+{
+    const double tol = 3.0517578125e-05; /* 8 * 2^-24 * sqrt(2048), rounded */
+    memset(&info, 0, sizeof info);
+    snprintf(info.timestamp, sizeof info.timestamp, "2026-01-02T03:04:05Z");
+    info.git_commit = "0123456789ab";
+    info.seed = 2026;
+    info.l2_flush = 1;
+    snprintf(info.dev.name, sizeof info.dev.name, "NVIDIA H200 \"lab\" \\ rig");
+    info.dev.cc_major = 9;
+    info.dev.cc_minor = 0;
+    info.dev.sms = 132;
+    info.dev.sm_clock_khz = 1980000;
+    info.dev.mem_clock_khz = 3201000;
+    info.dev.bus_width_bits = 6016;
+    info.dev.l2_bytes = 60LL << 20;
+    info.dev.total_mem_bytes = 150080749568LL;
+    info.dev.driver_version = 13000;
+    info.dev.runtime_version = 13000;
+    info.dev.cublas_version = 130100;
+    info.dev.fp32_lanes_per_sm = 128;
+    info.dev.peak_fp32_tflops = metrics_peak_fp32_tflops(132, 128, 1980000);
+    info.dev.peak_mem_gbps = metrics_peak_mem_gbps(3201000, 6016);
+
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 4; i++) {
+        result_row *r = &rows[i];
+        r->op = "sgemm";
+        r->math = "fp32";
+        r->m = r->n = r->k = 2048;
+        r->flops = metrics_gemm_flops(2048, 2048, 2048);
+        r->bytes = metrics_gemm_bytes(2048, 2048, 2048);
+        r->tflops = r->gbps = r->gkeys = -1;
+        r->pct_ref = r->pct_best = r->pct_peak = -1;
+        r->rel_err = 1e-7;
+        r->tolerance = tol;
+        r->status = STATUS_OK;
+    }
+    rows[0].variant = "cublas_fp32";
+    rows[0].library = 1;
+    timed(&rows[0], s_fp32, 5); /* median 1, q1 0.95, q3 1.05: spread 10% */
+    rows[1].variant = "cublas_tf32";
+    rows[1].library = 1;
+    rows[1].math = "tf32";
+    rows[1].rel_err = 2.5e-4;
+    rows[1].tolerance = 2.96e-3;
+    timed(&rows[1], s_tf32, 5);
+    rows[2].variant = "tiled32";
+    rows[2].ref_library = "cublas_fp32";
+    rows[2].best_library = "cublas_tf32";
+    rows[2].rel_err = 2.5e-7;
+    timed(&rows[2], s_hand, 5);
+    rows[3].variant = "naive";
+    rows[3].ref_library = "cublas_fp32";
+    rows[3].best_library = "cublas_tf32";
+    rows[3].status = STATUS_FAIL;
+    rows[3].rel_err = 0.5;
+    snprintf(rows[3].message, sizeof rows[3].message, "%s", tricky);
+    for (int i = 0; i < 3; i++) {
+        result_row *r = &rows[i];
+        r->tflops = metrics_tflops(r->flops, r->time_ms.median);
+        r->pct_peak = r->tflops / info.dev.peak_fp32_tflops * 100.0;
+    }
+    rows[2].pct_ref = metrics_pct_of(rows[0].time_ms.median, rows[2].time_ms.median); /* 25 */
+    rows[2].pct_best = metrics_pct_of(rows[1].time_ms.median, rows[2].time_ms.median); /* 12.5 */
+
+    memset(red, 0, sizeof red);
+    for (int i = 0; i < 2; i++) {
+        result_row *r = &red[i];
+        r->op = "reduce";
+        r->math = "fp32";
+        r->elems = 1LL << 26;
+        r->flops = (double)r->elems;
+        r->bytes = 4.0 * (double)r->elems;
+        r->tflops = r->gkeys = -1;
+        r->pct_ref = r->pct_best = -1;
+        r->rel_err = 1e-9;
+        r->tolerance = 1.2874603271484375e-05;
+    }
+    red[0].variant = "thrust";
+    red[0].library = 1;
+    timed(&red[0], s_red, 3);
+    red[1].variant = "interleaved";
+    red[1].ref_library = "thrust";
+    red[1].best_library = "cub";
+    red[1].status = STATUS_SKIP;
+    snprintf(red[1].message, sizeof red[1].message, "needs more scratch");
+    red[1].rel_err = -1;
+    red[0].gbps = metrics_gbps(red[0].bytes, 0.25); /* 1073.741824 */
+    red[0].pct_peak = red[0].gbps / info.dev.peak_mem_gbps * 100.0;
+}
+
+/* Writes the two cases in `format` and returns what was written (malloc'd). */
+static char *render(cli_format format, int exit_status)
+{
+    FILE *f = tmpfile();
+    report rp;
+    long n;
+    char *buf;
+    report_begin(&rp, f, format, &info, 120LL << 20);
+    report_case(&rp, rows, 4);
+    report_case(&rp, red, 2);
+    report_case(&rp, red, 0); /* nothing */
+    report_end(&rp, exit_status);
+    n = ftell(f);
+    buf = malloc((size_t)n + 1);
+    rewind(f);
+    n = (long)fread(buf, 1, (size_t)n, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The line of text that starts with `start` (a copy in buf), or "" */
+static const char *line_starting(const char *text, const char *start, char *buf, size_t len)
+{
+    const char *p = text;
+    buf[0] = '\0';
+    while (p && *p) {
+        if (strncmp(p, start, strlen(start)) == 0) {
+            const char *e = strchr(p, '\n');
+            size_t l = e ? (size_t)(e - p) : strlen(p);
+            snprintf(buf, len, "%.*s", (int)l, p);
+            return buf;
+        }
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    return buf;
+}
+
+/* Splits a table line on runs of spaces into at most `cap` words. */
+static int words(const char *line, char w[][32], int cap)
+{
+    int n = 0;
+    const char *p = line;
+    while (*p && n < cap) {
+        size_t l;
+        while (*p == ' ') p++;
+        if (!*p) break;
+        l = strcspn(p, " ");
+        snprintf(w[n++], 32, "%.*s", (int)(l < 31 ? l : 31), p);
+        p += l;
+    }
+    return n;
+}
+
+// ---- table ------------------------------------------------------------------------
+
+static void test_table(void)
+{
+    char *t = render(CLI_FORMAT_TABLE, 1);
+    char line[512], w[16][32];
+    int n;
+    CHECK(strcmp(line_starting(t, "compare ", line, sizeof line),
+                 "compare " COMPARE_VERSION " (commit 0123456789ab), 2026-01-02T03:04:05Z, seed 2026, L2 flush on") == 0,
+          "run line: [%s]", line);
+    CHECK(strcmp(line_starting(t, "  (a ", line, sizeof line), "  (a 120 MiB memset before every sample)") == 0,
+          "flush line: [%s]", line);
+    CHECK(strcmp(line_starting(t, "device: ", line, sizeof line),
+                 "device: NVIDIA H200 \"lab\" \\ rig, cc 9.0, 132 SMs, SM clock 1980 MHz, memory 3201 MHz x 6016-bit, "
+                 "L2 60.0 MiB, 139.8 GiB") == 0,
+          "device line: [%s]", line);
+    CHECK(strcmp(line_starting(t, "driver ", line, sizeof line), "driver 13.0, CUDA runtime 13.0, cuBLAS 13.1.0") == 0,
+          "driver line: [%s]", line);
+    CHECK(strcmp(line_starting(t, "ceilings: ", line, sizeof line),
+                 "ceilings: FP32 66.9 TFLOP/s (132 SMs x 128 lanes x 2 x 1.980 GHz), memory 4814 GB/s "
+                 "(3201 MHz x 2 x 6016 bit / 8)") == 0,
+          "ceilings line: [%s]", line);
+    CHECK(strcmp(line_starting(t, "sgemm m=n=k=2048", line, sizeof line),
+                 "sgemm m=n=k=2048  (%ref = % of cublas_fp32, %best = % of cublas_tf32, %peak = % of FP32 peak)") == 0,
+          "sgemm title: [%s]", line);
+    CHECK(test_contains(t, "reduce elems=67108864  (%ref = % of thrust, %best = % of cub, %peak = % of memory "
+                           "bandwidth)"),
+          "reduce title missing");
+
+    n = words(line_starting(t, "variant ", line, sizeof line), w, 16);
+    CHECK(n == 12 && strcmp(w[0], "variant") == 0 && strcmp(w[2], "median") == 0 && strcmp(w[4], "spread%") == 0 &&
+              strcmp(w[5], "TFLOP/s") == 0 && strcmp(w[6], "%ref") == 0 && strcmp(w[11], "status") == 0, /* "rel err" is two words */
+          "header: [%s]", line);
+    CHECK(test_contains(t, " GB/s "), "reduce unit missing");
+
+    /* library rows: figures, no percents of a library */
+    n = words(line_starting(t, "cublas_fp32 ", line, sizeof line), w, 16);
+    CHECK(n == 10, "cublas_fp32 row has %d cells: [%s]", n, line);
+    if (n == 10) {
+        CHECK(strcmp(w[1], "fp32") == 0 && strcmp(w[2], "1.0000") == 0 && strcmp(w[3], "10.0") == 0 &&
+                  strcmp(w[4], "17.18") == 0 && strcmp(w[5], "-") == 0 && strcmp(w[6], "-") == 0 &&
+                  strcmp(w[7], "25.7") == 0 && strcmp(w[8], "1.00e-07") == 0 && strcmp(w[9], "ok") == 0,
+              "cublas_fp32 row: [%s]", line);
+    }
+    n = words(line_starting(t, "cublas_tf32 ", line, sizeof line), w, 16);
+    CHECK(n == 10 && strcmp(w[1], "tf32") == 0 && strcmp(w[2], "0.5000") == 0 && strcmp(w[4], "34.36") == 0 &&
+              strcmp(w[8], "2.50e-04") == 0,
+          "cublas_tf32 row: [%s]", line);
+    /* the hand row: 4 ms = 25% of 1 ms, 12.5% of 0.5 ms, 4.29 TFLOP/s = 6.4% of 66.9 */
+    n = words(line_starting(t, "tiled32 ", line, sizeof line), w, 16);
+    CHECK(n == 10 && strcmp(w[2], "4.0000") == 0 && strcmp(w[3], "0.0") == 0 && strcmp(w[4], "4.29") == 0 &&
+              strcmp(w[5], "25.0") == 0 && strcmp(w[6], "12.5") == 0 && strcmp(w[7], "6.4") == 0 &&
+              strcmp(w[8], "2.50e-07") == 0 && strcmp(w[9], "ok") == 0,
+          "tiled32 row: [%s]", line);
+    /* the FAIL row: no speed figure, the error, FAIL; its message below */
+    n = words(line_starting(t, "naive ", line, sizeof line), w, 16);
+    CHECK(n == 10 && strcmp(w[2], "-") == 0 && strcmp(w[4], "-") == 0 && strcmp(w[5], "-") == 0 &&
+              strcmp(w[8], "5.00e-01") == 0 && strcmp(w[9], "FAIL") == 0,
+          "naive row: [%s]", line);
+    CHECK(test_contains(t, "  naive FAIL: wrong at (3, 7): got \"1.5\", want 2"), "FAIL message missing");
+    /* reduce: 2^28 bytes in 0.25 ms = 1073.74 GB/s (>= 100: no decimals) */
+    n = words(line_starting(t, "thrust ", line, sizeof line), w, 16);
+    CHECK(n == 10 && strcmp(w[4], "1074") == 0 && strcmp(w[7], "22.3") == 0, "thrust row: [%s]", line);
+    n = words(line_starting(t, "interleaved ", line, sizeof line), w, 16);
+    CHECK(n == 10 && strcmp(w[8], "-") == 0 && strcmp(w[9], "SKIP") == 0, "interleaved row: [%s]", line);
+    CHECK(test_contains(t, "  interleaved SKIP: needs more scratch"), "SKIP message missing");
+    CHECK(!test_contains(t, "exit_status") && !test_contains(t, "{"), "table holds JSON");
+    free(t);
+}
+
+// ---- markdown ----------------------------------------------------------------------
+
+static void test_markdown(void)
+{
+    char *t = render(CLI_FORMAT_MD, 0);
+    char line[512];
+    CHECK(strcmp(line_starting(t, "device: ", line, sizeof line),
+                 "device: NVIDIA H200 \"lab\" \\ rig, cc 9.0, 132 SMs, SM clock 1980 MHz, memory 3201 MHz x 6016-bit, "
+                 "L2 60.0 MiB, 139.8 GiB  ") == 0,
+          "md device line (hard break): [%s]", line);
+    CHECK(test_contains(t, "\n#### sgemm m=n=k=2048  (%ref"), "md sgemm heading");
+    CHECK(test_contains(t, "\n#### reduce elems=67108864"), "md reduce heading");
+    CHECK(test_contains(t, "\n| variant | math | median ms | spread % | TFLOP/s | % ref | % best | % peak | rel err | "
+                           "status |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n"),
+          "md sgemm table header");
+    CHECK(test_contains(t, "| variant | math | median ms | spread % | GB/s |"), "md reduce table header");
+    CHECK(test_contains(t, "\n| cublas_fp32 | fp32 | 1.0000 | 10.0 | 17.18 |  |  | 25.7 | 1.00e-07 | ok |\n"),
+          "md cublas_fp32 row");
+    CHECK(test_contains(t, "\n| tiled32 | fp32 | 4.0000 | 0.0 | 4.29 | 25.0 | 12.5 | 6.4 | 2.50e-07 | ok |\n"),
+          "md tiled32 row");
+    CHECK(test_contains(t, "\n| naive | fp32 |  |  |  |  |  |  | 5.00e-01 | FAIL |\n"), "md naive row");
+    CHECK(test_contains(t, "\n| thrust | fp32 | 0.2500 | 0.0 | 1074 |  |  | 22.3 | 1.00e-09 | ok |\n"),
+          "md thrust row");
+    CHECK(test_contains(t, "\n>  naive FAIL: wrong at"), "md FAIL message");
+    /* every table line has the same number of pipes (11) */
+    {
+        const char *p = t;
+        int bad = 0, lines = 0;
+        while (p && *p) {
+            const char *e = strchr(p, '\n');
+            size_t l = e ? (size_t)(e - p) : strlen(p);
+            if (l > 0 && p[0] == '|') {
+                int pipes = 0;
+                for (size_t i = 0; i < l; i++) pipes += p[i] == '|';
+                if (pipes != 11) bad++;
+                lines++;
+            }
+            p = e ? e + 1 : NULL;
+        }
+        CHECK(lines == 2 * 2 + 4 + 2 && bad == 0, "md table lines %d, %d with a wrong pipe count", lines, bad);
+    }
+    free(t);
+}
+
+// ---- JSON, and JSON against CSV ---------------------------------------------------------
+
+static char tmp_dir[64];
+
+static char *csv_of_rows(void)
+{
+    char path[256], err[512] = "";
+    csv_writer w;
+    FILE *f;
+    long n;
+    char *buf = NULL;
+    snprintf(path, sizeof path, "%s/rows.csv", tmp_dir);
+    if (csv_open(&w, path, err, sizeof err)) {
+        CHECK(0, "csv_open: %s", err);
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) csv_write_row(&w, &info, &rows[i]);
+    for (int i = 0; i < 2; i++) csv_write_row(&w, &info, &red[i]);
+    CHECK(csv_commit(&w, err, sizeof err) == 0, "csv_commit: %s", err);
+    f = fopen(path, "rb");
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        n = ftell(f);
+        rewind(f);
+        buf = malloc((size_t)n + 1);
+        n = (long)fread(buf, 1, (size_t)n, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    unlink(path);
+    return buf;
+}
+
+/* Same number in a CSV cell and a JSON value: "" <-> null, else equal within
+ * the 9 significant digits both print (integral counts are exact in CSV). */
+static void same_number(const char *what, const char *csv, const jv *j)
+{
+    CHECK(j != NULL, "%s: missing in JSON", what);
+    if (!j) return;
+    if (csv[0] == '\0') {
+        CHECK(j->type == J_NULL, "%s: CSV empty, JSON %s", what, j->str ? j->str : "(not a number)");
+        return;
+    }
+    CHECK(j->type == J_NUM, "%s: CSV [%s], JSON not a number", what, csv);
+    if (j->type != J_NUM) return;
+    {
+        double c = strtod(csv, NULL);
+        CHECK(fabs(c - j->num) <= 5e-9 * fabs(c), "%s: CSV [%s] vs JSON [%s]", what, csv, j->str);
+    }
+}
+
+static void test_json(void)
+{
+    static const char *const numeric[] = {"time_ms_median", "time_ms_min", "time_ms_q1", "time_ms_q3", "spread_pct",
+                                          "tflops", "gbps", "gkeys_per_s", "pct_of_ref_library", "pct_of_best_library",
+                                          "pct_of_peak", "rel_err", "tolerance", "flops", "bytes"};
+    static const char *const strings[] = {"op", "variant", "math", "status", "message"};
+    char *t = render(CLI_FORMAT_JSON, 1);
+    char *c = csv_of_rows();
+    jv root;
+    const char *at = NULL;
+    const char *e = json_parse(t, &root, &at);
+    const jv *rws, *dev;
+    csv_doc d;
+    CHECK(e == NULL, "report JSON does not parse: %s at offset %ld: [%.40s]", e, at ? (long)(at - t) : -1L,
+          at ? at : "");
+    if (e) {
+        fprintf(stderr, "%s\n", t);
+        json_free(&root);
+        free(t);
+        free(c);
+        return;
+    }
+    CHECK(root.type == J_OBJ, "top level is not an object");
+    CHECK(jget(&root, "tool") && strcmp(jget(&root, "tool")->str, "compare") == 0, "tool");
+    CHECK(jget(&root, "version") && strcmp(jget(&root, "version")->str, COMPARE_VERSION) == 0, "version");
+    CHECK(jget(&root, "git_commit") && strcmp(jget(&root, "git_commit")->str, "0123456789ab") == 0, "git_commit");
+    CHECK(jget(&root, "seed") && jget(&root, "seed")->num == 2026, "seed");
+    CHECK(jget(&root, "flush_bytes") && jget(&root, "flush_bytes")->num == 125829120.0, "flush_bytes");
+    CHECK(jget(&root, "exit_status") && jget(&root, "exit_status")->num == 1, "exit_status");
+    dev = jget(&root, "device");
+    CHECK(dev && jget(dev, "name") && strcmp(jget(dev, "name")->str, "NVIDIA H200 \"lab\" \\ rig") == 0,
+          "device name does not round-trip");
+    CHECK(dev && jget(dev, "cc") && strcmp(jget(dev, "cc")->str, "9.0") == 0, "device cc");
+    CHECK(dev && jget(dev, "sms") && jget(dev, "sms")->num == 132, "device sms");
+    CHECK(dev && jget(dev, "peak_fp32_tflops") && fabs(jget(dev, "peak_fp32_tflops")->num - 66.90816) < 1e-9,
+          "device peak");
+    rws = jget(&root, "rows");
+    CHECK(rws && rws->type == J_ARR && rws->n == 6, "rows: %d", rws ? rws->n : -1);
+    if (rws && rws->n == 6) {
+        const jv *r2 = &rws->items[2], *r3 = &rws->items[3];
+        CHECK(strcmp(jget(r2, "variant")->str, "tiled32") == 0, "row 2 variant");
+        CHECK(jget(r2, "time_ms_median")->num == 4.0 && jget(r2, "pct_of_ref_library")->num == 25.0 &&
+                  jget(r2, "pct_of_best_library")->num == 12.5,
+              "tiled32 figures");
+        CHECK(jget(r2, "samples")->num == 5 && jget(r2, "samples_ms")->type == J_ARR &&
+                  jget(r2, "samples_ms")->n == 5,
+              "tiled32 samples");
+        CHECK(strcmp(jget(r3, "message")->str, tricky) == 0, "the FAIL message does not round-trip: [%s]",
+              jget(r3, "message")->str);
+        CHECK(jget(r3, "time_ms_median")->type == J_NULL && jget(r3, "tflops")->type == J_NULL,
+              "FAIL row has a speed figure");
+        CHECK(jget(r3, "samples_ms")->n == 0, "FAIL row has samples");
+        CHECK(jget(&rws->items[0], "ref_library")->type == J_NULL, "library row has a ref_library");
+        CHECK(jget(&rws->items[5], "rel_err")->type == J_NULL, "SKIP row has a rel_err");
+    }
+    /* the raw escapes in the text */
+    CHECK(test_contains(t, "\"wrong at (3, 7): got \\\"1.5\\\", want 2\\nC:\\\\tmp\\\\x\\tend\""),
+          "message escapes in the JSON text");
+
+    /* field by field against the CSV */
+    CHECK(c != NULL, "no CSV");
+    if (c && rws && rws->n == 6) {
+        csv_parse(c, &d);
+        CHECK(d.ok && d.nrec == 7, "CSV: ok %d, %d records", d.ok, d.nrec);
+        for (int i = 0; i < 6 && i + 1 < d.nrec; i++) {
+            const jv *r = &rws->items[i];
+            char what[96];
+            for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {
+                snprintf(what, sizeof what, "row %d (%s) %s", i, cell(&d, i + 1, "variant"), numeric[k]);
+                same_number(what, cell(&d, i + 1, numeric[k]), jget(r, numeric[k]));
+            }
+            for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++) {
+                const jv *v = jget(r, strings[k]);
+                CHECK(v && v->type == J_STR && strcmp(v->str, cell(&d, i + 1, strings[k])) == 0,
+                      "row %d %s: JSON [%s] vs CSV [%s]", i, strings[k], v && v->str ? v->str : "?",
+                      cell(&d, i + 1, strings[k]));
+            }
+            {
+                const jv *lib = jget(r, "library");
+                CHECK(lib && lib->type == J_NUM && lib->num == strtod(cell(&d, i + 1, "library"), NULL),
+                      "row %d library", i);
+                const jv *ref = jget(r, "ref_library");
+                const char *cref = cell(&d, i + 1, "ref_library");
+                CHECK(ref && (cref[0] ? ref->type == J_STR && strcmp(ref->str, cref) == 0 : ref->type == J_NULL),
+                      "row %d ref_library: CSV [%s]", i, cref);
+            }
+        }
+        CHECK(strcmp(cell(&d, 4, "message"), tricky) == 0, "CSV message does not round-trip: [%s]",
+              cell(&d, 4, "message"));
+        csv_doc_free(&d);
+    }
+    json_free(&root);
+    free(t);
+    free(c);
+
+    /* a run with no rows is still a valid document */
+    {
+        FILE *f = tmpfile();
+        report rp;
+        char buf[8192];
+        size_t n;
+        jv v;
+        info.l2_flush = 0;
+        report_begin(&rp, f, CLI_FORMAT_JSON, &info, 120LL << 20);
+        report_end(&rp, 77);
+        rewind(f);
+        n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        e = json_parse(buf, &v, NULL);
+        CHECK(e == NULL, "empty JSON report does not parse: %s", e);
+        CHECK(!e && jget(&v, "rows")->n == 0 && jget(&v, "exit_status")->num == 77 &&
+                  jget(&v, "flush_bytes")->num == 0 && jget(&v, "l2_flush")->num == 0,
+              "empty JSON report fields");
+        json_free(&v);
+        info.l2_flush = 1;
+    }
+    /* report_json_string on every control character */
+    {
+        FILE *f = tmpfile();
+        char in[40], buf[512];
+        size_t n;
+        jv v;
+        for (int i = 0; i < 31; i++) in[i] = (char)(i + 1);
+        in[31] = '"';
+        in[32] = '\\';
+        in[33] = '/';
+        in[34] = '\0';
+        report_json_string(f, in);
+        rewind(f);
+        n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        e = json_parse(buf, &v, NULL);
+        CHECK(e == NULL && v.type == J_STR && strcmp(v.str, in) == 0, "control characters do not round-trip: %s", e);
+        json_free(&v);
+    }
+}
+
+int main(void)
+{
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_report.XXXXXX");
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    make_rows();
+    test_json_parser_itself();
+    test_table();
+    test_markdown();
+    test_json();
+    rmdir(tmp_dir);
+    return test_finish("test_report");
+}

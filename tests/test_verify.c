@@ -1,0 +1,336 @@
+/* tests/test_verify.c (cpu): the verification rules (src/verify.c).
+ *
+ * GEMM: the tolerances by precision and k, the CPU reference against a
+ * product done by hand and against naive loops, and the verdict on results
+ * with known defects (a single planted error, a uniform scale, NaN, zeros).
+ * Reduce: a pairwise float sum of 1e6 uniform [-1, 1) values passes; dropping
+ * or doubling one element of size ~0.5 fails; NaN and Inf fail. */
+#include "testlib.h"
+#include "verify.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---- helpers ----------------------------------------------------------------
+
+static uint64_t rng = 0x2026ull;
+
+/* uniform in [-1, 1), exact in float (24-bit) */
+static float rand_pm1(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((int32_t)(rng >> 40) - (1 << 23)) / (float)(1 << 23);
+}
+
+static void fill(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) x[i] = rand_pm1();
+}
+
+/* Pairwise float sum: how a tree reduction on the GPU rounds. */
+static float pairwise(const float *x, size_t n)
+{
+    if (n <= 8) {
+        float s = 0.0f;
+        for (size_t i = 0; i < n; i++) s += x[i];
+        return s;
+    }
+    return pairwise(x, n / 2) + pairwise(x + n / 2, n - n / 2);
+}
+
+static void judge(const float *c, const double *ref, size_t count, const char *math, long long k, verify_verdict *v)
+{
+    verify_sums s;
+    verify_sums_host(c, ref, count, &s);
+    verify_gemm_judge(&s, math, k, v);
+}
+
+// ---- tolerances -----------------------------------------------------------------
+
+static void test_tolerances(void)
+{
+    const long long ks[] = {1, 1024, 8192};
+    double u32 = ldexp(1.0, -24);
+    CHECK(verify_unit_roundoff("fp32") == u32, "u fp32 %g", verify_unit_roundoff("fp32"));
+    CHECK(verify_unit_roundoff("tf32") == ldexp(1.0, -11), "u tf32 %g", verify_unit_roundoff("tf32"));
+
+    /* tol = 8 u32 sqrt(k) + 6 u_in (u_in = 0 for fp32, 2^-11 for tf32) */
+    CHECK(verify_gemm_tolerance("fp32", 1) == 8.0 * u32, "fp32 k=1: %.17g", verify_gemm_tolerance("fp32", 1));
+    CHECK(verify_gemm_tolerance("fp32", 1024) == ldexp(1.0, -16), "fp32 k=1024: %.17g",
+          verify_gemm_tolerance("fp32", 1024));
+    CHECK(fabs(verify_gemm_tolerance("fp32", 8192) - 4.315837287515549e-05) < 1e-18, "fp32 k=8192: %.17g",
+          verify_gemm_tolerance("fp32", 8192));
+    CHECK(verify_gemm_tolerance("tf32", 1) == 8.0 * u32 + 6.0 * ldexp(1.0, -11), "tf32 k=1: %.17g",
+          verify_gemm_tolerance("tf32", 1));
+    CHECK(fabs(verify_gemm_tolerance("tf32", 1024) - (ldexp(1.0, -16) + 0.0029296875)) < 1e-18, "tf32 k=1024: %.17g",
+          verify_gemm_tolerance("tf32", 1024));
+    CHECK(fabs(verify_gemm_tolerance("tf32", 8192) - 2.9728458728751554e-03) < 1e-17, "tf32 k=8192: %.17g",
+          verify_gemm_tolerance("tf32", 8192));
+    for (int i = 0; i < 3; i++) {
+        double f = verify_gemm_tolerance("fp32", ks[i]), t = verify_gemm_tolerance("tf32", ks[i]);
+        CHECK(t > 60.0 * f, "k=%lld: tf32 %g not >> fp32 %g", ks[i], t, f);
+        CHECK(verify_gemm_max_tolerance("fp32", ks[i]) == 16.0 * f, "fp32 max tolerance at k=%lld", ks[i]);
+        CHECK(verify_gemm_max_tolerance("tf32", ks[i]) == 16.0 * t, "tf32 max tolerance at k=%lld", ks[i]);
+        if (i > 0) {
+            CHECK(f > verify_gemm_tolerance("fp32", ks[i - 1]), "fp32 tolerance does not grow at k=%lld", ks[i]);
+            CHECK(t > verify_gemm_tolerance("tf32", ks[i - 1]), "tf32 tolerance does not grow at k=%lld", ks[i]);
+        }
+    }
+    /* k < 1 is treated as 1, never NaN */
+    CHECK(verify_gemm_tolerance("fp32", 0) == 8.0 * u32, "k=0: %g", verify_gemm_tolerance("fp32", 0));
+
+    /* reduce: 8 u32 (log2 n + 1) */
+    CHECK(verify_reduce_tolerance(1) == 8.0 * u32, "reduce n=1: %g", verify_reduce_tolerance(1));
+    CHECK(verify_reduce_tolerance(1LL << 26) == 8.0 * u32 * 27.0, "reduce 2^26: %g",
+          verify_reduce_tolerance(1LL << 26));
+    CHECK(verify_reduce_tolerance(1000000) > verify_reduce_tolerance(1000), "reduce tolerance does not grow");
+}
+
+// ---- CPU reference GEMM -------------------------------------------------------------
+
+static void test_cpu_gemm(void)
+{
+    /* [1 2 3; 4 5 6] * [7 8; 9 10; 11 12] = [58 64; 139 154] */
+    static const float A[6] = {1, 2, 3, 4, 5, 6}, B[6] = {7, 8, 9, 10, 11, 12};
+    static const double want[4] = {58, 64, 139, 154};
+    double C[4];
+    verify_cpu_gemm(A, B, C, 2, 2, 3);
+    for (int i = 0; i < 4; i++) CHECK(C[i] == want[i], "C[%d] = %g, expected %g", i, C[i], want[i]);
+    /* 3x2 * 2x3 of the same numbers: row-major, shapes not mixed up */
+    {
+        /* [1 2; 3 4; 5 6] * [7 8 9; 10 11 12] */
+        static const double want2[9] = {27, 30, 33, 61, 68, 75, 95, 106, 117};
+        double C2[9];
+        verify_cpu_gemm(A, B, C2, 3, 3, 2);
+        for (int i = 0; i < 9; i++) CHECK(C2[i] == want2[i], "C2[%d] = %g, expected %g", i, C2[i], want2[i]);
+    }
+
+    /* random shapes against naive loops: the double loop bit for bit, the
+     * float loop within the fp32 rule */
+    {
+        static const int shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {17, 13, 9}, {1, 64, 1}, {33, 1, 100}};
+        for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+            int m = shapes[t][0], n = shapes[t][1], k = shapes[t][2];
+            float *a = malloc(sizeof(float) * m * k), *b = malloc(sizeof(float) * k * n);
+            float *cf = malloc(sizeof(float) * m * n);
+            double *ref = malloc(sizeof(double) * m * n);
+            int exact = 1;
+            verify_verdict v;
+            fill(a, (size_t)m * k);
+            fill(b, (size_t)k * n);
+            verify_cpu_gemm(a, b, ref, m, n, k);
+            for (int i = 0; i < m; i++)
+                for (int j = 0; j < n; j++) {
+                    double d = 0.0;
+                    float f = 0.0f;
+                    for (int p = 0; p < k; p++) {
+                        d += (double)a[i * k + p] * (double)b[p * n + j];
+                        f += a[i * k + p] * b[p * n + j];
+                    }
+                    if (ref[i * n + j] != d) exact = 0;
+                    cf[i * n + j] = f;
+                }
+            CHECK(exact, "%dx%dx%d: verify_cpu_gemm differs from a double loop", m, n, k);
+            judge(cf, ref, (size_t)m * n, "fp32", k, &v);
+            CHECK(v.pass, "%dx%dx%d: float loop fails (rel %g tol %g, max %g tol %g)", m, n, k, v.rel_err, v.tolerance,
+                  v.max_err, v.max_tolerance);
+            free(a);
+            free(b);
+            free(cf);
+            free(ref);
+        }
+    }
+}
+
+// ---- GEMM verdicts ---------------------------------------------------------------
+
+#define GM 64
+#define GN 64
+#define GK 64
+
+static void test_gemm_judge(void)
+{
+    static float a[GM * GK], b[GK * GN], c[GM * GN];
+    static double ref[GM * GN];
+    const size_t cnt = GM * GN;
+    verify_verdict v;
+    verify_sums s;
+    double rms = 0.0;
+    fill(a, GM * GK);
+    fill(b, GK * GN);
+    verify_cpu_gemm(a, b, ref, GM, GN, GK);
+    for (size_t i = 0; i < cnt; i++) rms += ref[i] * ref[i];
+    rms = sqrt(rms / cnt);
+
+    /* the float rounding of the reference: rel err <= 2^-24, passes both */
+    for (size_t i = 0; i < cnt; i++) c[i] = (float)ref[i];
+    judge(c, ref, cnt, "fp32", GK, &v);
+    CHECK(v.pass && v.nonfinite == 0, "clean fp32 fails: rel %g max %g", v.rel_err, v.max_err);
+    CHECK(v.rel_err <= ldexp(1.0, -24), "clean rel err %g over 2^-24", v.rel_err);
+    CHECK(v.tolerance == verify_gemm_tolerance("fp32", GK) && v.max_tolerance == verify_gemm_max_tolerance("fp32", GK),
+          "verdict tolerances");
+    judge(c, ref, cnt, "tf32", GK, &v);
+    CHECK(v.pass, "clean tf32 fails");
+    /* even at k = 1 (the tightest fp32 bound, 8 u) */
+    judge(c, ref, cnt, "fp32", 1, &v);
+    CHECK(v.pass, "clean fp32 at k=1 fails: rel %g tol %g", v.rel_err, v.tolerance);
+
+    /* one element off by 1e-4 rms: within the Frobenius bound (1e-4 / sqrt(4096)
+     * = 1.6e-6 < 3.8e-6), caught by the max bound (1e-4 > 16 * 3.8e-6 = 6.1e-5) */
+    c[1234] = (float)(ref[1234] + 1e-4 * rms);
+    judge(c, ref, cnt, "fp32", GK, &v);
+    CHECK(v.rel_err <= v.tolerance, "planted: rel %g over tol %g (the test's arithmetic is off)", v.rel_err,
+          v.tolerance);
+    CHECK(v.max_err > v.max_tolerance && fabs(v.max_err - 1e-4) < 2e-6, "planted: max %g (tol %g)", v.max_err,
+          v.max_tolerance);
+    CHECK(!v.pass, "planted small error passes fp32");
+    /* a gross single error (an unwritten 0) fails both bounds */
+    c[1234] = 0.0f;
+    c[77] = (float)(ref[77] + 3.0 * rms);
+    judge(c, ref, cnt, "tf32", GK, &v);
+    CHECK(!v.pass && v.max_err > v.max_tolerance, "gross error passes tf32: max %g", v.max_err);
+    c[1234] = (float)ref[1234];
+    c[77] = (float)ref[77];
+
+    /* uniformly scaled by 1.001: rel err 1e-3.
+     * fp32: tol 8 u sqrt(64) = 3.8e-6 -> FAIL.
+     * tf32: tol 3.8e-6 + 6 * 2^-11 = 2.93e-3 -> PASS, and max err
+     *       1e-3 * max|ref| / rms (a few e-3) < 16 * 2.93e-3 = 0.047 -> PASS. */
+    for (size_t i = 0; i < cnt; i++) c[i] = (float)(ref[i] * 1.001);
+    judge(c, ref, cnt, "fp32", GK, &v);
+    CHECK(fabs(v.rel_err - 1e-3) < 1e-6, "scaled: rel %g", v.rel_err);
+    CHECK(!v.pass, "x1.001 passes fp32 (rel %g tol %g)", v.rel_err, v.tolerance);
+    judge(c, ref, cnt, "tf32", GK, &v);
+    CHECK(v.rel_err <= v.tolerance && v.max_err <= v.max_tolerance, "x1.001 tf32: rel %g/%g max %g/%g", v.rel_err,
+          v.tolerance, v.max_err, v.max_tolerance);
+    CHECK(v.pass, "x1.001 fails tf32");
+    /* x1.004: over 6 * 2^-11 = 2.93e-3, fails tf32 too */
+    for (size_t i = 0; i < cnt; i++) c[i] = (float)(ref[i] * 1.004);
+    judge(c, ref, cnt, "tf32", GK, &v);
+    CHECK(!v.pass && v.rel_err > v.tolerance, "x1.004 passes tf32 (rel %g)", v.rel_err);
+
+    /* the k - 1 product (the last term dropped) fails fp32 */
+    {
+        static double short_ref[GM * GN];
+        static float ak[GM * (GK - 1)], bk[(GK - 1) * GN];
+        for (int i = 0; i < GM; i++) memcpy(ak + i * (GK - 1), a + i * GK, sizeof(float) * (GK - 1));
+        memcpy(bk, b, sizeof(float) * (GK - 1) * GN);
+        verify_cpu_gemm(ak, bk, short_ref, GM, GN, GK - 1);
+        for (size_t i = 0; i < cnt; i++) c[i] = (float)short_ref[i];
+        judge(c, ref, cnt, "fp32", GK, &v);
+        CHECK(!v.pass, "k-1 product passes fp32 (rel %g)", v.rel_err);
+        judge(c, ref, cnt, "tf32", GK, &v);
+        CHECK(!v.pass, "k-1 product passes tf32 (rel %g)", v.rel_err);
+    }
+
+    /* NaN / Inf anywhere fail, and are counted */
+    for (size_t i = 0; i < cnt; i++) c[i] = (float)ref[i];
+    c[4095] = NAN;
+    judge(c, ref, cnt, "tf32", GK, &v);
+    CHECK(!v.pass && v.nonfinite == 1, "NaN element: pass %d nonfinite %lld", v.pass, v.nonfinite);
+    CHECK(isfinite(v.rel_err), "NaN leaked into rel_err");
+    c[0] = INFINITY;
+    c[1] = -INFINITY;
+    judge(c, ref, cnt, "tf32", GK, &v);
+    CHECK(!v.pass && v.nonfinite == 3, "Inf elements: pass %d nonfinite %lld", v.pass, v.nonfinite);
+
+    /* all-zero reference: zero output passes, anything else fails */
+    {
+        static const double zref[6] = {0, 0, 0, 0, 0, 0};
+        float z[6] = {0, 0, 0, 0, 0, 0};
+        judge(z, zref, 6, "fp32", 3, &v);
+        CHECK(v.pass && v.rel_err == 0 && v.max_err == 0, "zeros fail: rel %g", v.rel_err);
+        z[3] = 1e-30f;
+        judge(z, zref, 6, "tf32", 3, &v);
+        CHECK(!v.pass && isinf(v.rel_err), "non-zero against zero reference passes");
+        z[3] = NAN;
+        judge(z, zref, 6, "fp32", 3, &v);
+        CHECK(!v.pass, "NaN against zero reference passes");
+    }
+    /* nothing compared is not a pass */
+    memset(&s, 0, sizeof s);
+    verify_gemm_judge(&s, "fp32", 1, &v);
+    CHECK(!v.pass, "an empty comparison passes");
+
+    /* verify_sums_host on a tiny case */
+    {
+        static const float cc[3] = {1.0f, 2.5f, NAN};
+        static const double rr[3] = {1.5, 2.0, 4.0};
+        verify_sums_host(cc, rr, 3, &s);
+        CHECK(s.sum_sq_err == 0.5 && s.sum_sq_ref == 2.25 + 4.0 + 16.0 && s.max_abs_err == 0.5 && s.nonfinite == 1 &&
+                  s.count == 3,
+              "sums: err %g ref %g max %g nf %g n %g", s.sum_sq_err, s.sum_sq_ref, s.max_abs_err, s.nonfinite,
+              s.count);
+    }
+}
+
+// ---- reduce verdicts -------------------------------------------------------------
+
+static void test_reduce_judge(void)
+{
+    const size_t n = 1000000;
+    float *x = malloc(n * sizeof *x);
+    double ref = 0.0, sum_sq = 0.0;
+    size_t pick = n;
+    verify_verdict v;
+    float got;
+    fill(x, n);
+    for (size_t i = 0; i < n; i++) {
+        ref += x[i];
+        sum_sq += (double)x[i] * x[i];
+        if (pick == n && fabsf(x[i]) > 0.45f && fabsf(x[i]) < 0.55f) pick = i;
+    }
+    CHECK(pick < n, "no element near 0.5");
+    if (pick == n) pick = 0;
+
+    got = pairwise(x, n);
+    verify_reduce_judge(got, ref, (long long)n, sum_sq, &v);
+    CHECK(v.pass, "pairwise float sum fails: rel %g tol %g", v.rel_err, v.tolerance);
+    CHECK(v.tolerance == verify_reduce_tolerance((long long)n), "reduce verdict tolerance");
+    CHECK(v.rel_err < v.tolerance / 10, "pairwise float sum not well inside: rel %g tol %g", v.rel_err, v.tolerance);
+    /* the double sum itself, rounded to float once */
+    verify_reduce_judge((float)ref, ref, (long long)n, sum_sq, &v);
+    CHECK(v.pass, "rounded reference fails: rel %g", v.rel_err);
+
+    /* one element of size ~0.5 dropped: 0.5 / sqrt(sum x^2) ~ 0.5 / 577 ~ 9e-4 >> 1e-5 */
+    {
+        float keep = x[pick];
+        x[pick] = 0.0f;
+        got = pairwise(x, n);
+        verify_reduce_judge(got, ref, (long long)n, sum_sq, &v);
+        CHECK(!v.pass && v.rel_err > 50 * v.tolerance, "dropped element passes: rel %g tol %g", v.rel_err,
+              v.tolerance);
+        x[pick] = 2.0f * keep;
+        got = pairwise(x, n);
+        verify_reduce_judge(got, ref, (long long)n, sum_sq, &v);
+        CHECK(!v.pass, "doubled element passes: rel %g tol %g", v.rel_err, v.tolerance);
+        x[pick] = keep;
+    }
+    verify_reduce_judge(NAN, ref, (long long)n, sum_sq, &v);
+    CHECK(!v.pass && v.nonfinite == 1, "NaN sum passes");
+    verify_reduce_judge(INFINITY, ref, (long long)n, sum_sq, &v);
+    CHECK(!v.pass && v.nonfinite == 1, "Inf sum passes");
+    /* an all-zero input: exact zero passes, anything else is judged against 1 */
+    verify_reduce_judge(0.0, 0.0, 1024, 0.0, &v);
+    CHECK(v.pass && v.rel_err == 0.0, "zero sum fails");
+    verify_reduce_judge(1.0, 0.0, 1024, 0.0, &v);
+    CHECK(!v.pass, "1 against a zero sum passes");
+    /* exact sum of a short input */
+    {
+        static const float y[4] = {0.5f, -0.25f, 1.0f, 2.0f};
+        verify_reduce_judge(pairwise(y, 4), 3.25, 4, 0.25 + 0.0625 + 1 + 4, &v);
+        CHECK(v.pass && v.rel_err == 0.0, "exact short sum: rel %g", v.rel_err);
+    }
+    free(x);
+}
+
+int main(void)
+{
+    test_tolerances();
+    test_cpu_gemm();
+    test_gemm_judge();
+    test_reduce_judge();
+    return test_finish("test_verify");
+}
