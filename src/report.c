@@ -76,7 +76,8 @@ void report_begin(report *rp, FILE *out, cli_format format, const run_info *info
 /* A number cell: "-" (table) or "" (md) when not applicable. */
 static void report_num(char *buf, size_t len, double v, int decimals, const char *na)
 {
-    if (!(v >= 0) || isinf(v)) snprintf(buf, len, "%s", na);
+    if (!(v >= 0)) snprintf(buf, len, "%s", na);
+    else if (isinf(v)) snprintf(buf, len, "inf");
     else if (decimals < 0) snprintf(buf, len, "%.2e", v); /* scientific */
     else snprintf(buf, len, "%.*f", decimals, v);
 }
@@ -100,8 +101,13 @@ static void report_case_title(const result_row *r, char *buf, size_t len)
 
 static void report_json_num(FILE *f, const char *key, double v)
 {
-    if (!(v >= 0) || isinf(v)) fprintf(f, ", \"%s\": null", key);
-    else fprintf(f, ", \"%s\": %.9g", key, v);
+    char b[64];
+    if (!(v >= 0) || isinf(v)) {
+        fprintf(f, ", \"%s\": null", key);
+        return;
+    }
+    csv_format_number(b, sizeof b, v); /* the same digits as the CSV cell */
+    fprintf(f, ", \"%s\": %s", key, b);
 }
 
 static void report_json_row(report *rp, const result_row *r)
@@ -196,8 +202,12 @@ void report_case(report *rp, const result_row *rows, int count)
             fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", r->variant, r->math, med, spr, thr, pr, pb, pk,
                     err, status_name(r->status));
     }
-    for (int i = 0; i < count; i++)
-        if (rows[i].message[0]) fprintf(f, "%s  %s %s: %s\n", md ? ">" : "", rows[i].variant, status_name(rows[i].status), rows[i].message);
+    for (int i = 0; i < count; i++) {
+        if (!rows[i].message[0]) continue;
+        fprintf(f, "%s  %s %s: ", md ? ">" : "", rows[i].variant, status_name(rows[i].status));
+        for (const char *p = rows[i].message; *p; p++) fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f); /* one line */
+        fputc('\n', f);
+    }
     fflush(f);
 }
 

@@ -47,7 +47,9 @@ void verify_gemm_judge(const verify_sums *s, const char *math, long long k, veri
  *   tol = 8 * u32 * (log2(n) + 1)
  * sits ~100x above it at n = 2^26 while dropping or doubling a single
  * element of typical size (|x| ~ 0.5 against sqrt(sum x^2) ~ 4700) fails.
- * One float accumulator fed by one atomicAdd per block is NOT within it. */
+ * One float accumulator fed by one atomicAdd per block is NOT within it.
+ * The verdict scales this by (1 + |sum| / (2 sqrt(sum x^2))): with a
+ * non-zero mean the partial sums, and their rounding, grow like |sum|. */
 double verify_reduce_tolerance(long long n);
 void verify_reduce_judge(double result, double ref, long long n, double sum_sq, verify_verdict *v);
 
