@@ -1,65 +1,104 @@
-/* kernels/sgemm_tf32.cu: TF32 tensor-core SGEMM with warp-level mma.sync.
+/* kernels/sgemm_tf32.cu: TF32 tensor-core SGEMM with warp-level mma.sync,
+ * plus the table of shape candidates that compare-search times.
  *
  * Variant: sgemm_tf32_mma        run just it: ./compare --variants tf32_mma
+ *          (calls candidate SGEMM_TF32_DEFAULT of the table at the end)
+ * Search:  sgemm_tf32_search_count / _name / _run: every candidate, for
+ *          compare-search (src/search.c), names like
+ *          tf32_128x128x32_s3_w64x32_trunc (BMxBNxBK, stages, warp tile WMxWN,
+ *          operand rounding).
  * Measured: pending H200 run (target >= 50% of cublas_tf32 at n = 4096).
+ *   Previous version (128x256, 64x64 warps, B fragments by 32-bit LDS,
+ *   cvt.rna, barrier at the top of each k slice, ~580 instructions per slice
+ *   and warp): 145 / 154 / 151 TFLOP/s at n = 2048 / 4096 / 8192, 42 / 38 /
+ *   37 % of cuBLAS TF32.
  *
  * Idea
  *   C = A * B with FP32 in and out and TF32 products (10-bit mantissa, FP32
- *   accumulate), the same arithmetic as cuBLAS with CUBLAS_TF32_TENSOR_OP_MATH.
- *   Operands are rounded with cvt.rna.tf32.f32 (round to nearest, ties away)
- *   just before each mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32.
+ *   accumulate), as cuBLAS with CUBLAS_TF32_TENSOR_OP_MATH, on
+ *   mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32.
  *
- *   - Block tile 128 x 256 (BM x BN), BK = 32, 256 threads = 8 warps laid out
- *     2 (m) x 4 (n); each warp owns a 64 x 64 tile of C = 4 x 8 mma tiles of
- *     16 x 8, i.e. 128 FP32 accumulators per thread. 128 x 256 rather than
- *     128 x 128 because shared-memory bandwidth (128 B/clk/SM) is the limit of
- *     mma.sync TF32: a 64 x 64 warp tile reads 16 KB of fragments per BK slice
- *     per 262k flop, two thirds of the bytes per flop of a 64 x 32 warp tile.
- *   - Per thread and BK slice the main loop issues (sm_90 SASS) 128 HMMA.1688
- *     .F32.TF32, 16 LDSM, 64 LDS, 12 LDGSTS and 2 x 128 ALU ops for cvt.rna
- *     (FSETP + predicated IADD; ptxas drops the masking since the tensor core
- *     ignores the low 13 bits): ~580 instructions, no register moves.
- *   - 4-stage cp.async pipeline (16-byte cp.async.cg, zero-filled past the
- *     edges), one __syncthreads per BK slice. 52224 B of shared memory per
- *     stage, 208896 B in all (dynamic; the launcher raises the limit once).
+ *   - One generic kernel body; its shape arguments are literal constants at
+ *     every call site, so each instantiation is fully specialised after
+ *     inlining (no templates). Candidate = block tile BM x BN, BK = 32, warp
+ *     tile WM x WN (multiples of 16, at most 64), STAGES-deep cp.async ring,
+ *     and the operand rounding:
+ *       _rna   operands rounded with cvt.rna.tf32.f32 (round to nearest, ties
+ *              away) after each fragment load: 2-3 ALU ops per register
+ *              (FSETP, IADD, LOP3 in SASS), 288 per 128 mma.
+ *       _trunc the raw FP32 bits go to the .tf32 mma; the tensor core ignores
+ *              the low 13 mantissa bits, i.e. truncates toward zero. NaN and
+ *              Inf stay NaN and Inf (exponent and top mantissa bits are kept).
+ *              Error per input up to 2^-10 instead of 2^-11 relative, and
+ *              biased: on uniform [0, 1) inputs (all positive) the relative
+ *              error is ~7e-4 instead of ~2.6e-4, inside the TF32 tolerance
+ *              (6 * 2^-11 + 8 * 2^-24 sqrt(k) ~ 3e-3). No ALU work at all
+ *              between the fragment loads and the mma.
+ *   - Operand roles swapped: each mma computes a 16 (n) x 8 (m) tile of C^T =
+ *     B^T A^T. Its "A" operand (16 x 8, row) is B^T, read from B_s; its "B"
+ *     operand (8 x 8, col) is A^T, read from A_s. Why: the mma wants each
+ *     operand in consecutive registers (a quad for A, a pair for B), and
+ *     this way both come straight out of one load with no register moves:
+ *       B_s side: inside a 16-column n tile, physical column 2c + h is tile
+ *       row c + 8h (a permutation the mma does not see, undone when C is
+ *       stored). Lane (g, t) needs B^T[g][t], B^T[g+8][t], B^T[g][t+4],
+ *       B^T[g+8][t+4] = B_s[t][2g], B_s[t][2g+1], B_s[t+4][2g], B_s[t+4][2g+1]:
+ *       two 8-byte LDS per 16 n columns per k step (the previous version
+ *       needed four 4-byte LDS; 16-byte LDS along n cannot feed the pairs
+ *       without a MOV per register, measured in SASS: 156 MOVs per slice).
+ *       A_s side: lane (g, t) needs A[g][t], A[g][t+4] per 8-row m tile; one
+ *       ldmatrix.x4 gives them for two m tiles, in register pairs.
+ *     Accumulator d0..d3 of (n tile i, m tile j) is C[2t][2g], C[2t+1][2g],
+ *     C[2t][2g+1], C[2t+1][2g+1] of the tile: written as float2 pairs.
+ *   - Register budget: each k step loads the next step's operands while its
+ *     mma run; the smaller operand set is loaded whole first, the other is
+ *     reloaded in place right after its last mma of the step. 128-register
+ *     candidates (2 blocks of 256 threads per SM) fit with 0 spills only
+ *     because the loaders recompute their addresses (loops not unrolled) and
+ *     the epilogue recomputes its indices (sgemm_tf32_tid).
+ *   - The barrier of slice kt + 1 sits before the last k step of slice kt:
+ *     the operands of the next slice's first step are loaded right after it
+ *     and overlap the last step's mma, so no warp waits on shared-memory
+ *     latency after a barrier. One __syncthreads per slice.
  *   - Grouped rasterisation: consecutive blocks walk 8 block-rows of C before
  *     moving right, so the A and B panels of a wave are shared in L2.
+ *   - Per slice and warp (sm_90 SASS, 64 x 64 warp tile, trunc): 128 HMMA.1688
+ *     .F32.TF32, 32 LDS.64, 16 LDSM, ~80 other instructions (+ the loader
+ *     loops): 261 in the loop body against ~580 before.
  *
  * Fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k8", .tf32 / .f32),
  * lane = threadIdx.x % 32, g = groupID = lane >> 2, t = threadID_in_group = lane & 3:
  *   A (16 x 8, row):  a0 = A[g][t]    a1 = A[g+8][t]    a2 = A[g][t+4]    a3 = A[g+8][t+4]
  *   B (8 x 8, col):   b0 = B[t][g]    b1 = B[t+4][g]                  (B[k][n])
  *   C (16 x 8):       c0 = C[g][2t]   c1 = C[g][2t+1]   c2 = C[g+8][2t]   c3 = C[g+8][2t+1]
- *
- * Fragment loads from shared memory (each lands directly in the registers the
- * HMMA reads, so no register moves are needed around the in-place cvt):
- *   A: one ldmatrix.sync.aligned.m8n8.x4.shared.b16 per 16 x 8 tile. For 32-bit
- *      data an "8 x 8 b16" matrix is 8 rows x 4 floats and lane l receives word
- *      (l >> 2, l & 3) of it, i.e. element (g, t): matrices {rows 0-7, k 0-3},
- *      {rows 8-15, k 0-3}, {rows 0-7, k 4-7}, {rows 8-15, k 4-7} give exactly
- *      a0, a1, a2, a3. Lane l supplies the address of row (l & 7) of matrix l >> 3.
- *   B: scalar LDS of B_s[8s + t][n0 + g] and B_s[8s + t + 4][n0 + g].
+ *   (here A, B, C are the mma's operands: B^T, A^T, C^T of the GEMM.)
+ *   ldmatrix.sync.aligned.m8n8.x4.shared.b16 on 32-bit data: an "8 x 8 b16"
+ *   matrix is 8 rows x 4 floats and lane l receives word (l >> 2, l & 3) of
+ *   it, element (g, t). Matrices {m rows 0-7, k 0-3}, {rows 0-7, k 4-7},
+ *   {rows 8-15, k 0-3}, {rows 8-15, k 4-7} give A[g][t], A[g][t+4] of m tile
+ *   0 and the same of m tile 1. Lane l supplies the address of row (l & 7)
+ *   of matrix l >> 3.
  *
  * Shared-memory layout (bank-conflict free):
- *   A_s: 128 rows x 36 floats (32 + 4 pad). An ldmatrix phase reads 8 rows of
- *        16 bytes at one k chunk c: chunk index 9r + c, mod 8 distinct over 8 rows.
- *   B_s: 32 rows x 264 floats (256 + 8 pad). Lane (g, t) reads row 8s + t (+4),
- *        column n0 + 8j + g: bank (8 * row + col) mod 32 = 8t + g (+ const),
- *        32 distinct banks.
+ *   A_s: BM rows x 36 floats (32 + 4 pad). An ldmatrix phase reads 8 rows of
+ *        16 bytes at one k chunk c: chunk index 9r + c, mod 8 distinct.
+ *   B_s: 32 rows x (BN + 8) floats, row stride = 8 banks (mod 32). A half
+ *        warp of an LDS.64 (t = 0..3, 4 consecutive g) reads banks
+ *        8t + 2g + {0, 1} (+ const): 32 distinct banks.
  *
  * Constraints (why)
  *   - Any m, n, k >= 1. Edge tiles are zero-filled by cp.async (src-size 0) and
  *     every C store is predicated. m or n == 0: nothing to do; k == 0: C = 0.
  *   - 16-byte cp.async for A needs k % 4 == 0 and A 16-byte aligned (every row
  *     start then is); for B, n % 4 == 0 and B aligned. Otherwise the kernel
- *     instantiation with 4-byte cp.async.ca for that operand is taken: 4 kernels,
- *     (A, B) x (vector, scalar). C is written with float2 stores (c0/c1 are two
- *     adjacent columns; 4 lanes cover a 32-byte sector) when n is even and C is
- *     8-byte aligned, else with scalar predicated stores.
- *   - 208896 B of dynamic shared memory per block (sm_90: up to 227 KB), one
- *     block per SM, <= 255 registers per thread (__launch_bounds__(256, 1)).
- *   - Tolerance: products are TF32 (cvt.rna), accumulation FP32, as cuBLAS TF32:
- *     relative Frobenius error ~3e-4 on uniform [0, 1) inputs.
+ *     instantiation with 4-byte cp.async.ca for that operand is taken: 4
+ *     kernels per candidate, (A, B) x (vector, scalar). C is written with
+ *     float2 stores when n is even and C is 8-byte aligned, else with scalar
+ *     predicated stores.
+ *   - Tile constraints are static_asserts at each candidate (loader shapes,
+ *     warp tiles, shared-memory limits: 227 KB per block, 228 KB per SM with
+ *     1 KB reserved per block, for the blocks per SM the candidate asks for
+ *     in __launch_bounds__).
  *   - The max-dynamic-shared-memory attribute is set once per kernel per
  *     process (on the device current at the first call).
  */
@@ -70,46 +109,61 @@
 
 #include "sgemm.h"
 
-// ---- configuration -----------------------------------------------------------
+// ---- fixed parameters ----------------------------------------------------------
 
-#define SGEMM_TF32_BM 128     /* block tile rows (m) */
-#define SGEMM_TF32_BN 256     /* block tile columns (n) */
-#define SGEMM_TF32_BK 32      /* k slice per pipeline stage */
-#define SGEMM_TF32_WM 64      /* warp tile rows */
-#define SGEMM_TF32_WN 64      /* warp tile columns */
-#define SGEMM_TF32_THREADS 256
-#define SGEMM_TF32_STAGES 4
-#define SGEMM_TF32_AS 36      /* A_s row stride in floats: BK + 4 (bank shift) */
-#define SGEMM_TF32_BS 264     /* B_s row stride in floats: BN + 8 (bank shift) */
-#define SGEMM_TF32_GROUP_M 8  /* block-rows per rasterisation group */
+#define SGEMM_TF32_BK 32       /* k slice per pipeline stage: 4 mma k steps */
+#define SGEMM_TF32_AS 36       /* A_s row stride in floats: BK + 4 (bank shift) */
+#define SGEMM_TF32_GROUP_M 8   /* block-rows per rasterisation group */
+#define SGEMM_TF32_SMEM_SM (228 * 1024)     /* sm_90 shared memory per SM */
+#define SGEMM_TF32_SMEM_BLOCK (227 * 1024)  /* sm_90 max dynamic shared memory per block */
 
-#define SGEMM_TF32_A_STAGE (SGEMM_TF32_BM * SGEMM_TF32_AS)  /* floats */
-#define SGEMM_TF32_B_STAGE (SGEMM_TF32_BK * SGEMM_TF32_BS)  /* floats */
-#define SGEMM_TF32_STAGE (SGEMM_TF32_A_STAGE + SGEMM_TF32_B_STAGE)
-#define SGEMM_TF32_SMEM_BYTES (SGEMM_TF32_STAGES * SGEMM_TF32_STAGE * 4)
+/* derived sizes of a candidate (all in floats unless _BYTES) */
+#define SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) (32 * ((BM) / (WM)) * ((BN) / (WN)))
+#define SGEMM_TF32_BS_OF(BN) ((BN) + 8)
+#define SGEMM_TF32_STAGE_OF(BM, BN) ((BM) * SGEMM_TF32_AS + SGEMM_TF32_BK * SGEMM_TF32_BS_OF(BN))
+#define SGEMM_TF32_SMEM_BYTES_OF(BM, BN, ST) ((ST) * SGEMM_TF32_STAGE_OF(BM, BN) * 4)
 
-static_assert(SGEMM_TF32_THREADS == 32 * (SGEMM_TF32_BM / SGEMM_TF32_WM) *
-                                         (SGEMM_TF32_BN / SGEMM_TF32_WN),
-              "one warp per warp tile");
-static_assert(SGEMM_TF32_WM == 64 && SGEMM_TF32_WN == 64,
-              "warp tile is 4 x 8 mma tiles of 16 x 8 (acc[4][8][4])");
 static_assert(SGEMM_TF32_BK == 32, "loaders index 8 chunks / 32 floats per A row");
 static_assert(SGEMM_TF32_AS % 4 == 0 && (SGEMM_TF32_AS / 4) % 8 == 1,
               "A_s rows 16-byte aligned (ldmatrix, cp.async) and shifted by one bank group");
-static_assert(SGEMM_TF32_BS % 4 == 0 && SGEMM_TF32_BS % 32 == 8 && SGEMM_TF32_BS >= SGEMM_TF32_BN,
-              "B_s rows 16-byte aligned (cp.async), consecutive rows 8 banks apart");
-static_assert((SGEMM_TF32_BM * SGEMM_TF32_BK / 4) % SGEMM_TF32_THREADS == 0 &&
-                  (SGEMM_TF32_BK * SGEMM_TF32_BN / 4) % SGEMM_TF32_THREADS == 0,
-              "16-byte chunks of a stage split evenly over the threads");
-static_assert(SGEMM_TF32_THREADS == SGEMM_TF32_BN && SGEMM_TF32_THREADS % SGEMM_TF32_BK == 0,
-              "scalar loaders: one B column per thread, whole A rows per warp");
-static_assert(SGEMM_TF32_SMEM_BYTES <= 227 * 1024, "sm_90 dynamic shared memory limit");
 
 // ---- device helpers ----------------------------------------------------------
 
 static __device__ __forceinline__ unsigned sgemm_tf32_smem_u32(const void *p)
 {
     return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* %tid.x and %ctaid.x read with volatile asm: not merged with earlier reads, so
+ * the epilogue recomputes its indices instead of holding them in registers
+ * through the main loop (the 128-register candidates need those registers). */
+static __device__ __forceinline__ int sgemm_tf32_tid(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(r));
+    return (int)r;
+}
+
+static __device__ __forceinline__ int sgemm_tf32_ctaid(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%ctaid.x;\n" : "=r"(r));
+    return (int)r;
+}
+
+/* Block tile origin (bm0, bn0) of block `bid`: grouped rasterisation of the
+ * 1-D grid, consecutive blocks walk GROUP_M block-rows before moving right. */
+static __device__ __forceinline__ void sgemm_tf32_tile(int bid, int m, int n, const int BM,
+                                                       const int BN, int *bm0, int *bn0)
+{
+    const int tiles_m = (m + BM - 1) / BM;
+    const int tiles_n = (n + BN - 1) / BN;
+    const int per_group = SGEMM_TF32_GROUP_M * tiles_n;
+    const int first_m = (bid / per_group) * SGEMM_TF32_GROUP_M;
+    const int group_m = min(tiles_m - first_m, SGEMM_TF32_GROUP_M);
+    const int in_group = bid % per_group;
+    *bm0 = (first_m + in_group % group_m) * BM;
+    *bn0 = (in_group / group_m) * BN;
 }
 
 /* 16-byte async copy global -> shared; copies 0 bytes and zero-fills when !valid. */
@@ -131,10 +185,16 @@ static __device__ __forceinline__ void sgemm_tf32_commit(void)
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 
-/* wait until at most STAGES-2 groups of this thread are pending */
-static __device__ __forceinline__ void sgemm_tf32_wait_stage(void)
+/* wait until at most `pending` (a literal after inlining) groups of this
+ * thread are in flight; values above 2 wait for 2 (more than needed: safe) */
+static __device__ __forceinline__ void sgemm_tf32_wait(const int pending)
 {
-    asm volatile("cp.async.wait_group %0;\n" :: "n"(SGEMM_TF32_STAGES - 2) : "memory");
+    if (pending <= 0)
+        asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+    else if (pending == 1)
+        asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    else
+        asm volatile("cp.async.wait_group 2;\n" ::: "memory");
 }
 
 /* the four 8 x 4-float matrices whose row addresses lanes 0-7, 8-15, 16-23, 24-31 give */
@@ -144,10 +204,13 @@ static __device__ __forceinline__ void sgemm_tf32_ldmatrix_x4(unsigned *d, unsig
                  : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(addr) : "memory");
 }
 
-static __device__ __forceinline__ unsigned sgemm_tf32_cvt(float x)
+/* operand bits for the mma: rounded to TF32 (rna) or the raw FP32 bits (trunc) */
+static __device__ __forceinline__ unsigned sgemm_tf32_operand(unsigned x, const int rna)
 {
+    if (!rna)
+        return x;
     unsigned r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(x)));
     return r;
 }
 
@@ -160,35 +223,62 @@ static __device__ __forceinline__ void sgemm_tf32_mma(float *d, const unsigned *
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/* mma A operand of n tile i of one k step, from B_s (see "Operand roles"):
+ * q = B_s[t][2g], B_s[t][2g+1], B_s[t+4][2g], B_s[t+4][2g+1] of the tile, two
+ * 8-byte LDS; b_ptr points at this lane's B_s[t][2g] of n tile 0. */
+static __device__ __forceinline__ void sgemm_tf32_frag_q(unsigned *q, const float *b_ptr, int i,
+                                                         const int BS, const int rna)
+{
+    const float2 lo = *(const float2 *)(b_ptr + 16 * i);
+    const float2 hi = *(const float2 *)(b_ptr + 4 * BS + 16 * i);
+    q[0] = sgemm_tf32_operand(__float_as_uint(lo.x), rna);
+    q[1] = sgemm_tf32_operand(__float_as_uint(lo.y), rna);
+    q[2] = sgemm_tf32_operand(__float_as_uint(hi.x), rna);
+    q[3] = sgemm_tf32_operand(__float_as_uint(hi.y), rna);
+}
+
+/* mma B operands of m tiles 2jj and 2jj+1 of one k step, from A_s by one
+ * ldmatrix.x4: p[0..1] = tile 2jj, p[2..3] = tile 2jj+1; a_addr is this
+ * lane's row address for jj = 0 (bytes). */
+static __device__ __forceinline__ void sgemm_tf32_frag_p(unsigned *p, unsigned a_addr, int jj,
+                                                         const int rna)
+{
+    sgemm_tf32_ldmatrix_x4(p, a_addr + 4u * (16 * jj * SGEMM_TF32_AS));
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+        p[r] = sgemm_tf32_operand(p[r], rna);
+}
+
 /* Issue the cp.async copies of one BK slice (k0..k0+31) of the A panel (rows
- * bm0..bm0+127) and B panel (columns bn0..bn0+255) into one stage. Out-of-range
- * elements are zero-filled; their source address is the (valid) base pointer.
- * Vector paths: a_vptr / b_vptr point at this thread's first 16-byte chunk of
- * this slice, a_vstep / b_vstep (floats) from one of its chunks to the next. */
+ * bm0..bm0+BM-1) and B panel (columns bn0..bn0+BN-1) into one stage. Out-of-
+ * range elements are zero-filled; their source address is the (valid) base
+ * pointer. Vector paths: a thread's 16-byte chunks are T/8 rows (A) and
+ * T/(BN/4) rows (B) apart; the loops are not unrolled so the addresses are
+ * recomputed instead of held in registers. */
 static __device__ __forceinline__ void sgemm_tf32_load_stage(
     float *As, float *Bs, const float *A, const float *B, int m, int n, int k,
-    int bm0, int bn0, int k0, int tid, const float *a_vptr, const float *b_vptr,
-    size_t a_vstep, size_t b_vstep, const int a_vec, const int b_vec)
+    int bm0, int bn0, int k0, int tid, const int BM, const int BN, const int T, const int a_vec, const int b_vec)
 {
+    const int BS = SGEMM_TF32_BS_OF(BN);
     if (a_vec) {
-        /* 128 rows x 8 chunks; 8 consecutive threads read one 128-byte row piece.
-         * Thread: chunk kc = tid & 7 of rows tid / 8 + 32j, j = 0..3. */
-        const int kc = tid & 7, row0 = tid >> 3;
+        /* BM rows x 8 chunks; 8 consecutive threads read one 128-byte row piece.
+         * Thread: chunk kc = tid & 7 of rows tid / 8 + (T/8) j. */
+        const int kc = tid & 7, row0 = tid >> 3, rpp = T / 8;
         const int gk = k0 + 4 * kc;  /* k % 4 == 0: the chunk is all in or all out */
         const unsigned dst0 = sgemm_tf32_smem_u32(As + row0 * SGEMM_TF32_AS + 4 * kc);
-#pragma unroll
-        for (int j = 0; j < SGEMM_TF32_BM * SGEMM_TF32_BK / 4 / SGEMM_TF32_THREADS; ++j) {
-            const int gm = bm0 + row0 + 32 * j;
+#pragma unroll 1
+        for (int j = 0; j < BM / rpp; ++j) {
+            const int gm = bm0 + row0 + rpp * j;
             const int valid = gm < m && gk < k;
-            const float *src = valid ? a_vptr + j * a_vstep : A;
-            sgemm_tf32_cp16(dst0 + 4u * (32 * j * SGEMM_TF32_AS), src, valid);
+            const float *src = valid ? A + ((size_t)gm * k + gk) : A;
+            sgemm_tf32_cp16(dst0 + 4u * (rpp * j * SGEMM_TF32_AS), src, valid);
         }
     } else {
-        /* one warp per row (32 floats), 8 rows per pass; not unrolled so the
+        /* one warp per row (32 floats), T/32 rows per pass; not unrolled so the
          * addresses are recomputed instead of held in registers */
 #pragma unroll 1
-        for (int j = 0; j < SGEMM_TF32_BM * SGEMM_TF32_BK / SGEMM_TF32_THREADS; ++j) {
-            int row = (tid >> 5) + j * (SGEMM_TF32_THREADS / SGEMM_TF32_BK), kk = tid & 31;
+        for (int j = 0; j < BM / (T / 32); ++j) {
+            int row = (tid >> 5) + j * (T / 32), kk = tid & 31;
             int gm = bm0 + row, gk = k0 + kk;
             int valid = gm < m && gk < k;
             const float *src = valid ? A + ((size_t)gm * k + gk) : A;
@@ -196,194 +286,225 @@ static __device__ __forceinline__ void sgemm_tf32_load_stage(
         }
     }
     if (b_vec) {
-        /* 32 rows x 64 chunks; 64 consecutive threads read one 1 KB row piece.
-         * Thread: chunk cc = tid & 63 of rows tid / 64 + 4j, j = 0..7. */
-        const int cc = tid & 63, row0 = tid >> 6;
+        /* 32 rows x BN/4 chunks; BN/4 consecutive threads read one row piece.
+         * Thread: chunk cc = tid % (BN/4) of rows tid / (BN/4) + rpp j. */
+        const int cpr = BN / 4, rpp = T / (BN / 4);
+        const int cc = tid % cpr, row0 = tid / cpr;
         const int gn = bn0 + 4 * cc;  /* n % 4 == 0: the chunk is all in or all out */
-        const unsigned dst0 = sgemm_tf32_smem_u32(Bs + row0 * SGEMM_TF32_BS + 4 * cc);
-#pragma unroll
-        for (int j = 0; j < SGEMM_TF32_BK * SGEMM_TF32_BN / 4 / SGEMM_TF32_THREADS; ++j) {
-            const int gk = k0 + row0 + 4 * j;
+        const unsigned dst0 = sgemm_tf32_smem_u32(Bs + row0 * BS + 4 * cc);
+#pragma unroll 1
+        for (int j = 0; j < SGEMM_TF32_BK / rpp; ++j) {
+            const int gk = k0 + row0 + rpp * j;
             const int valid = gk < k && gn < n;
-            const float *src = valid ? b_vptr + j * b_vstep : B;
-            sgemm_tf32_cp16(dst0 + 4u * (4 * j * SGEMM_TF32_BS), src, valid);
+            const float *src = valid ? B + ((size_t)gk * n + gn) : B;
+            sgemm_tf32_cp16(dst0 + 4u * (rpp * j * BS), src, valid);
         }
     } else {
-        /* thread = column, one row per pass */
-        int col = tid;
-        int gn = bn0 + col;
+        /* thread = column tid % BN, rows tid / BN + (T/BN) j */
+        const int col = tid % BN, row0 = tid / BN, rpp = T / BN;
+        const int gn = bn0 + col;
 #pragma unroll 1
-        for (int row = 0; row < SGEMM_TF32_BK; ++row) {
+        for (int row = row0; row < SGEMM_TF32_BK; row += rpp) {
             int gk = k0 + row;
             int valid = gk < k && gn < n;
             const float *src = valid ? B + ((size_t)gk * n + gn) : B;
-            sgemm_tf32_cp4(sgemm_tf32_smem_u32(Bs + row * SGEMM_TF32_BS + col), src, valid);
+            sgemm_tf32_cp4(sgemm_tf32_smem_u32(Bs + row * BS + col), src, valid);
         }
     }
 }
 
 // ---- kernel body ---------------------------------------------------------------
 
-/* a_vec, b_vec are literal constants at every call site, so each __global__
- * wrapper below gets its own specialised copy after inlining. */
+/* Every argument after c_vec is a literal constant at each call site, so each
+ * __global__ wrapper gets its own specialised copy after inlining. Arrays are
+ * declared at the largest warp tile (64 x 64) and used up to NI x MJ (mma
+ * tiles of 16 n x 8 m: C^T, see "Operand roles swapped"). */
 static __device__ __forceinline__ void sgemm_tf32_body(
     const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
-    int m, int n, int k, int c_vec, const int a_vec, const int b_vec)
+    int m, int n, int k, int c_vec,
+    const int BM, const int BN, const int WM, const int WN, const int STAGES, const int rna,
+    const int a_vec, const int b_vec)
 {
     extern __shared__ float4 sgemm_tf32_smem4[];
     float *smem = (float *)sgemm_tf32_smem4;
 
-    const int tid = threadIdx.x;
+    const int T = SGEMM_TF32_THREADS_OF(BM, BN, WM, WN);
+    const int NI = WN / 16, MJ = WM / 8;  /* mma tiles per warp: 16 n x 8 m each */
+    const int BS = SGEMM_TF32_BS_OF(BN);
+    const int A_STAGE = BM * SGEMM_TF32_AS;
+    const int STAGE = SGEMM_TF32_STAGE_OF(BM, BN);
+    const int KSTEPS = SGEMM_TF32_BK / 8;
+
+    const int tid = sgemm_tf32_tid();
     const int lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
-    const int wm0 = (warp >> 2) * SGEMM_TF32_WM;  /* 2 warps along m */
-    const int wn0 = (warp & 3) * SGEMM_TF32_WN;   /* 4 warps along n */
+    const int wm0 = (warp / (BN / WN)) * WM;
+    const int wn0 = (warp % (BN / WN)) * WN;
+    int bm0, bn0;
+    sgemm_tf32_tile(sgemm_tf32_ctaid(), m, n, BM, BN, &bm0, &bn0);
 
-    /* grouped rasterisation of the 1-D grid */
-    const int tiles_m = (m + SGEMM_TF32_BM - 1) / SGEMM_TF32_BM;
-    const int tiles_n = (n + SGEMM_TF32_BN - 1) / SGEMM_TF32_BN;
-    const int bid = blockIdx.x;
-    const int per_group = SGEMM_TF32_GROUP_M * tiles_n;
-    const int first_m = (bid / per_group) * SGEMM_TF32_GROUP_M;
-    const int group_m = min(tiles_m - first_m, SGEMM_TF32_GROUP_M);
-    const int in_group = bid % per_group;
-    const int bm0 = (first_m + in_group % group_m) * SGEMM_TF32_BM;
-    const int bn0 = (in_group / group_m) * SGEMM_TF32_BN;
-
-    float acc[4][8][4];
+    float acc[4][8][4];  /* [n tile i][m tile j][d0..d3] */
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < NI; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j)
+        for (int j = 0; j < MJ; ++j)
 #pragma unroll
             for (int r = 0; r < 4; ++r)
                 acc[i][j][r] = 0.0f;
 
     const int ktiles = (k + SGEMM_TF32_BK - 1) / SGEMM_TF32_BK;
 
-    /* vector loaders: first chunk of this thread in the next slice to load: A at
-     * (row bm0 + tid/8, k 4 (tid%8)), then every 32 rows; B at (row tid/64,
-     * column bn0 + 4 (tid%64)), then every 4 rows. Advanced by one slice per load;
-     * only dereferenced where the row and column are in range. */
-    const float *a_vptr = A + ((size_t)(bm0 + (tid >> 3)) * k + 4 * (tid & 7));
-    const float *b_vptr = B + ((size_t)(tid >> 6) * n + bn0 + 4 * (tid & 63));
-    const size_t a_vstep = (size_t)32 * k, b_vstep = (size_t)4 * n;
-    const size_t b_slice = (size_t)SGEMM_TF32_BK * n;
-
     /* prologue: slices 0..STAGES-2; one commit per slot even when empty so the
-     * group count (and wait_group's arithmetic) is the same for every thread */
+     * group count (and wait_group's arithmetic) is the same for every thread:
+     * group i always holds slice i */
 #pragma unroll
-    for (int s = 0; s < SGEMM_TF32_STAGES - 1; ++s) {
+    for (int s = 0; s < STAGES - 1; ++s) {
         if (s < ktiles) {
-            sgemm_tf32_load_stage(smem + s * SGEMM_TF32_STAGE,
-                                  smem + s * SGEMM_TF32_STAGE + SGEMM_TF32_A_STAGE,
-                                  A, B, m, n, k, bm0, bn0, s * SGEMM_TF32_BK, tid, a_vptr, b_vptr,
-                                  a_vstep, b_vstep, a_vec, b_vec);
-            a_vptr += SGEMM_TF32_BK;
-            b_vptr += b_slice;
+            sgemm_tf32_load_stage(smem + s * STAGE, smem + s * STAGE + A_STAGE, A, B, m, n, k,
+                                  bm0, bn0, s * SGEMM_TF32_BK, tid, BM, BN, T, a_vec, b_vec);
         }
         sgemm_tf32_commit();
     }
 
-    /* per-thread fragment offsets inside a stage: ldmatrix row address (bytes,
-     * + 16 mt rows, + 8 s floats) and B element (floats, + 8 s rows, + 8 j) */
+    /* per-thread fragment offsets inside a stage: ldmatrix row address (bytes;
+     * + 16 jj rows, + 8 s floats) and B_s float2 (floats; + 8 s rows, + 16 i) */
     const unsigned smem_u32 = sgemm_tf32_smem_u32(smem);
-    const unsigned a_ld = 4u * (unsigned)((wm0 + (lane & 7) + 8 * ((lane >> 3) & 1)) * SGEMM_TF32_AS +
-                                          4 * (lane >> 4));
-    const int b_off = SGEMM_TF32_A_STAGE + t * SGEMM_TF32_BS + wn0 + g;
+    const unsigned a_ld = 4u * (unsigned)((wm0 + (lane & 7) + 8 * (lane >> 4)) * SGEMM_TF32_AS +
+                                          4 * ((lane >> 3) & 1));
+    const int b_off = A_STAGE + t * BS + wn0 + 2 * g;
 
-    int stage = 0;                           /* stage holding slice kt */
-    int load_stage = SGEMM_TF32_STAGES - 1;  /* stage receiving slice kt + STAGES-1 */
-    for (int kt = 0; kt < ktiles; ++kt) {
-        sgemm_tf32_wait_stage();  /* this thread's copies of slice kt have landed */
-        __syncthreads();          /* everyone's have; everyone is done with slice kt-1 */
-
-        /* refill the stage that held slice kt-1 */
-        {
-            int next = kt + SGEMM_TF32_STAGES - 1;
-            if (next < ktiles) {
-                sgemm_tf32_load_stage(smem + load_stage * SGEMM_TF32_STAGE,
-                                      smem + load_stage * SGEMM_TF32_STAGE + SGEMM_TF32_A_STAGE,
-                                      A, B, m, n, k, bm0, bn0, next * SGEMM_TF32_BK, tid,
-                                      a_vptr, b_vptr, a_vstep, b_vstep, a_vec, b_vec);
-                a_vptr += SGEMM_TF32_BK;
-                b_vptr += b_slice;
-            }
-            sgemm_tf32_commit();
-            load_stage = (load_stage + 1 == SGEMM_TF32_STAGES) ? 0 : load_stage + 1;
-        }
-
-        const float *st = smem + stage * SGEMM_TF32_STAGE;
-        const unsigned st_a = smem_u32 + 4u * (unsigned)(stage * SGEMM_TF32_STAGE) + a_ld;
+    /* fq[i] (n tile i), fp[j] (m tile j): the operands of the k step being
+     * multiplied. Each step loads the next step's operands while multiplying:
+     * the smaller set (gq or gp) is loaded in full first, the other is
+     * reloaded in place as soon as its last mma of this step has been issued,
+     * so one step's worth plus the smaller set are live at once. */
+    const int DBQ = (NI * 4 <= MJ * 2);  /* double-buffer the quads (else the pairs) */
+    unsigned fq[4][4], fp[8][2];
+    if (ktiles > 0) {
+        sgemm_tf32_wait(STAGES - 2);  /* group 0 = slice 0 has landed (this thread) */
+        __syncthreads();              /* for every thread */
 #pragma unroll
-        for (int s = 0; s < SGEMM_TF32_BK / 8; ++s) {
-            unsigned a[4][4];
+        for (int i = 0; i < NI; ++i)
+            sgemm_tf32_frag_q(fq[i], smem + b_off, i, BS, rna);
 #pragma unroll
-            for (int mt = 0; mt < 4; ++mt) {
-                sgemm_tf32_ldmatrix_x4(a[mt], st_a + 4u * (16 * mt * SGEMM_TF32_AS + 8 * s));
-#pragma unroll
-                for (int r = 0; r < 4; ++r)
-                    a[mt][r] = sgemm_tf32_cvt(__uint_as_float(a[mt][r]));
-            }
-            unsigned b[8][2];
-#pragma unroll
-            for (int j = 0; j < 8; ++j) {
-                b[j][0] = sgemm_tf32_cvt(st[b_off + (8 * s) * SGEMM_TF32_BS + 8 * j]);      /* B[t][g]   */
-                b[j][1] = sgemm_tf32_cvt(st[b_off + (8 * s + 4) * SGEMM_TF32_BS + 8 * j]);  /* B[t+4][g] */
-            }
-#pragma unroll
-            for (int mt = 0; mt < 4; ++mt)
-#pragma unroll
-                for (int j = 0; j < 8; ++j)
-                    sgemm_tf32_mma(acc[mt][j], a[mt], b[j]);
-        }
-        stage = (stage + 1 == SGEMM_TF32_STAGES) ? 0 : stage + 1;
+        for (int jj = 0; jj < MJ / 2; ++jj)
+            sgemm_tf32_frag_p(&fp[2 * jj][0], smem_u32 + a_ld, jj, rna);
     }
 
-    /* epilogue: tile (mt, j), element c[2hr + e] is C row
-     * bm0 + wm0 + 16mt + g + 8hr, column bn0 + wn0 + 8j + 2t + e */
+    int stage = 0;                /* stage holding slice kt */
+    int load_stage = STAGES - 1;  /* stage receiving slice kt + STAGES-1 (held slice kt-1) */
+    for (int kt = 0; kt < ktiles; ++kt) {
+        /* refill the stage of slice kt-1: every warp loaded its last fragments
+         * of it before the barrier in iteration kt-1 (or it is still unused) */
+        {
+            const int next = kt + STAGES - 1;
+            if (next < ktiles) {
+                sgemm_tf32_load_stage(smem + load_stage * STAGE, smem + load_stage * STAGE + A_STAGE,
+                                      A, B, m, n, k, bm0, bn0, next * SGEMM_TF32_BK, tid,
+                                      BM, BN, T, a_vec, b_vec);
+            }
+            sgemm_tf32_commit();
+            load_stage = (load_stage + 1 == STAGES) ? 0 : load_stage + 1;
+        }
+
+        const int nstage = (stage + 1 == STAGES) ? 0 : stage + 1;
 #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
+        for (int s = 0; s < KSTEPS; ++s) {
+            /* the next step: s+1 of this slice, or step 0 of slice kt+1 once it
+             * has landed (groups 0..kt+STAGES-1 are committed; group kt+1 is
+             * complete when at most STAGES-2 are pending). In the last
+             * iteration the barrier is still taken (uniform) and the loads
+             * read a stale stage into operands that are never used. */
+            const int last = (s + 1 == KSTEPS);
+            const int fst = last ? nstage : stage;
+            const int fk = last ? 0 : s + 1;
+            if (last) {
+                sgemm_tf32_wait(STAGES - 2);
+                __syncthreads();
+            }
+            const unsigned a_next = smem_u32 + 4u * (unsigned)(fst * STAGE + 8 * fk) + a_ld;
+            const float *b_next = smem + fst * STAGE + b_off + 8 * fk * BS;
+            if (DBQ) {
+                unsigned gq[4][4];
 #pragma unroll
-        for (int hr = 0; hr < 2; ++hr) {
-            const int row = bm0 + wm0 + 16 * mt + g + 8 * hr;
+                for (int i = 0; i < NI; ++i)
+                    sgemm_tf32_frag_q(gq[i], b_next, i, BS, rna);
+#pragma unroll
+                for (int jj = 0; jj < MJ / 2; ++jj) {
+#pragma unroll
+                    for (int j = 2 * jj; j < 2 * jj + 2; ++j)
+#pragma unroll
+                        for (int i = 0; i < NI; ++i)
+                            sgemm_tf32_mma(acc[i][j], fq[i], fp[j]);
+                    sgemm_tf32_frag_p(&fp[2 * jj][0], a_next, jj, rna);
+                }
+#pragma unroll
+                for (int i = 0; i < NI; ++i)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+                        fq[i][r] = gq[i][r];
+            } else {
+                unsigned gp[8][2];
+#pragma unroll
+                for (int jj = 0; jj < MJ / 2; ++jj)
+                    sgemm_tf32_frag_p(&gp[2 * jj][0], a_next, jj, rna);
+#pragma unroll
+                for (int i = 0; i < NI; ++i) {
+#pragma unroll
+                    for (int j = 0; j < MJ; ++j)
+                        sgemm_tf32_mma(acc[i][j], fq[i], fp[j]);
+                    sgemm_tf32_frag_q(fq[i], b_next, i, BS, rna);
+                }
+#pragma unroll
+                for (int j = 0; j < MJ; ++j) {
+                    fp[j][0] = gp[j][0];
+                    fp[j][1] = gp[j][1];
+                }
+            }
+        }
+        stage = nstage;
+    }
+
+    /* epilogue: acc[i][j] is the C^T tile of n tile i, m tile j: element
+     * d[2h + e] is C row r0 + 8j + e, column c0 + 16i + h, where r0 = bm0 +
+     * wm0 + 2t and c0 = bn0 + wn0 + 2g are recomputed here (see sgemm_tf32_tid) */
+    int r0, c0;
+    {
+        const int tid2 = sgemm_tf32_tid();
+        const int lane2 = tid2 & 31, warp2 = tid2 >> 5;
+        int bm2, bn2;
+        sgemm_tf32_tile(sgemm_tf32_ctaid(), m, n, BM, BN, &bm2, &bn2);
+        r0 = bm2 + (warp2 / (BN / WN)) * WM + 2 * (lane2 & 3);
+        c0 = bn2 + (warp2 % (BN / WN)) * WN + 2 * (lane2 >> 2);
+    }
+#pragma unroll
+    for (int j = 0; j < MJ; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const int row = r0 + 8 * j + e;
             if (row >= m)
                 continue;
             float *crow = C + (size_t)row * n;
 #pragma unroll
-            for (int j = 0; j < 8; ++j) {
-                const int col = bn0 + wn0 + 8 * j + 2 * t;
-                const float v0 = acc[mt][j][2 * hr];
-                const float v1 = acc[mt][j][2 * hr + 1];
+            for (int i = 0; i < NI; ++i) {
+                const int col = c0 + 16 * i;
+                const float v0 = acc[i][j][e], v1 = acc[i][j][2 + e];
                 if (c_vec) {
                     /* n even and col even: both columns in or both out */
                     if (col < n)
                         *(float2 *)(crow + col) = make_float2(v0, v1);
                 } else {
-                    if (col < n) crow[col] = v0;
-                    if (col + 1 < n) crow[col + 1] = v1;
+                    if (col < n)
+                        crow[col] = v0;
+                    if (col + 1 < n)
+                        crow[col + 1] = v1;
                 }
             }
         }
     }
 }
 
-// ---- kernels -------------------------------------------------------------------
-
-#define SGEMM_TF32_KERNEL(NAME, AVEC, BVEC)                                                  \
-    static __global__ void __launch_bounds__(SGEMM_TF32_THREADS, 1)                          \
-    NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,     \
-         int m, int n, int k, int c_vec)                                                     \
-    {                                                                                        \
-        sgemm_tf32_body(A, B, C, m, n, k, c_vec, AVEC, BVEC);                                \
-    }
-
-SGEMM_TF32_KERNEL(sgemm_tf32_mma_kernel_ss, 0, 0)
-SGEMM_TF32_KERNEL(sgemm_tf32_mma_kernel_sv, 0, 1)
-SGEMM_TF32_KERNEL(sgemm_tf32_mma_kernel_vs, 1, 0)
-SGEMM_TF32_KERNEL(sgemm_tf32_mma_kernel_vv, 1, 1)
-
-// ---- launcher ------------------------------------------------------------------
+// ---- candidates ----------------------------------------------------------------
 
 typedef void (*sgemm_tf32_kernel_fn)(const float *, const float *, float *, int, int, int, int);
 
@@ -392,15 +513,12 @@ static int sgemm_tf32_aligned16(const void *p)
     return ((uintptr_t)p & 15u) == 0;
 }
 
-extern "C" int sgemm_tf32_mma(const float *A, const float *B, float *C,
-                              int m, int n, int k, cudaStream_t stream)
+/* Shared launcher: picks the (A, B) vector/scalar instantiation, sets the
+ * shared-memory attribute of that kernel once, launches the grid. */
+static int sgemm_tf32_launch(const sgemm_tf32_kernel_fn *kernels, int *attr_set, int bm, int bn,
+                             int threads, int smem_bytes, const float *A, const float *B, float *C,
+                             int m, int n, int k, cudaStream_t stream)
 {
-    /* index a_vec * 2 + b_vec */
-    static const sgemm_tf32_kernel_fn kernels[4] = {
-        sgemm_tf32_mma_kernel_ss, sgemm_tf32_mma_kernel_sv,
-        sgemm_tf32_mma_kernel_vs, sgemm_tf32_mma_kernel_vv};
-    static int smem_attr_set[4];  /* cudaFuncSetAttribute done for kernels[i] */
-
     if (m < 0 || n < 0 || k < 0)
         return (int)cudaErrorInvalidValue;
     if (m == 0 || n == 0)
@@ -411,21 +529,125 @@ extern "C" int sgemm_tf32_mma(const float *A, const float *B, float *C,
     const int c_vec = (n % 2 == 0) && ((uintptr_t)C & 7u) == 0;
     const int which = a_vec * 2 + b_vec;
 
-    if (!smem_attr_set[which]) {
+    if (!attr_set[which]) {
         cudaError_t err = cudaFuncSetAttribute((const void *)kernels[which],
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               SGEMM_TF32_SMEM_BYTES);
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
         if (err != cudaSuccess)
             return (int)err;
-        smem_attr_set[which] = 1;
+        attr_set[which] = 1;
     }
 
-    const long long tiles = (long long)((m + SGEMM_TF32_BM - 1) / SGEMM_TF32_BM) *
-                            ((n + SGEMM_TF32_BN - 1) / SGEMM_TF32_BN);
+    const long long tiles = (long long)((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     if (tiles > INT_MAX)
         return (int)cudaErrorInvalidValue;
 
-    kernels[which]<<<(unsigned)tiles, SGEMM_TF32_THREADS, SGEMM_TF32_SMEM_BYTES, stream>>>(
-        A, B, C, m, n, k, c_vec);
+    kernels[which]<<<(unsigned)tiles, threads, smem_bytes, stream>>>(A, B, C, m, n, k, c_vec);
     return (int)cudaGetLastError();
+}
+
+/* One candidate: 4 kernels ((A, B) x (scalar, vector): _ss _sv _vs _vv) and
+ * its launcher sgemm_tf32_run_<ID>. MINB = blocks per SM asked of ptxas
+ * (__launch_bounds__) and checked against shared memory. */
+#define SGEMM_TF32_KERNEL(ID, SUFFIX, BM, BN, WM, WN, ST, RNA, MINB, AVEC, BVEC)                 \
+    static __global__ void __launch_bounds__(SGEMM_TF32_THREADS_OF(BM, BN, WM, WN), MINB)        \
+    sgemm_tf32_k_##ID##SUFFIX(const float *__restrict__ A, const float *__restrict__ B,          \
+                              float *__restrict__ C, int m, int n, int k, int c_vec)             \
+    {                                                                                            \
+        sgemm_tf32_body(A, B, C, m, n, k, c_vec, BM, BN, WM, WN, ST, RNA, AVEC, BVEC);           \
+    }
+
+#define SGEMM_TF32_CANDIDATE(ID, BM, BN, WM, WN, ST, RNA, MINB)                                   \
+    static_assert((WM) % 16 == 0 && (WM) <= 64 && (WN) % 16 == 0 && (WN) <= 64,                   \
+                  "warp tile: up to 4 x 8 mma tiles of 16 n x 8 m (acc[4][8][4]), ldmatrix.x4 = 2 m tiles"); \
+    static_assert((BM) % (WM) == 0 && (BN) % (WN) == 0, "warps tile the block");                  \
+    static_assert(SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) % 32 == 0 &&                              \
+                      SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) <= 1024, "whole warps, one block");   \
+    static_assert(((BM) * 8) % SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) == 0 &&                      \
+                      ((BM) * 32) % SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) == 0,                   \
+                  "A loaders: whole passes of T/8 rows (vector) and T/32 rows (scalar)");         \
+    static_assert(SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) % ((BN) / 4) == 0 &&                      \
+                      SGEMM_TF32_BK % (SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) / ((BN) / 4)) == 0,  \
+                  "B vector loader: whole rows of BN/4 chunks per pass, whole passes per slice"); \
+    static_assert(SGEMM_TF32_THREADS_OF(BM, BN, WM, WN) % (BN) == 0,                              \
+                  "B scalar loader: whole rows of BN columns per pass");                          \
+    static_assert(SGEMM_TF32_BS_OF(BN) % 32 == 8,                                                 \
+                  "B_s rows 16-byte aligned, consecutive rows 8 banks apart (LDS.64 conflict free)"); \
+    static_assert((ST) >= 3, "refill of slice kt-1's stage while slices kt, kt+1 are read");      \
+    static_assert(SGEMM_TF32_SMEM_BYTES_OF(BM, BN, ST) <= SGEMM_TF32_SMEM_BLOCK,                  \
+                  "sm_90 dynamic shared memory per block");                                       \
+    static_assert((MINB) * (SGEMM_TF32_SMEM_BYTES_OF(BM, BN, ST) + 1024) <= SGEMM_TF32_SMEM_SM,   \
+                  "MINB blocks per SM fit in shared memory");                                     \
+    SGEMM_TF32_KERNEL(ID, _ss, BM, BN, WM, WN, ST, RNA, MINB, 0, 0)                               \
+    SGEMM_TF32_KERNEL(ID, _sv, BM, BN, WM, WN, ST, RNA, MINB, 0, 1)                               \
+    SGEMM_TF32_KERNEL(ID, _vs, BM, BN, WM, WN, ST, RNA, MINB, 1, 0)                               \
+    SGEMM_TF32_KERNEL(ID, _vv, BM, BN, WM, WN, ST, RNA, MINB, 1, 1)                               \
+    static int sgemm_tf32_run_##ID(const float *A, const float *B, float *C, int m, int n, int k, \
+                                   cudaStream_t stream)                                           \
+    {                                                                                             \
+        static const sgemm_tf32_kernel_fn kernels[4] = {                                          \
+            sgemm_tf32_k_##ID##_ss, sgemm_tf32_k_##ID##_sv,                                       \
+            sgemm_tf32_k_##ID##_vs, sgemm_tf32_k_##ID##_vv};                                      \
+        static int attr_set[4];                                                                   \
+        return sgemm_tf32_launch(kernels, attr_set, BM, BN, SGEMM_TF32_THREADS_OF(BM, BN, WM, WN), \
+                                 SGEMM_TF32_SMEM_BYTES_OF(BM, BN, ST), A, B, C, m, n, k, stream); \
+    }
+
+/*                   ID                          BM   BN  WM  WN ST RNA MINB   threads, smem */
+SGEMM_TF32_CANDIDATE(c128x256_s4_w64x64_rna,    128, 256, 64, 64, 4, 1, 1) /* 256, 208896 B */
+SGEMM_TF32_CANDIDATE(c128x256_s4_w64x64_trunc,  128, 256, 64, 64, 4, 0, 1) /* 256, 208896 B */
+SGEMM_TF32_CANDIDATE(c128x128_s3_w64x32_rna,    128, 128, 64, 32, 3, 1, 2) /* 256, 107520 B */
+SGEMM_TF32_CANDIDATE(c128x128_s3_w64x32_trunc,  128, 128, 64, 32, 3, 0, 2) /* 256, 107520 B */
+SGEMM_TF32_CANDIDATE(c128x128_s3_w32x64_trunc,  128, 128, 32, 64, 3, 0, 2) /* 256, 107520 B */
+SGEMM_TF32_CANDIDATE(c128x128_s3_w64x64_trunc,  128, 128, 64, 64, 3, 0, 2) /* 128, 107520 B */
+SGEMM_TF32_CANDIDATE(c256x128_s4_w64x64_trunc,  256, 128, 64, 64, 4, 0, 1) /* 256, 217088 B */
+
+// ---- search table and launchers -----------------------------------------------
+
+static const struct {
+    const char *name;    /* tf32_BMxBNxBK_sSTAGES_wWMxWN_{rna|trunc} */
+    sgemm_launcher run;  /* the candidate's launcher */
+} sgemm_tf32_table[] = {
+    {"tf32_128x256x32_s4_w64x64_rna", sgemm_tf32_run_c128x256_s4_w64x64_rna},
+    {"tf32_128x256x32_s4_w64x64_trunc", sgemm_tf32_run_c128x256_s4_w64x64_trunc},
+    {"tf32_128x128x32_s3_w64x32_rna", sgemm_tf32_run_c128x128_s3_w64x32_rna},
+    {"tf32_128x128x32_s3_w64x32_trunc", sgemm_tf32_run_c128x128_s3_w64x32_trunc},
+    {"tf32_128x128x32_s3_w32x64_trunc", sgemm_tf32_run_c128x128_s3_w32x64_trunc},
+    {"tf32_128x128x32_s3_w64x64_trunc", sgemm_tf32_run_c128x128_s3_w64x64_trunc},
+    {"tf32_256x128x32_s4_w64x64_trunc", sgemm_tf32_run_c256x128_s4_w64x64_trunc},
+};
+
+#define SGEMM_TF32_COUNT ((int)(sizeof(sgemm_tf32_table) / sizeof(sgemm_tf32_table[0])))
+
+/* the candidate sgemm_tf32_mma runs (index into sgemm_tf32_table):
+ * tf32_128x256x32_s4_w64x64_trunc, chosen before any H200 run (fewest
+ * instructions per mma, least L2 traffic per flop); to be replaced by the
+ * compare-search winner. */
+#define SGEMM_TF32_DEFAULT 1
+
+static_assert(SGEMM_TF32_DEFAULT >= 0 &&
+                  SGEMM_TF32_DEFAULT < (int)(sizeof(sgemm_tf32_table) / sizeof(sgemm_tf32_table[0])),
+              "default candidate is in the table");
+
+extern "C" int sgemm_tf32_search_count(void)
+{
+    return SGEMM_TF32_COUNT;
+}
+
+extern "C" const char *sgemm_tf32_search_name(int i)
+{
+    return (i >= 0 && i < SGEMM_TF32_COUNT) ? sgemm_tf32_table[i].name : NULL;
+}
+
+extern "C" int sgemm_tf32_search_run(int i, const float *A, const float *B, float *C,
+                                     int m, int n, int k, cudaStream_t stream)
+{
+    if (i < 0 || i >= SGEMM_TF32_COUNT || m < 1 || n < 1 || k < 1)
+        return (int)cudaErrorInvalidValue;
+    return sgemm_tf32_table[i].run(A, B, C, m, n, k, stream);
+}
+
+extern "C" int sgemm_tf32_mma(const float *A, const float *B, float *C,
+                              int m, int n, int k, cudaStream_t stream)
+{
+    return sgemm_tf32_table[SGEMM_TF32_DEFAULT].run(A, B, C, m, n, k, stream);
 }

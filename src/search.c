@@ -32,6 +32,7 @@ typedef struct {
 
 static const search_table search_tables[] = {
     {"fp32", sgemm_search_count, sgemm_search_name, sgemm_search_run},
+    {"tf32", sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
 };
 
 /* the candidate the harness's run callback calls */
