@@ -618,11 +618,16 @@ static const struct {
 
 #define SGEMM_TF32_COUNT ((int)(sizeof(sgemm_tf32_table) / sizeof(sgemm_tf32_table[0])))
 
-/* the candidate sgemm_tf32_mma runs (index into sgemm_tf32_table):
- * tf32_128x256x32_s4_w64x64_trunc, chosen before any H200 run (fewest
- * instructions per mma, least L2 traffic per flop); to be replaced by the
- * compare-search winner. */
+/* The candidates sgemm_tf32_mma runs (indices into sgemm_tf32_table), from
+ * compare-search on the H200 (2026-11-29, median, L2 flushed, % of cuBLAS TF32):
+ *   n = 2048: [1] 165.0 TFLOP/s 48.4%, [3] 164.4 48.2%
+ *   n = 4096: [3] 173.3 TFLOP/s 43.8%, [1] 161.1 40.7%
+ *   n = 8192: [1] 166.4 TFLOP/s 41.2%, [3] 154.6 38.3%
+ * so the 2-blocks-per-SM 128x128 tile up to 4096^2 outputs, the 128x256 tile
+ * (fewer L2 bytes per flop) beyond. */
 #define SGEMM_TF32_DEFAULT 1
+#define SGEMM_TF32_SMALL 3
+#define SGEMM_TF32_SMALL_MAX_MN (4096LL * 4096LL)
 
 static_assert(SGEMM_TF32_DEFAULT >= 0 &&
                   SGEMM_TF32_DEFAULT < (int)(sizeof(sgemm_tf32_table) / sizeof(sgemm_tf32_table[0])),
@@ -649,5 +654,6 @@ extern "C" int sgemm_tf32_search_run(int i, const float *A, const float *B, floa
 extern "C" int sgemm_tf32_mma(const float *A, const float *B, float *C,
                               int m, int n, int k, cudaStream_t stream)
 {
-    return sgemm_tf32_table[SGEMM_TF32_DEFAULT].run(A, B, C, m, n, k, stream);
+    int i = (long long)m * n <= SGEMM_TF32_SMALL_MAX_MN ? SGEMM_TF32_SMALL : SGEMM_TF32_DEFAULT;
+    return sgemm_tf32_table[i].run(A, B, C, m, n, k, stream);
 }

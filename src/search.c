@@ -72,9 +72,12 @@ static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, co
         (void)cudaGetLastError();
         return 1;
     }
+    /* d->stream is non-blocking: the copy back goes on it and is waited for
+     * (a plain cudaMemcpy would not wait for the sums) */
     if (cudaMemsetAsync(sums_dev, 0, 5 * sizeof(double), d->stream) != cudaSuccess ||
         gpucheck_gemm_sums(c->C, C64, (size_t)n * n, sums_dev, d->stream) != 0 ||
-        cudaMemcpy(h, sums_dev, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaMemcpyAsync(h, sums_dev, sizeof h, cudaMemcpyDeviceToHost, d->stream) != cudaSuccess ||
+        cudaStreamSynchronize(d->stream) != cudaSuccess) {
         printf("%-40s ERROR verification\n", label);
         return 1;
     }
