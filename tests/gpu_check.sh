@@ -4,8 +4,10 @@
 # 1. configures and builds (Release, architecture of the GPU present) in build-gpu/
 # 2. runs every test (cpu and gpu labels) with ctest
 # 3. runs the gpu tests under compute-sanitizer: memcheck, racecheck, initcheck, synccheck
-# 4. runs the benchmark: compare BENCH_ARGS (default: the sgemm reference run and
-#    the reduce/sort reference run, CSVs into LOGDIR)
+# 4. runs the benchmark: compare BENCH_ARGS, or by default the reference runs
+#    behind results/h200/ (compare --n 2048; sgemm at 2048/4096/8192; reduce and
+#    sort at 2^20..2^28, with and without the L2 flush; compare-search; a sweep
+#    of every op), CSVs into LOGDIR
 # Logs go to LOGDIR; the last lines printed are a summary. Exit status is
 # non-zero if any step failed.
 set -u
@@ -49,9 +51,21 @@ for tool in memcheck racecheck initcheck synccheck; do
         "$BUILD/tests/test_gpu_kernels"
 done
 
+# one file with every sanitizer run's verdict, for results/h200/
+for f in "$LOG"/sanitizer-*.log; do
+    echo "== $(basename "$f" .log)"
+    grep -E "^(seed|test_gpu|=+ (ERROR|RACECHECK) SUMMARY)" "$f"
+done >"$LOG/compute_sanitizer.txt"
+
 if [ $# -eq 0 ]; then
-    step bench-sgemm "$BUILD/compare" --n 2048,4096,8192 --ops sgemm --csv "$LOG/sgemm.csv"
+    # the reference runs behind results/h200/ and the README
+    step compare-n2048 "$BUILD/compare" --n 2048
+    step bench-sgemm "$BUILD/compare" --ops sgemm --n 2048,4096,8192 --csv "$LOG/sgemm.csv"
     step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 --csv "$LOG/reduce_sort.csv"
+    step bench-reduce-sort-noflush "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 --no-flush \
+        --csv "$LOG/reduce_sort_noflush.csv"
+    step search "$BUILD/compare-search" --n 2048,4096,8192
+    step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^30 --csv "$LOG/sweep.csv"
 else
     step bench "$BUILD/compare" "$@"
 fi

@@ -344,24 +344,6 @@ static const bad_row bad_rows[] = {
 
 static char tmp_dir[64];
 
-static int file_exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-static int dir_entries(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    if (!d) return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
-    closedir(d);
-    return n;
-}
-
 static long read_file(const char *p, char *buf, size_t cap)
 {
     FILE *f = fopen(p, "rb");
@@ -533,11 +515,11 @@ static void test_bad_table(void)
     CHECK(nb == (long)strlen(foreign_text) && na == nb && memcmp(before, after, (size_t)nb) == 0,
           "foreign file changed (%ld -> %ld bytes)", nb, na);
     /* refused targets were not created, nor their directories, nor temp files */
-    CHECK(!file_exists("/nonexistent-dir-compare"), "a refused --csv created its directory");
+    CHECK(!test_file_exists("/nonexistent-dir-compare"), "a refused --csv created its directory");
     snprintf(path, sizeof path, "%s/missing", tmp_dir);
-    CHECK(!file_exists(path), "%s created", path);
-    CHECK(dir_entries(tmp_dir) == 1, "%s holds %d entries, expected 1 (the foreign file: no a.csv, b.csv, "
-          "fresh.csv or temp file)", tmp_dir, dir_entries(tmp_dir));
+    CHECK(!test_file_exists(path), "%s created", path);
+    CHECK(test_dir_entries(tmp_dir) == 1, "%s holds %d entries, expected 1 (the foreign file: no a.csv, b.csv, "
+          "fresh.csv or temp file)", tmp_dir, test_dir_entries(tmp_dir));
 
     /* an unwritable directory: root writes anywhere, so the row means nothing there */
     snprintf(ro_dir, sizeof ro_dir, "%s/readonly", tmp_dir);
@@ -552,7 +534,7 @@ static void test_bad_table(void)
         test_run(argv, NULL, 0, 0, 30.0, &p);
         CHECK(p.status == 2 && test_contains(p.err, "is not writable") && test_contains(p.err, ro_dir),
               "--csv in a 0555 directory: exit %d, stderr %s", p.status, p.err);
-        CHECK(!file_exists(ro_csv), "%s created", ro_csv);
+        CHECK(!test_file_exists(ro_csv), "%s created", ro_csv);
     }
     chmod(ro_dir, 0755);
     rmdir(ro_dir);

@@ -132,24 +132,6 @@ static void spit(const char *path, const char *text)
     }
 }
 
-static int exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-static int dir_entries(const char *dir)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    if (!d) return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
-    closedir(d);
-    return n;
-}
-
 /* What csv_write_field writes for s. */
 static void field_text(const char *s, char *buf, size_t len)
 {
@@ -250,29 +232,7 @@ static void test_header(void)
 static run_info info;
 static double samples[5] = {4.0, 4.25, 3.75, 4.5, 4.125};
 
-static void make_info(void)
-{
-    memset(&info, 0, sizeof info);
-    snprintf(info.timestamp, sizeof info.timestamp, "2026-01-02T03:04:05Z");
-    info.git_commit = "0123456789ab";
-    info.seed = 2026;
-    info.l2_flush = 1;
-    snprintf(info.dev.name, sizeof info.dev.name, "NVIDIA H200, \"test\" rig");
-    info.dev.cc_major = 9;
-    info.dev.cc_minor = 0;
-    info.dev.sms = 132;
-    info.dev.sm_clock_khz = 1980000;
-    info.dev.mem_clock_khz = 3201000;
-    info.dev.bus_width_bits = 6016;
-    info.dev.l2_bytes = 60LL << 20;
-    info.dev.total_mem_bytes = 150080749568LL;
-    info.dev.driver_version = 13000;
-    info.dev.runtime_version = 13000;
-    info.dev.cublas_version = 130100;
-    info.dev.fp32_lanes_per_sm = metrics_fp32_lanes_per_sm(9, 0);
-    info.dev.peak_fp32_tflops = metrics_peak_fp32_tflops(132, 128, 1980000);
-    info.dev.peak_mem_gbps = metrics_peak_mem_gbps(3201000, 6016);
-}
+static void make_info(void) { test_h200_run_info(&info, "NVIDIA H200, \"test\" rig"); }
 
 /* A timed hand sgemm row at n = 2048: 4.125 ms median. */
 static void make_hand_row(result_row *r)
@@ -344,23 +304,23 @@ static void test_rows(void)
 
     snprintf(path, sizeof path, "%s/rows.csv", tmp_dir);
     CHECK(csv_open(&w, path, err, sizeof err) == 0, "csv_open: %s", err);
-    CHECK(!exists(path), "the target exists before commit");
-    CHECK(exists(w.tmp) && strncmp(w.tmp, path, strlen(path)) == 0, "temporary file '%s' not next to the target",
+    CHECK(!test_file_exists(path), "the target exists before commit");
+    CHECK(test_file_exists(w.tmp) && strncmp(w.tmp, path, strlen(path)) == 0, "temporary file '%s' not next to the target",
           w.tmp);
     CHECK(csv_write_row(&w, &info, &hand) == 0, "write hand row");
     CHECK(csv_write_row(&w, &info, &lib) == 0, "write library row");
     CHECK(csv_write_row(&w, &info, &fail) == 0, "write FAIL row");
     CHECK(csv_write_row(&w, &info, &red) == 0, "write reduce row");
     CHECK(w.rows == 4, "rows %ld", w.rows);
-    CHECK(!exists(path), "the target exists before commit (after rows)");
+    CHECK(!test_file_exists(path), "the target exists before commit (after rows)");
     CHECK(csv_commit(&w, err, sizeof err) == 0, "csv_commit: %s", err);
-    CHECK(exists(path) && !exists(w.tmp), "after commit: target %d, temp %d", exists(path), exists(w.tmp));
+    CHECK(test_file_exists(path) && !test_file_exists(w.tmp), "after commit: target %d, temp %d", test_file_exists(path), test_file_exists(w.tmp));
     {
         struct stat st;
         CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644, "mode %o, expected 644",
               (unsigned)(st.st_mode & 0777));
     }
-    CHECK(dir_entries(tmp_dir) == 1, "%d entries after commit", dir_entries(tmp_dir));
+    CHECK(test_dir_entries(tmp_dir) == 1, "%d entries after commit", test_dir_entries(tmp_dir));
 
     text = slurp(path, &len);
     CHECK(text != NULL, "cannot read %s", path);
@@ -485,17 +445,17 @@ static void test_atomic(void)
     now = slurp(path, &len);
     CHECK(now && len == (long)strlen(old) && memcmp(now, old, (size_t)len) == 0, "target changed before commit");
     free(now);
-    CHECK(dir_entries(tmp_dir) == 2, "%d entries while writing (target + temp)", dir_entries(tmp_dir));
+    CHECK(test_dir_entries(tmp_dir) == 2, "%d entries while writing (target + temp)", test_dir_entries(tmp_dir));
     {
         char tmp[sizeof w.tmp];
         snprintf(tmp, sizeof tmp, "%s", w.tmp);
         csv_abort(&w);
-        CHECK(!exists(tmp), "csv_abort left the temp file %s", tmp);
+        CHECK(!test_file_exists(tmp), "csv_abort left the temp file %s", tmp);
     }
     now = slurp(path, &len);
     CHECK(now && len == (long)strlen(old) && memcmp(now, old, (size_t)len) == 0, "csv_abort changed the target");
     free(now);
-    CHECK(dir_entries(tmp_dir) == 1, "%d entries after abort", dir_entries(tmp_dir));
+    CHECK(test_dir_entries(tmp_dir) == 1, "%d entries after abort", test_dir_entries(tmp_dir));
     csv_abort(&w); /* twice is harmless */
 
     /* rows written, then committed: replaced */
@@ -511,7 +471,7 @@ static void test_atomic(void)
         csv_doc_free(&d);
     }
     free(now);
-    CHECK(dir_entries(tmp_dir) == 1, "%d entries after commit", dir_entries(tmp_dir));
+    CHECK(test_dir_entries(tmp_dir) == 1, "%d entries after commit", test_dir_entries(tmp_dir));
     CHECK(csv_commit(&w, err, sizeof err) == -1, "a second commit succeeded");
 
     /* an empty CSV (header only) after a commit with no rows */
@@ -530,7 +490,7 @@ static void test_atomic(void)
     now = slurp(path, &len);
     CHECK(now && strcmp(now, "a,b\n1,2\n") == 0, "foreign file changed");
     free(now);
-    CHECK(dir_entries(tmp_dir) == 1, "%d entries after a refused open", dir_entries(tmp_dir));
+    CHECK(test_dir_entries(tmp_dir) == 1, "%d entries after a refused open", test_dir_entries(tmp_dir));
     unlink(path);
 }
 
@@ -585,7 +545,7 @@ static void test_check_target(void)
     /* accepted: a new file in an existing directory, an empty file, one of ours */
     snprintf(path, sizeof path, "%s/new.csv", tmp_dir);
     ACCEPT(path);
-    CHECK(!exists(path), "csv_check_target created %s", path);
+    CHECK(!test_file_exists(path), "csv_check_target created %s", path);
     spit(path, "");
     ACCEPT(path);
     spit(path, csv_header);
@@ -616,7 +576,7 @@ int main(void)
     test_rows();
     test_atomic();
     test_check_target();
-    CHECK(dir_entries(tmp_dir) == 0, "%d files left in %s", dir_entries(tmp_dir), tmp_dir);
+    CHECK(test_dir_entries(tmp_dir) == 0, "%d files left in %s", test_dir_entries(tmp_dir), tmp_dir);
     rmdir(tmp_dir);
     return test_finish("test_csv");
 }

@@ -359,26 +359,7 @@ static void timed(result_row *r, double *s, size_t n)
 static void make_rows(void)
 {
     const double tol = 3.0517578125e-05; /* 8 * 2^-24 * sqrt(2048), rounded */
-    memset(&info, 0, sizeof info);
-    snprintf(info.timestamp, sizeof info.timestamp, "2026-01-02T03:04:05Z");
-    info.git_commit = "0123456789ab";
-    info.seed = 2026;
-    info.l2_flush = 1;
-    snprintf(info.dev.name, sizeof info.dev.name, "NVIDIA H200 \"lab\" \\ rig");
-    info.dev.cc_major = 9;
-    info.dev.cc_minor = 0;
-    info.dev.sms = 132;
-    info.dev.sm_clock_khz = 1980000;
-    info.dev.mem_clock_khz = 3201000;
-    info.dev.bus_width_bits = 6016;
-    info.dev.l2_bytes = 60LL << 20;
-    info.dev.total_mem_bytes = 150080749568LL;
-    info.dev.driver_version = 13000;
-    info.dev.runtime_version = 13000;
-    info.dev.cublas_version = 130100;
-    info.dev.fp32_lanes_per_sm = 128;
-    info.dev.peak_fp32_tflops = metrics_peak_fp32_tflops(132, 128, 1980000);
-    info.dev.peak_mem_gbps = metrics_peak_mem_gbps(3201000, 6016);
+    test_h200_run_info(&info, "NVIDIA H200 \"lab\" \\ rig");
 
     memset(rows, 0, sizeof rows);
     for (int i = 0; i < 4; i++) {

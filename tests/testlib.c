@@ -1,15 +1,20 @@
 #include "testlib.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cuda_runtime_api.h>
+
+#include "metrics.h"
+#include "results.h"
 
 int test_passed = 0;
 int test_failed = 0;
@@ -112,4 +117,46 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
     waitpid(pid, &st, 0);
     if (WIFEXITED(st)) p->status = WEXITSTATUS(st);
     else if (WIFSIGNALED(st)) p->status = 128 + WTERMSIG(st);
+}
+
+int test_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+int test_dir_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+    closedir(d);
+    return n;
+}
+
+void test_h200_run_info(run_info *info, const char *device_name)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->timestamp, sizeof info->timestamp, "2026-01-02T03:04:05Z");
+    info->git_commit = "0123456789ab";
+    info->seed = 2026;
+    info->l2_flush = 1;
+    snprintf(info->dev.name, sizeof info->dev.name, "%s", device_name);
+    info->dev.cc_major = 9;
+    info->dev.cc_minor = 0;
+    info->dev.sms = 132;
+    info->dev.sm_clock_khz = 1980000;
+    info->dev.mem_clock_khz = 3201000;
+    info->dev.bus_width_bits = 6016;
+    info->dev.l2_bytes = 60LL << 20;
+    info->dev.total_mem_bytes = 150080749568LL;
+    info->dev.driver_version = 13000;
+    info->dev.runtime_version = 13000;
+    info->dev.cublas_version = 130100;
+    info->dev.fp32_lanes_per_sm = metrics_fp32_lanes_per_sm(9, 0);
+    info->dev.peak_fp32_tflops = metrics_peak_fp32_tflops(132, 128, 1980000);
+    info->dev.peak_mem_gbps = metrics_peak_mem_gbps(3201000, 6016);
 }

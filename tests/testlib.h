@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "results.h"
+
 extern int test_passed;
 extern int test_failed;
 
@@ -44,6 +46,16 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
 
 /* 1 if haystack contains needle. */
 int test_contains(const char *haystack, const char *needle);
+
+/* 1 if path exists (any kind of file). */
+int test_file_exists(const char *path);
+/* Entries of a directory other than . and .., -1 if it cannot be read. */
+int test_dir_entries(const char *dir);
+
+/* Fills *info with a fixed H200-like run (2026-01-02T03:04:05Z, commit
+ * 0123456789ab, seed 2026, L2 flush on, 132 SMs at 1980 MHz, HBM 3201 MHz x
+ * 6016 bit, CUDA 13.0, cuBLAS 13.1.0) named device_name. */
+void test_h200_run_info(run_info *info, const char *device_name);
 
 /* Path of the compare binary (set by CMake). */
 #ifndef COMPARE_BIN
