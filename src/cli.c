@@ -105,7 +105,8 @@ static int cli_double(const char *opt, const char *v, double lo, double hi, doub
     if (!((v[0] >= '0' && v[0] <= '9') || v[0] == '.' || v[0] == '-') || strpbrk(v, "xX")) goto bad;
     x = strtod(v, &end);
     if (*end != '\0' || x != x) goto bad;
-    if (errno == ERANGE || x < lo || x > hi) {
+    /* ERANGE with a tiny result is underflow: the value is ~0, judged by the bounds */
+    if ((errno == ERANGE && (x > 1.0 || x < -1.0)) || x < lo || x > hi) {
         snprintf(err, len, "%s '%s' is out of range (expected a number in [%g, %g])", opt, v, lo, hi);
         return 2;
     }
