@@ -625,8 +625,12 @@ static const struct {
  *   n = 8192: [1] 166.4 TFLOP/s 41.2%, [3] 154.6 38.3%
  * so the 2-blocks-per-SM 128x128 tile up to 4096^2 outputs, the 128x256 tile
  * (fewer L2 bytes per flop) beyond. */
+#ifndef SGEMM_TF32_DEFAULT /* both overridable through -DCOMPARE_KERNEL_DEFS=... */
 #define SGEMM_TF32_DEFAULT 1
+#endif
+#ifndef SGEMM_TF32_SMALL
 #define SGEMM_TF32_SMALL 3
+#endif
 #define SGEMM_TF32_SMALL_MAX_MN (4096LL * 4096LL)
 
 static_assert(SGEMM_TF32_DEFAULT >= 0 &&
