@@ -19,6 +19,9 @@
 #include "metrics.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
+#ifdef COMPARE_HAVE_WGMMA
+#include "sgemm_tf32_wgmma.h"
+#endif
 #include "sizes.h"
 #include "stats.h"
 #include "verify.h"
@@ -33,6 +36,9 @@ typedef struct {
 static const search_table search_tables[] = {
     {"fp32", sgemm_search_count, sgemm_search_name, sgemm_search_run},
     {"tf32", sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
+#ifdef COMPARE_HAVE_WGMMA
+    {"tf32-wgmma", sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name, sgemm_tf32_wgmma_search_run},
+#endif
 };
 
 /* the candidate the harness's run callback calls */
@@ -166,10 +172,10 @@ int main(int argc, char **argv)
         printf("\nn = %d\n", n);
         for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++) {
             const search_table *tab = &search_tables[t];
-            int tf32 = strcmp(tab->family, "tf32") == 0;
-            variant lib = {"sgemm", tf32 ? "cublas_tf32" : "cublas_fp32", 1, tab->family, NULL,
+            int tf32 = strncmp(tab->family, "tf32", 4) == 0;
+            variant lib = {"sgemm", tf32 ? "cublas_tf32" : "cublas_fp32", 1, tf32 ? "tf32" : "fp32", NULL,
                            tf32 ? search_cublas_tf32 : search_cublas_fp32, NULL, 0, 0, ""};
-            variant cand = {"sgemm", "candidate", 0, tab->family, NULL, search_run_current, NULL, 0, 0, ""};
+            variant cand = {"sgemm", "candidate", 0, tf32 ? "tf32" : "fp32", NULL, search_run_current, NULL, 0, 0, ""};
             double ref_ms, ms, best_ms = -1;
             int best = -1;
             search_measure(&d, &lib, &c, C64, sums, &plan, -1, lib.name, &ref_ms);

@@ -1,0 +1,531 @@
+/* kernels/sgemm_tf32_wgmma.cu: TF32 SGEMM on Hopper warpgroup MMA (wgmma.mma_async),
+ * as shape candidates for compare-search. Compiled for sm_90a only.
+ *
+ * Search:  sgemm_tf32_wgmma_search_count / _name / _run (kernels/sgemm_tf32_wgmma.h),
+ *          names tf32_wgmma_mBMnBNk32_sST (block tile BM rows of C x BN
+ *          columns of C, k slab 32, ST-stage cp.async ring).
+ *          ./compare-search runs them beside the tf32 table (see src/search.c).
+ * Measured: pending H200 run.
+ *
+ * Idea
+ *   C = A * B, FP32 in and out, TF32 products, FP32 accumulation, on
+ *   wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32 (N = 128 or 256): one
+ *   instruction per warpgroup (4 warps, 128 threads) computes a 64 x N x 8
+ *   product asynchronously; the tensor core reads the "B" operand straight
+ *   from shared memory through a matrix descriptor.
+ *
+ *   Operand roles. For .tf32, both shared-memory operands must be K-major
+ *   (PTX ISA, wgmma.mma_async: the transpose immediates imm-trans-a/b exist
+ *   only for .f16/.bf16; for other types the matrices are K-major). A (m x k,
+ *   row-major) is K-major, B (k x n, row-major) is N-major. So the kernel
+ *   computes C^T = B^T A^T:
+ *     wgmma "A" (M = 64 rows, K = 8)  = B^T tile: rows are n, columns k. It comes
+ *       from REGISTERS (the RS form, allowed for .tf32), loaded with plain
+ *       LDS.64 from a row-major k x n B tile in shared memory, so B never needs
+ *       a K-major copy: no transpose pass, no scratch.
+ *     wgmma "B" (K = 8, N = 128/256) = A^T tile: element (kk, mm) = A[mm][kk];
+ *       in shared memory each m row of A holds its 32 k values contiguously =
+ *       K-major, exactly what the descriptor form wants. Loaded by 16-byte
+ *       cp.async straight from A, into the 128-byte-swizzled layout.
+ *     wgmma D (64 x N) = C^T tile: row = n, column = m.
+ *   Each warpgroup owns 64 n columns of C; the block has NWG warpgroups
+ *   (BN = 64 NWG) sharing one A tile of BM = N rows of C.
+ *
+ *   Pipeline (one __syncthreads per 32-wide k slab, no producer/consumer split,
+ *   no TMA, no mbarrier: nothing can wait forever):
+ *     prologue: slabs 0 .. ST-2 issued by cp.async, one commit group each.
+ *     slab kt:  cp.async.wait_group ST-2      (own copies of slab kt landed)
+ *               fence.proxy.async.shared::cta (make them visible to wgmma, which
+ *                                              reads shared memory through the
+ *                                              async proxy)
+ *               __syncthreads                 (everyone's copies landed; every
+ *                                              warpgroup has retired slab kt-1)
+ *               cp.async slab kt+ST-1 into the stage of slab kt-1; commit
+ *               LDS the B^T fragments of slab kt (16 registers / thread)
+ *               wgmma.fence; 4 x wgmma (k steps 0..3); wgmma.commit_group
+ *               wgmma.wait_group 0
+ *     Why wait_group 0 and not 1: ptxas (CUDA 13.0) serialises every wgmma
+ *     of the kernel (warning C7513, "non wgmma instructions defining input
+ *     registers of a wgmma between start and end of the pipeline stage") as
+ *     soon as any wgmma input register (here the A fragments of the next slab)
+ *     is written while an earlier wgmma group of the warpgroup is in flight,
+ *     even into a disjoint register set (tried: two fragment sets, loop
+ *     unrolled by two, wait_group 1: serialised). So a warpgroup cannot
+ *     overlap its own fragment loads with its own MMAs in the RS form; the
+ *     tensor core is kept busy by the other warpgroup or the other resident
+ *     block instead (candidates with MINB 2). The next step would be the SS
+ *     form (both operands by descriptor), which needs a K-major B^T: a
+ *     register-staged, transposing copy of the B tile into shared memory.
+ *     Epilogue: float2 stores straight from the accumulators (each store
+ *     instruction writes four 64-byte row segments).
+ *   - TF32 rounding: the raw FP32 bits go to the tensor core, which ignores the
+ *     low 13 mantissa bits (truncation), as the _trunc mma.sync candidates.
+ *   - Grouped rasterisation: consecutive blocks walk 8 block-rows of C.
+ *
+ * Layout derivation (lane = tid % 32, g = lane >> 2, t = lane & 3, w = warp in
+ * the warpgroup = (tid / 32) % 4)
+ *   wgmma A from registers, .tf32, 64 x 8 (PTX ISA "Register fragments and
+ *   shared memory matrix layouts", wgmma 64N8 A; CUTLASS cute ALayout_64x8 =
+ *   ((4,8,4),(2,2)):((64,1,16),(8,256)) in (m + 64 k) coordinates):
+ *     a0 = A[16w + g][t]   a1 = A[16w + g + 8][t]   a2 = A[16w + g][t + 4]
+ *     a3 = A[16w + g + 8][t + 4]
+ *   wgmma D, .f32, 64 x N (CUTLASS CLayout_64xN =
+ *   ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))):
+ *     d[4j + v0 + 2 v1] = D[16w + g + 8 v1][8j + 2t + v0],  j = 0 .. N/8 - 1
+ *   Row permutation (free, undone at the store): inside each warp's 16 rows,
+ *   wgmma row r = c + 8h (c = 0..7, h = 0/1) is physical n column 2c + h of
+ *   the tile. Then (a0, a1) = B_s[k = t][nw + 2g .. +1] and (a2, a3) =
+ *   B_s[k = t + 4][nw + 2g .. +1] (nw = 64 wg + 16 w): two LDS.64 per k step;
+ *   and d[4j] / d[4j + 2] are C[m0][n0], C[m0][n0 + 1], d[4j + 1] / d[4j + 3]
+ *   are C[m0 + 1][n0], C[m0 + 1][n0 + 1] with m0 = bm0 + 8j + 2t, n0 = bn0 +
+ *   nw + 2g: float2 stores.
+ *   B_s: 32 k rows x (BN + 8) floats; BN + 8 = 8 (mod 32) banks, so a half warp
+ *   of an LDS.64 (t = 0..3, 4 consecutive g) hits banks 8t + 2g + {0, 1}: no
+ *   conflict.
+ *   A_s (wgmma "B", K-major, 128-byte swizzle): BM rows of 128 bytes (the 32
+ *   floats of the slab); 16-byte chunk c of row r is stored at byte
+ *   r * 128 + ((c ^ (r & 7)) << 4) of a 1024-byte-aligned stage. That is the
+ *   canonical K-major SWIZZLE_128B layout (cute Swizzle<3,4,3>: address bits
+ *   [4,7) ^= bits [7,10)): 8-row x 128-byte atoms, atoms 1024 bytes apart
+ *   along N.
+ *   Descriptor (PTX ISA "Matrix Descriptor Format"): bits 0-13 start address
+ *   >> 4, bits 16-29 leading-dimension byte offset >> 4 (unused for K-major
+ *   swizzled layouts whose K extent per instruction, 8 x 4 = 32 bytes, lies
+ *   inside the 128-byte swizzle row; set to 1), bits 32-45 stride byte offset
+ *   >> 4 = 1024 >> 4 = 64 (distance between 8-row core-matrix groups along N),
+ *   bits 49-51 base offset = 0 (stages 1024-byte aligned), bits 62-63 = 1
+ *   (128-byte swizzle). k step j (8 floats) of the slab starts 32 j bytes into
+ *   the row: start address + 32 j; the swizzle is applied by the hardware on
+ *   the absolute address bits, which matches the XOR used by the stores above
+ *   (chunk 2j + c' of row r, c' = 0, 1, lands at (2j + c') ^ (r & 7)).
+ *
+ * Constraints (why)
+ *   - n % 4 == 0 and k % 4 == 0 (rows of A and B are whole 16-byte cp.async
+ *     chunks), A and B 16-byte aligned, C 8-byte aligned (float2 stores).
+ *     Otherwise the launcher returns cudaErrorNotSupported. Any m >= 1.
+ *     Edges: chunks outside m, n or k are zero-filled (cp.async src-size 0),
+ *     so they add 0 to the sums; every C store is predicated.
+ *   - sm_90a only (wgmma): the kernel bodies compile only where
+ *     __CUDA_ARCH_FEAT_SM90_ALL is defined (nvcc 13.0 defines it, and
+ *     __CUDA_ARCH_SPECIFIC__, for -gencode arch=compute_90a,code=sm_90a); in
+ *     any other device pass they are empty. A binary without an sm_90a image
+ *     fails at the launch (no kernel image), never silently.
+ *   - Tile constraints are static_asserts per candidate (whole loader passes,
+ *     shared memory per block and per SM, stage alignment).
+ *   - The max-dynamic-shared-memory attribute is set once per kernel per
+ *     process.
+ */
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "sgemm_tf32_wgmma.h"
+
+// ---- fixed parameters ----------------------------------------------------------
+
+#define SGEMM_WG_BK 32            /* k slab per stage: 4 wgmma k steps, one 128-byte row */
+#define SGEMM_WG_GROUP_M 8        /* block-rows per rasterisation group */
+#define SGEMM_WG_SMEM_SM (228 * 1024)      /* sm_90 shared memory per SM */
+#define SGEMM_WG_SMEM_BLOCK (227 * 1024)   /* sm_90 max dynamic shared memory per block */
+
+/* derived sizes of a candidate: NWG warpgroups, BM = wgmma N (rows of C), ST stages */
+#define SGEMM_WG_THREADS_OF(NWG) (128 * (NWG))
+#define SGEMM_WG_BN_OF(NWG) (64 * (NWG))
+#define SGEMM_WG_BS_OF(NWG) (SGEMM_WG_BN_OF(NWG) + 8)            /* B_s row stride, floats */
+#define SGEMM_WG_ASTAGE_BYTES(BM) ((BM) * SGEMM_WG_BK * 4)         /* multiple of 1024 */
+#define SGEMM_WG_BSTAGE_BYTES(NWG) (SGEMM_WG_BK * SGEMM_WG_BS_OF(NWG) * 4)
+/* + 1024: the base is rounded up to a 1024-byte boundary inside the allocation */
+#define SGEMM_WG_SMEM_BYTES_OF(NWG, BM, ST) \
+    ((ST) * (SGEMM_WG_ASTAGE_BYTES(BM) + SGEMM_WG_BSTAGE_BYTES(NWG)) + 1024)
+
+// ---- device helpers ----------------------------------------------------------
+
+static __device__ __forceinline__ unsigned sgemm_wg_smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* 16-byte async copy global -> shared; copies 0 bytes and zero-fills when !valid */
+static __device__ __forceinline__ void sgemm_wg_cp16(unsigned dst, const void *src, int valid)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+                 :: "r"(dst), "l"(src), "r"(valid ? 16 : 0) : "memory");
+}
+
+static __device__ __forceinline__ void sgemm_wg_cp_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+/* wait until at most `pending` (a literal after inlining) groups are in flight;
+ * values above 3 wait for 3 (more than needed: safe) */
+static __device__ __forceinline__ void sgemm_wg_cp_wait(const int pending)
+{
+    if (pending <= 0)
+        asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+    else if (pending == 1)
+        asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    else if (pending == 2)
+        asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+    else
+        asm volatile("cp.async.wait_group 3;\n" ::: "memory");
+}
+
+/* generic-proxy writes to shared memory (the cp.async data) -> async-proxy reads (wgmma) */
+static __device__ __forceinline__ void sgemm_wg_fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void sgemm_wg_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void sgemm_wg_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void sgemm_wg_wait0(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+/* pins an accumulator register in program order (no read or move across it) */
+static __device__ __forceinline__ void sgemm_wg_fence_operand(float *r)
+{
+    asm volatile("" : "+f"(*r) :: "memory");
+}
+
+/* K-major, 128-byte-swizzle descriptor of the tile starting at shared address `addr`
+ * (see the header: LBO 1 (unused), SBO 1024 bytes, base offset 0, layout type 1) */
+static __device__ __forceinline__ unsigned long long sgemm_wg_desc(unsigned addr)
+{
+    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) |
+           (1ull << 62);
+}
+
+// ---- wgmma wrappers (RS form: A in 4 registers, B by descriptor, D += A * B) ----
+
+/* D[64 x 128] += A[64 x 8] (registers a) * B[8 x 128] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n128(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, {%64, %65, %66, %67}, %68, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
+
+/* D[64 x 256] += A[64 x 8] (registers a) * B[8 x 256] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n256(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, {%128, %129, %130, %131}, %132, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
+
+// ---- kernel body -----------------------------------------------------------------
+
+/* Block tile origin (bm0, bn0) of block `bid`: grouped rasterisation of the
+ * 1-D grid, consecutive blocks walk GROUP_M block-rows before moving right. */
+static __device__ __forceinline__ void sgemm_wg_tile(int bid, int m, int n, const int BM,
+                                                     const int BN, int *bm0, int *bn0)
+{
+    const int tiles_m = (m + BM - 1) / BM;
+    const int tiles_n = (n + BN - 1) / BN;
+    const int per_group = SGEMM_WG_GROUP_M * tiles_n;
+    const int first_m = (bid / per_group) * SGEMM_WG_GROUP_M;
+    const int group_m = min(tiles_m - first_m, SGEMM_WG_GROUP_M);
+    const int in_group = bid % per_group;
+    *bm0 = (first_m + in_group % group_m) * BM;
+    *bn0 = (in_group / group_m) * BN;
+}
+
+/* Issue the cp.async copies of k slab kt into stage buffers a_s (BM rows x 128
+ * bytes, swizzled) and b_s (32 rows x BS floats). Out-of-range chunks are zero-filled. */
+static __device__ __forceinline__ void sgemm_wg_load(const float *A, const float *B, int m, int n,
+                                                     int k, int bm0, int bn0, int kt,
+                                                     unsigned a_s, unsigned b_s, const int NWG,
+                                                     const int BM)
+{
+    const int T = SGEMM_WG_THREADS_OF(NWG);
+    const int BN = SGEMM_WG_BN_OF(NWG);
+    const int BS = SGEMM_WG_BS_OF(NWG);
+    const int tid = threadIdx.x;
+    const int k0 = kt * SGEMM_WG_BK;
+#pragma unroll
+    for (int i = 0; i < BM * 8 / T; i++) {
+        const int idx = tid + i * T;
+        const int r = idx >> 3, c = idx & 7;
+        const int gm = bm0 + r, gk = k0 + 4 * c;
+        const int valid = gm < m && gk < k;
+        const float *src = valid ? A + (size_t)gm * k + gk : A;
+        sgemm_wg_cp16(a_s + r * 128 + ((c ^ (r & 7)) << 4), src, valid);
+    }
+#pragma unroll
+    for (int i = 0; i < SGEMM_WG_BK * BN / 4 / T; i++) {
+        const int idx = tid + i * T;
+        const int r = idx / (BN / 4), c = idx % (BN / 4);
+        const int gk = k0 + r, gn = bn0 + 4 * c;
+        const int valid = gk < k && gn < n;
+        const float *src = valid ? B + (size_t)gk * n + gn : B;
+        sgemm_wg_cp16(b_s + (r * BS + 4 * c) * 4, src, valid);
+    }
+}
+
+/* One k slab: barrier, refill, fragment loads, 4 wgmma, retire them. */
+static __device__ __forceinline__ void sgemm_wg_slab(const float *A, const float *B, int m, int n,
+                                                     int k, int bm0, int bn0, int kt, int KT,
+                                                     unsigned smem, const float *bsm, float *d,
+                                                     unsigned *f, const int NWG, const int BM,
+                                                     const int ST)
+{
+    const int BS = SGEMM_WG_BS_OF(NWG);
+    const int tid = threadIdx.x;
+    const int lane = tid & 31, g = lane >> 2, t = lane & 3;
+    const int nw = (tid >> 5) * 16; /* 64 wg + 16 w: this warp's 16 n columns */
+
+    sgemm_wg_cp_wait(ST - 2);
+    sgemm_wg_fence_proxy_async();
+    __syncthreads();
+    {
+        const int ks = kt + ST - 1; /* into the stage of slab kt - 1, retired by everyone */
+        if (ks < KT) {
+            const int s = ks % ST;
+            sgemm_wg_load(A, B, m, n, k, bm0, bn0, ks, smem + s * SGEMM_WG_ASTAGE_BYTES(BM),
+                          smem + ST * SGEMM_WG_ASTAGE_BYTES(BM) + s * SGEMM_WG_BSTAGE_BYTES(NWG),
+                          NWG, BM);
+        }
+        sgemm_wg_cp_commit();
+    }
+    const int s = kt % ST;
+    const float *b_s = bsm + s * (SGEMM_WG_BSTAGE_BYTES(NWG) / 4) + nw + 2 * g;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        const float2 lo = *(const float2 *)(b_s + (8 * j + t) * BS);
+        const float2 hi = *(const float2 *)(b_s + (8 * j + t + 4) * BS);
+        f[4 * j + 0] = __float_as_uint(lo.x);
+        f[4 * j + 1] = __float_as_uint(lo.y);
+        f[4 * j + 2] = __float_as_uint(hi.x);
+        f[4 * j + 3] = __float_as_uint(hi.y);
+    }
+    /* descriptors and fragments are computed and pinned before wgmma.fence: a
+     * non-wgmma instruction defining a wgmma input inside the fence..commit
+     * window makes ptxas serialise the wgmma (warning C7513) */
+    const unsigned a_s = smem + s * SGEMM_WG_ASTAGE_BYTES(BM);
+    unsigned long long desc[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        desc[j] = sgemm_wg_desc(a_s + 32 * j);
+        asm volatile("" : "+l"(desc[j]) :: "memory");
+    }
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        asm volatile("" : "+r"(f[j]) :: "memory");
+    sgemm_wg_fence();
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        if (BM == 256)
+            sgemm_wg_mma_n256(d, f + 4 * j, desc[j]);
+        else
+            sgemm_wg_mma_n128(d, f + 4 * j, desc[j]);
+    }
+    sgemm_wg_commit();
+    sgemm_wg_wait0();
+}
+
+static __device__ __forceinline__ void sgemm_wg_body(const float *A, const float *B, float *C,
+                                                     int m, int n, int k, const int NWG,
+                                                     const int BM, const int ST)
+{
+    extern __shared__ float4 sgemm_wg_smem4[];
+    const int BN = SGEMM_WG_BN_OF(NWG);
+    const unsigned raw = sgemm_wg_smem_u32(sgemm_wg_smem4);
+    const unsigned smem = (raw + 1023u) & ~1023u; /* stages of A_s, then stages of B_s */
+    const float *bsm = (const float *)((const char *)sgemm_wg_smem4 + (smem - raw) +
+                                       ST * SGEMM_WG_ASTAGE_BYTES(BM));
+    int bm0, bn0;
+    sgemm_wg_tile(blockIdx.x, m, n, BM, BN, &bm0, &bn0);
+    const int KT = (k + SGEMM_WG_BK - 1) / SGEMM_WG_BK;
+
+    for (int s = 0; s < ST - 1; s++) {
+        if (s < KT)
+            sgemm_wg_load(A, B, m, n, k, bm0, bn0, s, smem + s * SGEMM_WG_ASTAGE_BYTES(BM),
+                          smem + ST * SGEMM_WG_ASTAGE_BYTES(BM) + s * SGEMM_WG_BSTAGE_BYTES(NWG),
+                          NWG, BM);
+        sgemm_wg_cp_commit();
+    }
+
+    float d[128];
+#pragma unroll
+    for (int i = 0; i < BM / 2; i++) {
+        d[i] = 0.0f;
+        sgemm_wg_fence_operand(&d[i]); /* zeroed before the first wgmma.fence */
+    }
+    unsigned f[16]; /* B^T fragments of the current slab */
+
+    for (int kt = 0; kt < KT; kt++)
+        sgemm_wg_slab(A, B, m, n, k, bm0, bn0, kt, KT, smem, bsm, d, f, NWG, BM, ST);
+#pragma unroll
+    for (int i = 0; i < BM / 2; i++)
+        sgemm_wg_fence_operand(&d[i]);
+
+    /* epilogue: d[4j + v0 + 2 v1] = C[bm0 + 8j + 2t + v0][bn0 + nw + 2g + v1] */
+    const int tid = threadIdx.x;
+    const int lane = tid & 31, g = lane >> 2, t = lane & 3;
+    const int n0 = bn0 + (tid >> 5) * 16 + 2 * g;
+    if (n0 < n) { /* n % 4 == 0 and n0 even: n0 + 1 < n too */
+#pragma unroll
+        for (int j = 0; j < BM / 8; j++) {
+            const int m0 = bm0 + 8 * j + 2 * t;
+            if (m0 < m)
+                *(float2 *)(C + (size_t)m0 * n + n0) = make_float2(d[4 * j + 0], d[4 * j + 2]);
+            if (m0 + 1 < m)
+                *(float2 *)(C + (size_t)(m0 + 1) * n + n0) =
+                    make_float2(d[4 * j + 1], d[4 * j + 3]);
+        }
+    }
+}
+
+// ---- candidates ------------------------------------------------------------------
+
+typedef void (*sgemm_wg_kernel_fn)(const float *, const float *, float *, int, int, int);
+
+/* Launch on a 1-D grid of tiles; sets the dynamic shared-memory attribute once. */
+static int sgemm_wg_launch(sgemm_wg_kernel_fn kern, int *attr_set, int BM, int BN, int threads,
+                           int smem, const float *A, const float *B, float *C, int m, int n,
+                           int k, cudaStream_t stream)
+{
+    if (m < 1 || n < 1 || k < 1)
+        return (int)cudaErrorInvalidValue;
+    if (n % 4 != 0 || k % 4 != 0 || ((uintptr_t)A & 15) != 0 || ((uintptr_t)B & 15) != 0 ||
+        ((uintptr_t)C & 7) != 0)
+        return (int)cudaErrorNotSupported;
+    if (!*attr_set) {
+        cudaError_t e = cudaFuncSetAttribute((const void *)kern,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        if (e != cudaSuccess)
+            return (int)e;
+        *attr_set = 1;
+    }
+    long long tiles = (long long)((m + BM - 1) / BM) * ((n + BN - 1) / BN);
+    if (tiles > 0x7fffffffLL)
+        return (int)cudaErrorInvalidValue;
+    kern<<<(unsigned)tiles, threads, smem, stream>>>(A, B, C, m, n, k);
+    return (int)cudaGetLastError();
+}
+
+/* SGEMM_WG_CANDIDATE(ID, NWG, BM, ST, MINB): kernel sgemm_wg_k_ID and launcher
+ * sgemm_wg_run_ID for NWG warpgroups (BN = 64 NWG columns of C), BM rows of C
+ * (= wgmma N, 128 or 256), ST stages, MINB blocks per SM in __launch_bounds__. */
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define SGEMM_WG_BODY(NWG, BM, ST) sgemm_wg_body(A, B, C, m, n, k, NWG, BM, ST);
+#else
+#define SGEMM_WG_BODY(NWG, BM, ST) /* not sm_90a: no wgmma; never launched there */
+#endif
+
+#define SGEMM_WG_CANDIDATE(ID, NWG, BM, ST, MINB)                                                  \
+    static_assert((BM) == 128 || (BM) == 256, "wgmma N: the n128 and n256 wrappers");             \
+    static_assert((NWG) >= 1 && (NWG) <= 4, "1 to 4 warpgroups, whole 64-column slices");         \
+    static_assert(((BM) * 8) % SGEMM_WG_THREADS_OF(NWG) == 0, "A loader: whole passes");          \
+    static_assert((SGEMM_WG_BK * SGEMM_WG_BN_OF(NWG) / 4) % SGEMM_WG_THREADS_OF(NWG) == 0,        \
+                  "B loader: whole passes");                                                      \
+    static_assert(SGEMM_WG_BS_OF(NWG) % 32 == 8, "B_s rows 8 banks apart (LDS.64 conflict free)"); \
+    static_assert(SGEMM_WG_ASTAGE_BYTES(BM) % 1024 == 0, "A_s stages on 1024-byte swizzle atoms"); \
+    static_assert((ST) >= 2 && (ST) <= 5, "prefetch distance ST - 1, cp.async.wait_group ST - 2 <= 3"); \
+    static_assert(SGEMM_WG_SMEM_BYTES_OF(NWG, BM, ST) <= SGEMM_WG_SMEM_BLOCK,                     \
+                  "sm_90 dynamic shared memory per block");                                       \
+    static_assert((MINB) * (SGEMM_WG_SMEM_BYTES_OF(NWG, BM, ST) + 1024) <= SGEMM_WG_SMEM_SM,      \
+                  "MINB blocks per SM fit in shared memory");                                     \
+    static __global__ void __launch_bounds__(SGEMM_WG_THREADS_OF(NWG), MINB)                      \
+        sgemm_wg_k_##ID(const float *__restrict__ A, const float *__restrict__ B,                 \
+                        float *__restrict__ C, int m, int n, int k)                               \
+    {                                                                                             \
+        SGEMM_WG_BODY(NWG, BM, ST)                                                                \
+    }                                                                                             \
+    static int sgemm_wg_run_##ID(const float *A, const float *B, float *C, int m, int n, int k,   \
+                                 cudaStream_t stream)                                             \
+    {                                                                                             \
+        static int attr_set;                                                                      \
+        return sgemm_wg_launch(sgemm_wg_k_##ID, &attr_set, BM, SGEMM_WG_BN_OF(NWG),               \
+                               SGEMM_WG_THREADS_OF(NWG), SGEMM_WG_SMEM_BYTES_OF(NWG, BM, ST),     \
+                               A, B, C, m, n, k, stream);                                         \
+    }
+
+/*                 ID              NWG  BM ST MINB      C tile m x n, threads, smem */
+SGEMM_WG_CANDIDATE(m256n128_s4,     2, 256, 4, 1)  /* 256 x 128, 256, 201728 B */
+SGEMM_WG_CANDIDATE(m128n128_s5,     2, 128, 5, 1)  /* 128 x 128, 256, 169984 B */
+SGEMM_WG_CANDIDATE(m128n128_s3,     2, 128, 3, 2)  /* 128 x 128, 256, 102400 B */
+SGEMM_WG_CANDIDATE(m256n64_s2,      1, 256, 2, 2)  /* 256 x  64, 128,  84992 B */
+
+// ---- search table and launchers -----------------------------------------------
+
+static const struct {
+    const char *name;                                   /* tf32_wgmma_mBMnBNk32_sST */
+    int (*run)(const float *, const float *, float *, int, int, int, cudaStream_t);
+} sgemm_wg_table[] = {
+    {"tf32_wgmma_m256n128k32_s4", sgemm_wg_run_m256n128_s4},
+    {"tf32_wgmma_m128n128k32_s5", sgemm_wg_run_m128n128_s5},
+    {"tf32_wgmma_m128n128k32_s3", sgemm_wg_run_m128n128_s3},
+    {"tf32_wgmma_m256n64k32_s2", sgemm_wg_run_m256n64_s2},
+};
+
+#define SGEMM_WG_COUNT ((int)(sizeof(sgemm_wg_table) / sizeof(sgemm_wg_table[0])))
+
+extern "C" int sgemm_tf32_wgmma_search_count(void)
+{
+    return SGEMM_WG_COUNT;
+}
+
+extern "C" const char *sgemm_tf32_wgmma_search_name(int i)
+{
+    return (i >= 0 && i < SGEMM_WG_COUNT) ? sgemm_wg_table[i].name : NULL;
+}
+
+extern "C" int sgemm_tf32_wgmma_search_run(int i, const float *A, const float *B, float *C,
+                                           int m, int n, int k, cudaStream_t stream)
+{
+    if (i < 0 || i >= SGEMM_WG_COUNT || m < 1 || n < 1 || k < 1)
+        return (int)cudaErrorInvalidValue;
+    return sgemm_wg_table[i].run(A, B, C, m, n, k, stream);
+}
