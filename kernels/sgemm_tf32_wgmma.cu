@@ -119,6 +119,7 @@
 
 #include <cuda_runtime.h>
 
+#include "sgemm.h"
 #include "sgemm_tf32_wgmma.h"
 
 // ---- fixed parameters ----------------------------------------------------------
@@ -528,4 +529,28 @@ extern "C" int sgemm_tf32_wgmma_search_run(int i, const float *A, const float *B
     if (i < 0 || i >= SGEMM_WG_COUNT || m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
     return sgemm_wg_table[i].run(A, B, C, m, n, k, stream);
+}
+
+/* The `tf32_wgmma` variant, from compare-search on the H200 (2026-11-29,
+ * median, L2 flushed, % of cuBLAS TF32):
+ *   n = 2048: [0] 227.3 TFLOP/s 66.4%, [2] 225.2 65.8%
+ *   n = 4096: [2] 239.3 TFLOP/s 59.9%, [0] 230.5 57.7%
+ *   n = 8192: [0] 66.9%
+ * so [2] (two 128x128 blocks per SM) up to 4096^2 outputs, [0] beyond.
+ * Shapes this kernel does not take (n or k not a multiple of 4, misaligned
+ * rows) go to the mma.sync kernel, so the variant is correct for any size. */
+#ifndef SGEMM_WGMMA_SMALL
+#define SGEMM_WGMMA_SMALL 2
+#endif
+#ifndef SGEMM_WGMMA_LARGE
+#define SGEMM_WGMMA_LARGE 0
+#endif
+
+extern "C" int sgemm_tf32_wgmma(const float *A, const float *B, float *C, int m, int n, int k,
+                                cudaStream_t stream)
+{
+    int i = (long long)m * n <= 4096LL * 4096LL ? SGEMM_WGMMA_SMALL : SGEMM_WGMMA_LARGE;
+    int rc = sgemm_tf32_wgmma_search_run(i, A, B, C, m, n, k, stream);
+    if (rc == (int)cudaErrorNotSupported) return sgemm_tf32_mma(A, B, C, m, n, k, stream);
+    return rc;
 }

@@ -21,6 +21,10 @@ int sgemm_tf32_wgmma_search_count(void);
 const char *sgemm_tf32_wgmma_search_name(int i);
 int sgemm_tf32_wgmma_search_run(int i, const float *A, const float *B, float *C, int m, int n,
                                 int k, cudaStream_t stream);
+/* The chosen candidate by output size; shapes it does not take (n or k not a
+ * multiple of 4) fall back to sgemm_tf32_mma: any m, n, k >= 1. */
+int sgemm_tf32_wgmma(const float *A, const float *B, float *C, int m, int n, int k,
+                     cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -276,6 +276,8 @@ static int run_setup(run_state *rs, case_ctx *c, run_buffers *b)
     c->scratch_bytes = variants_scratch_bytes(c->op, c->elems);
     if (strcmp(c->op, "sgemm") != 0) {
         if (run_alloc(&b->scratch, c->scratch_bytes)) return STATUS_ERROR;
+        /* zeroed once: kernels may keep state there between calls (reduce.h) */
+        CK_CUDA(cudaMemsetAsync(b->scratch, 0, c->scratch_bytes ? c->scratch_bytes : 16, s));
         if (!b->lib_temp && run_alloc(&b->lib_temp, c->lib_temp_bytes)) return STATUS_ERROR;
     }
     c->scratch = b->scratch;

@@ -11,6 +11,9 @@
 #include "gpu_check.h"
 #include "reduce.h"
 #include "sgemm.h"
+#ifdef COMPARE_HAVE_WGMMA
+#include "sgemm_tf32_wgmma.h"
+#endif
 #include "shim.h"
 #include "sort.h"
 
@@ -33,6 +36,9 @@ SGEMM_HAND(sgemm_warptile)
 SGEMM_HAND(sgemm_pipelined)
 SGEMM_HAND(sgemm_tuned)
 SGEMM_HAND(sgemm_tf32_mma)
+#ifdef COMPARE_HAVE_WGMMA
+SGEMM_HAND(sgemm_tf32_wgmma)
+#endif
 
 static int v_cublas_fp32(const case_ctx *c, cudaStream_t s)
 {
@@ -155,7 +161,10 @@ const variant variants_table[] = {
     {"sgemm", "warptile", 0, "fp32", "cublas_fp32", v_sgemm_warptile, NULL, 0, 0, "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)"},
     {"sgemm", "pipelined", 0, "fp32", "cublas_fp32", v_sgemm_pipelined, NULL, 0, 0, "+ 3-stage cp.async pipeline"},
     {"sgemm", "tuned", 0, "fp32", "cublas_fp32", v_sgemm_tuned, NULL, 0, 0, "pipelined, tile shape picked by compare-search on the H200"},
-    {"sgemm", "tf32_mma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_mma, NULL, 0, 0, "TF32 tensor cores, mma.sync m16n8k8, 4-stage cp.async"},
+    {"sgemm", "tf32_mma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_mma, NULL, 0, 0, "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands"},
+#ifdef COMPARE_HAVE_WGMMA
+    {"sgemm", "tf32_wgmma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_wgmma, NULL, 0, 0, "TF32 warpgroup MMA (wgmma, sm_90a), C^T = B^T A^T"},
+#endif
     {"sgemm", "test_fault", 0, "fp32", "cublas_fp32", v_test_fault, NULL, 0, 1, "test only: illegal address"},
     {"sgemm", "test_wrong", 0, "fp32", "cublas_fp32", v_test_wrong, NULL, 0, 1, "test only: wrong result"},
     {"reduce", "thrust", 1, "fp32", NULL, v_thrust_reduce, NULL, 1, 0, "thrust::reduce as a user calls it (temp alloc, result to host: host costs timed)"},

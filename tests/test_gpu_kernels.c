@@ -62,6 +62,7 @@ static void test_reduce_exact(cudaStream_t s)
     CK(cudaMalloc((void **)&d, (size_t)maxn * 4));
     CK(cudaMalloc((void **)&out, 16));
     CK(cudaMalloc(&scratch, sb));
+    CK(cudaMemset(scratch, 0, sb)); /* the contract of reduce.h */
     CK(cudaMemcpy(d, h, (size_t)maxn * 4, cudaMemcpyHostToDevice));
     CHECK(shim_cub_reduce_temp_bytes(maxn, &tb, msg, sizeof msg) == 0, "cub temp bytes: %s", msg);
     CK(cudaMalloc(&temp, tb ? tb : 16));
@@ -227,6 +228,13 @@ static void test_sort_patterns(cudaStream_t s)
 static void test_shim_errors(cudaStream_t s)
 {
     char msg[512] = "";
+    /* under compute-sanitizer the planted allocation failure would count as
+     * an API error: gpu_check.sh sets this (the plain ctest run covers it) */
+    const char *skip = getenv("COMPARE_TEST_NO_ALLOC_PROBE");
+    if (skip && strcmp(skip, "1") == 0) {
+        printf("shim error path: skipped (COMPARE_TEST_NO_ALLOC_PROBE=1)\n");
+        return;
+    }
     int rc = shim_thrust_alloc_probe((size_t)1 << 60, s, msg, sizeof msg);
     CHECK(rc != 0, "an impossible thrust allocation returned success");
     CHECK(msg[0] != '\0', "no message for the failed allocation");
