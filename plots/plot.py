@@ -36,8 +36,10 @@ REQUIRED = (
     "ref_library", "pct_of_ref_library", "best_library", "pct_of_best_library",
     "status", "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps",
 )
+# 14 distinct hand colours: the SGEMM ladder alone has 10 hand variants
 HAND_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
-               "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+               "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "navy", "gold",
+               "teal", "crimson", "lime")
 LIBRARY_COLORS = ("black", "gray", "darkgray", "silver")
 LIBRARY_DASHES = ("--", "-.", (0, (1, 1)), (0, (5, 1, 1, 1, 1, 1)))
 BAR_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:red", "tab:cyan")

@@ -189,18 +189,25 @@ def ladder_table(rows, series):
         mine = {r.size_key: r for r in rows if not r.is_library
                 and (r.variant, r.math) == (variant, math_)}
         library = comparison_library(series, list(mine.values()))
-        cells = []
-        for k in keys:
-            row = mine.get(k)
-            if row is None:
-                cells.append("-")
-            elif not row.ok:
-                cells.append(row.status)
-            else:
-                cells.append(fmt_fixed(pct_versus(row, library, by_size[k]), 1))
+        libraries = [library]
+        # reduce and sort: a second line against the fastest library (cub);
+        # sgemm's fastest library is TF32, another arithmetic than the FP32 ladder
+        best = [r.best_library for r in mine.values() if r.best_library]
+        if series[0] != "sgemm" and best and best[0] != library:
+            libraries.append(best[0])
         plain = series[0] == "sort" or math_ in ("fp32", "f32", "") or math_ in variant
         name = variant if plain else f"{variant} ({math_})"
-        body.append([name, library or "-"] + cells)
+        for lib in libraries:
+            cells = []
+            for k in keys:
+                row = mine.get(k)
+                if row is None:
+                    cells.append("-")
+                elif not row.ok:
+                    cells.append(row.status)
+                else:
+                    cells.append(fmt_fixed(pct_versus(row, lib, by_size[k]), 1))
+            body.append([name, lib or "-"] + cells)
     if not body:
         return ""
     return md_table(["variant", "% of"] + labels, "ll" + "r" * len(labels), body)
