@@ -7,7 +7,9 @@
  *          compare-search (src/search.c), names like
  *          tf32_128x128x32_s3_w64x32_trunc (BMxBNxBK, stages, warp tile WMxWN,
  *          operand rounding).
- * Measured: pending H200 run (target >= 50% of cublas_tf32 at n = 4096).
+ * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_mma
+ *   165 / 179 / 171 TFLOP/s at n = 2048 / 4096 / 8192 = 47.2 / 44.3 / 41.1% of
+ *   cuBLAS TF32 (target >= 50% at 4096: not met by mma.sync; see tf32_wgmma).
  *   Previous version (128x256, 64x64 warps, B fragments by 32-bit LDS,
  *   cvt.rna, barrier at the top of each k slice, ~580 instructions per slice
  *   and warp): 145 / 154 / 151 TFLOP/s at n = 2048 / 4096 / 8192, 42 / 38 /

@@ -5,7 +5,9 @@
  *          names tf32_wgmma_mBMnBNk32_sST (block tile BM rows of C x BN
  *          columns of C, k slab 32, ST-stage cp.async ring).
  *          ./compare-search runs them beside the tf32 table (see src/search.c).
- * Measured: pending H200 run.
+ * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_wgmma
+ *   225 / 245 / 238 TFLOP/s at n = 2048 / 4096 / 8192 = 64.6 / 60.6 / 57.2% of
+ *   cuBLAS TF32; every candidate in results/h200/search.txt.
  *
  * Idea
  *   C = A * B, FP32 in and out, TF32 products, FP32 accumulation, on

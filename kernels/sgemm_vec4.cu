@@ -20,8 +20,9 @@
  * With k and n multiples of 4 a chunk is wholly inside or wholly outside the
  * matrix, so a load costs one compare; outside elements are zero-filled.
  *
- * Measured on H200: pending H200 run.
- * Run just this variant: ./compare --variants vec4 */
+ * Measured on the H200 (results/h200/sgemm.csv, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
+ *   34.5 / 34.4 / 35.6 TFLOP/s at n = 2048 / 4096 / 8192 = 68.7 / 66.9 / 69.8% of cuBLAS FP32.
+ * Run just this variant: ./compare --variants vectorized */
 #include "sgemm.h"
 #include "sgemm_common.cuh"
 
