@@ -35,18 +35,15 @@
  * stages, swizzle 0/8) and 128x256 / 256x128 (256 threads of 8x16, 1 block
  * per SM). Dropped after the first H200 sweep (dominated): 128x128x8 8x8 s4,
  * 128x128x8 8x16 s4, 128x256x16 8x8, 128x256x8 8x16 s4, 64x64x16 4x8.
- * Then SGEMM_SEARCH_DB2_LIST (rows 15 on, names ending in _f / _fz): the
- * transposed-A kernel plus a third, unpredicated kernel taken when m, n, k
- * are multiples of the block tile (one LDGSTS and one address per copied
- * element; other sizes run the second kernel's code unchanged), around the
- * [12] winner: 4/6/8 stages, swizzle groups 4/8/16, BK 16, and a serpentine
- * FFMA order (_fz) that raises the share of FFMAs with a register reuse.
+ * Removed after the second H200 sweep (results/h200/search.txt, rows 15-22):
+ * a third kernel with an unpredicated fast path for tile-multiple sizes,
+ * around the [12] winner (4/6/8 stages, swizzle groups 4/8/16, BK 16, a
+ * serpentine FFMA order): 84-88% of cuBLAS, none above [12].
  *
  * Measured on the H200: every candidate in results/h200/search.txt
  * (compare-search --n 2048,4096,8192). sgemm_tuned (row 12) in
  * results/h200/sgemm.csv: 44.2 / 45.8 / 46.2 TFLOP/s at n = 2048 / 4096 / 8192
  * = 88.1 / 89.1 / 90.7% of cuBLAS FP32 (the issue's target, 95-100%, is not met).
- * The fast-path rows 15-22 did not beat row 12 (84-88%).
  * Run just this: ./compare --variants tuned (the candidates are reached
  * through sgemm_search_run, one row each where the harness lists them). */
 #include "sgemm.h"
@@ -449,213 +446,6 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
     return (int)cudaGetLastError();                                                                 \
 }
 
-// ---- third kernel: the second one with an unpredicated fast path ---------------
-
-/* SGEMM_SEARCH_DB_LOAD_TILE with a fast path: with `full` set (m % BM == 0,
- * k % BK == 0, n % BN == 0: every element of every slab is inside A and B)
- * the copies are issued without predicates or clamped sources, one address
- * computation and one LDGSTS each. Expanded inside sgemm_search_db2_body_*. */
-#define SGEMM_SEARCH_DB2_LOAD_TILE(stage)                                                   \
-    do {                                                                                    \
-        if (full) {                                                                         \
-            const int so_ = (stage) * STAGE_FLOATS;                                         \
-            _Pragma("unroll") for (int l = 0; l < A_ELEMS; ++l)                             \
-                sgemm_cp_async4(as_dst + so_ + l * A_RSTEP,                                 \
-                                a_src + (size_t)l * A_RSTEP * k, 4);                        \
-            _Pragma("unroll") for (int l = 0; l < B_CHUNKS; ++l)                            \
-                sgemm_cp_async16(bs_dst + so_ + l * B_STEP * BNC,                           \
-                                 b_src + (size_t)l * B_STEP * n, 16);                       \
-            a_src += BKC;                                                                   \
-            b_src += (size_t)BKC * n;                                                       \
-        } else {                                                                            \
-            SGEMM_SEARCH_DB_LOAD_TILE(stage);                                               \
-        }                                                                                   \
-    } while (0)
-
-/* Defines sgemm_search_launch_##ID like SGEMM_SEARCH_DB_CONFIG (same
- * parameters, same kernel for every shape), plus:
- * - a third kernel, taken when m % BM == 0, n % BN == 0 and k % BK == 0: the
- *   same body with `full` set, so the slab copies are unpredicated (A: one
- *   4-byte LDGSTS and one address per element instead of ~5 instructions of
- *   predicate, clamp and select; B: one 16-byte LDGSTS per chunk) and the C
- *   stores skip the row test. Every other shape runs exactly the code of
- *   SGEMM_SEARCH_DB_CONFIG (the f4 / scalar kernels, full = 0).
- * - ORDER 1: the FFMAs of a k-step walk the thread tile as a serpentine (odd
- *   rows j backwards), so the row turn keeps the B operand for a register
- *   reuse; ORDER 0: row by row, as in SGEMM_SEARCH_DB_CONFIG. */
-#define SGEMM_SEARCH_DB2_CONFIG(ID, BM, BN, BK, WM, WN, TMP, TNP, ST, MINB, GROUP, ORDER)           \
-static __device__ __forceinline__ void sgemm_search_db2_body_##ID(const float *__restrict__ A,      \
-                                                                const float *__restrict__ B,        \
-                                                                float *__restrict__ C, int m,       \
-                                                                int n, int k, int vec, int full)    \
-{                                                                                                   \
-    const int TM = (TMP);                               /* rows of C per thread */                  \
-    const int TN = (TNP);                               /* columns of C per thread */               \
-    const int LM = (WM) / TM;                           /* lanes of a warp along m */               \
-    const int LN = (WN) / TN;                           /* lanes of a warp along n */               \
-    const int WARPS_N = (BN) / (WN);                                                                \
-    const int THREADS = 32 * ((BM) / (WM)) * WARPS_N;                                               \
-    const int AS_LD = (BM) + 4;                         /* As (transposed) row stride, floats */    \
-    const int BKC = (BK), BNC = (BN);                   /* for the helper macros */                 \
-    const int STAGE_FLOATS = (BK) * AS_LD + (BK) * (BN);                                            \
-    const int A_RSTEP = THREADS / (BK);                 /* rows between a thread's A elements */    \
-    const int A_ELEMS = (BM) / A_RSTEP;                 /* A elements per thread per slab */        \
-    const int B_CHUNKS = (BK) * (BN) / 4 / THREADS;                                                 \
-    const int B_STEP = THREADS / ((BN) / 4);                                                        \
-    static_assert(LM * LN == 32 && (WM) % TM == 0 && (WN) % TN == 0, "a warp is 32 lanes");         \
-    static_assert(TM % 4 == 0 && TN % 4 == 0, "fragments are read as float4");                      \
-    static_assert(LM <= 8 && LN <= 8, "<= 8 distinct float4 per LDS.128: one 128-byte line");       \
-    static_assert((BM) % (WM) == 0 && (BN) % (WN) == 0, "warp tiles must cover the block tile");    \
-    static_assert((BM) % 32 == 0, "As stride BM+4: the 4-byte copies land on banks 4k + r");        \
-    static_assert((BK) % 8 == 0 && (THREADS / 32) % ((BK) / 8) == 0,                                \
-                  "a warp copies 8 k x 4 rows of A; warps split BK in groups of 8");                \
-    static_assert((BM) % A_RSTEP == 0, "A elements spread evenly, a thread keeps its k");           \
-    static_assert(((BK) * (BN) / 4) % THREADS == 0 && THREADS % ((BN) / 4) == 0,                    \
-                  "B chunks spread evenly, a thread keeps its n column");                           \
-    static_assert((ST) >= 2, "need at least double buffering");                                     \
-    static_assert(THREADS <= 1024, "block size");                                                   \
-    static_assert((ST) * STAGE_FLOATS * 4 <= 227 * 1024, "shared memory per block");                \
-                                                                                                    \
-    extern __shared__ float4 sgemm_search_db2_smem[];                                               \
-    float *smem = (float *)sgemm_search_db2_smem;                                                   \
-                                                                                                    \
-    int bx = blockIdx.x, by = blockIdx.y;                                                           \
-    if ((GROUP) > 0) {                                                                              \
-        const int id = by * (int)gridDim.x + bx;                                                    \
-        const int per_group = (GROUP) * (int)gridDim.x;                                             \
-        const int first = id / per_group * (GROUP);                                                 \
-        const int rows = min((int)gridDim.y - first, (GROUP));                                      \
-        const int in = id % per_group;                                                              \
-        by = first + in % rows;                                                                     \
-        bx = in / rows;                                                                             \
-    }                                                                                               \
-    const int tid = threadIdx.x;                                                                    \
-    const int bm = by * (BM);                                                                       \
-    const int bn = bx * (BN);                                                                       \
-    const int warp = tid / 32, lane = tid % 32;                                                     \
-    /* thread rows tm0 + i4*LM*4 + [0,4), cols tn0 + j4*LN*4 + [0,4) */                             \
-    const int tm0 = (warp / WARPS_N) * (WM) + (lane / LN) * 4;                                      \
-    const int tn0 = (warp % WARPS_N) * (WN) + (lane % LN) * 4;                                      \
-                                                                                                    \
-    const int a_k = lane % 8 + 8 * (warp % ((BK) / 8));                                             \
-    const int a_r = (lane / 8) % 4 + 4 * (warp / ((BK) / 8));  /* < A_RSTEP */                      \
-    const int b_r = tid / ((BN) / 4), b_c = (tid % ((BN) / 4)) * 4;                                 \
-    const int a_rows_left = m - (bm + a_r);                                                         \
-    const float *a_src = A + (size_t)(bm + a_r) * k + a_k;                                          \
-    const float *b_src = B + (size_t)b_r * n + bn + b_c;                                            \
-    float *as_dst = smem + a_k * AS_LD + a_r;                                                       \
-    float *bs_dst = smem + (BK) * AS_LD + b_r * (BN) + b_c;                                         \
-    int a_k_left = k - a_k;                                                                         \
-    int b_k_left = k - b_r;                                                                         \
-    const int ntiles = SGEMM_CEIL_DIV(k, (BK));                                                     \
-                                                                                                    \
-    _Pragma("unroll") for (int s = 0; s < (ST) - 1; ++s) {                                          \
-        if (s < ntiles) {                                                                           \
-            SGEMM_SEARCH_DB2_LOAD_TILE(s);                                                          \
-        }                                                                                           \
-        sgemm_cp_async_commit();                                                                    \
-    }                                                                                               \
-                                                                                                    \
-    float acc[TM][TN];                                                                              \
-    _Pragma("unroll") for (int i = 0; i < TM; ++i)                                                  \
-        _Pragma("unroll") for (int j = 0; j < TN; ++j)                                              \
-            acc[i][j] = 0.0f;                                                                       \
-                                                                                                    \
-    float a_f[2][TM], b_f[2][TN];                                                                   \
-    SGEMM_CP_ASYNC_WAIT((ST) - 2);                                                                  \
-    __syncthreads();                                                                                \
-    SGEMM_SEARCH_DB_LOAD_FRAGS(0, smem, smem + (BK) * AS_LD, 0);                                    \
-                                                                                                    \
-    int read_stage = 0, write_stage = (ST) - 1;                                                     \
-    for (int t = 0; t < ntiles; ++t) {                                                              \
-        /* slab t is visible in read_stage and its k-step 0 is in a_f[0], b_f[0] */                 \
-        if (t + (ST) - 1 < ntiles) {                                                                \
-            SGEMM_SEARCH_DB2_LOAD_TILE(write_stage);                                                \
-        }                                                                                           \
-        sgemm_cp_async_commit();                                                                    \
-        const float *as = smem + read_stage * STAGE_FLOATS;                                         \
-        const float *bs = as + (BK) * AS_LD;                                                        \
-        read_stage = read_stage + 1 == (ST) ? 0 : read_stage + 1;                                   \
-        write_stage = write_stage + 1 == (ST) ? 0 : write_stage + 1;                                \
-        _Pragma("unroll") for (int kk = 0; kk < (BK); ++kk) {                                       \
-            if (kk < (BK) - 1) {                                                                    \
-                SGEMM_SEARCH_DB_LOAD_FRAGS((kk + 1) % 2, as, bs, kk + 1);                           \
-            } else {                                                                                \
-                /* groups committed: ST + t; slab t+1 landed when <= ST-2 pending */                \
-                SGEMM_CP_ASYNC_WAIT((ST) - 2);                                                      \
-                __syncthreads();                                                                    \
-                if (t + 1 < ntiles) {                                                               \
-                    const float *as_n = smem + read_stage * STAGE_FLOATS;                           \
-                    SGEMM_SEARCH_DB_LOAD_FRAGS(0, as_n, as_n + (BK) * AS_LD, 0);                    \
-                }                                                                                   \
-            }                                                                                       \
-            _Pragma("unroll") for (int i = 0; i < TM; ++i)                                          \
-                _Pragma("unroll") for (int j = 0; j < TN; ++j)                                      \
-                    if ((ORDER) == 0 || i % 2 == 0)                                                 \
-                        acc[i][j] = fmaf(a_f[kk % 2][i], b_f[kk % 2][j], acc[i][j]);                \
-                    else /* serpentine: odd rows walk j backwards */                                \
-                        acc[i][TN - 1 - j] = fmaf(a_f[kk % 2][i], b_f[kk % 2][TN - 1 - j],          \
-                                                  acc[i][TN - 1 - j]);                              \
-        }                                                                                           \
-    }                                                                                               \
-                                                                                                    \
-    _Pragma("unroll") for (int i = 0; i < TM; ++i) {                                                \
-        const int gr = bm + tm0 + (i / 4) * (LM * 4) + i % 4;                                       \
-        const int ok = full || gr < m;                  /* full: m % BM == 0 */                     \
-        float *c_row = C + (size_t)(ok ? gr : 0) * n;                                               \
-        _Pragma("unroll") for (int j4 = 0; j4 < TN / 4; ++j4)                                       \
-            sgemm_store4(c_row, ok, bn + tn0 + j4 * (LN * 4), n, vec,                               \
-                         make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2],    \
-                                     acc[i][j4 * 4 + 3]));                                          \
-    }                                                                                               \
-}                                                                                                   \
-                                                                                                    \
-static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
-sgemm_search_db2_kernel_f4_##ID(const float *__restrict__ A, const float *__restrict__ B,           \
-                                float *__restrict__ C, int m, int n, int k)                         \
-{                                                                                                   \
-    sgemm_search_db2_body_##ID(A, B, C, m, n, k, 1, 0);                                             \
-}                                                                                                   \
-                                                                                                    \
-static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
-sgemm_search_db2_kernel_scalar_##ID(const float *__restrict__ A, const float *__restrict__ B,       \
-                                    float *__restrict__ C, int m, int n, int k)                     \
-{                                                                                                   \
-    sgemm_search_db2_body_##ID(A, B, C, m, n, k, 0, 0);                                             \
-}                                                                                                   \
-                                                                                                    \
-static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
-sgemm_search_db2_kernel_full_##ID(const float *__restrict__ A, const float *__restrict__ B,         \
-                                  float *__restrict__ C, int m, int n, int k)                       \
-{                                                                                                   \
-    sgemm_search_db2_body_##ID(A, B, C, m, n, k, 1, 1);                                             \
-}                                                                                                   \
-                                                                                                    \
-static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, int m, int n, int k,  \
-                                    cudaStream_t stream)                                            \
-{                                                                                                   \
-    const int threads = 32 * ((BM) / (WM)) * ((BN) / (WN));                                         \
-    const int smem_bytes = (ST) * ((BK) * ((BM) + 4) + (BK) * (BN)) * (int)sizeof(float);           \
-    const int vec = k % 4 == 0 && n % 4 == 0;                                                       \
-    const int full = m % (BM) == 0 && n % (BN) == 0 && k % (BK) == 0; /* implies vec */             \
-    const void *kern = full  ? (const void *)sgemm_search_db2_kernel_full_##ID                      \
-                       : vec ? (const void *)sgemm_search_db2_kernel_f4_##ID                        \
-                             : (const void *)sgemm_search_db2_kernel_scalar_##ID;                   \
-    cudaError_t err = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,       \
-                                           smem_bytes);                                             \
-    if (err != cudaSuccess)                                                                         \
-        return (int)err;                                                                            \
-    dim3 grid(SGEMM_CEIL_DIV(n, (BN)), SGEMM_CEIL_DIV(m, (BM)));                                    \
-    if (full)                                                                                       \
-        sgemm_search_db2_kernel_full_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, n, k); \
-    else if (vec)                                                                                   \
-        sgemm_search_db2_kernel_f4_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, n, k);   \
-    else                                                                                            \
-        sgemm_search_db2_kernel_scalar_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, n,   \
-                                                                                   k);              \
-    return (int)cudaGetLastError();                                                                 \
-}
-
 // ---- the candidates ----------------------------------------------------------------
 
 /* X(ID, BM, BN, BK, WM, WN, TM, TN, STAGES, MINB)
@@ -682,42 +472,22 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
     X(d6, 128, 256, 16, 64, 64, 8, 16, 3, 1, 8)  /* 256 thr of 8x16, 1 block/SM; 74 KiB */          \
     X(d7, 256, 128, 16, 64, 64, 8, 16, 3, 1, 8)  /* 256 thr of 8x16, 1 block/SM; 74 KiB */
 
-/* X(ID, BM, BN, BK, WM, WN, TM, TN, STAGES, MINB, GROUP, ORDER): SGEMM_SEARCH_DB2_CONFIG
- * (SGEMM_SEARCH_DB_CONFIG plus the unpredicated kernel for tile-multiple sizes; ORDER 1:
- * serpentine FFMA order). Names end in _db_gGROUP_f (ORDER 0) or _db_gGROUP_fz (ORDER 1). */
-#define SGEMM_SEARCH_DB2_LIST(X)                                                                    \
-    X(e0, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 0)   /* [12] + fast path; 33 KiB */                  \
-    X(e1, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 1)   /* e0 + serpentine FFMA order */                \
-    X(e2, 128, 128, 8, 64, 64, 8, 16, 6, 2, 8, 0)   /* e0 with 6 stages; 49 KiB */                  \
-    X(e3, 128, 128, 8, 64, 64, 8, 16, 8, 2, 8, 0)   /* e0 with 8 stages; 66 KiB */                  \
-    X(e4, 128, 128, 8, 64, 64, 8, 16, 4, 2, 4, 0)   /* e0 with swizzle group 4 */                   \
-    X(e5, 128, 128, 8, 64, 64, 8, 16, 4, 2, 16, 0)  /* e0 with swizzle group 16 */                  \
-    X(e6, 128, 128, 16, 64, 64, 8, 16, 4, 2, 8, 0)  /* [10] + fast path: BK 16 was copy-bound? */   \
-    X(e7, 128, 128, 8, 64, 64, 8, 16, 6, 2, 8, 1)   /* e2 + serpentine */
-
 SGEMM_SEARCH_LIST(SGEMM_SEARCH_CONFIG)
 SGEMM_SEARCH_DB_LIST(SGEMM_SEARCH_DB_CONFIG)
-SGEMM_SEARCH_DB2_LIST(SGEMM_SEARCH_DB2_CONFIG)
 
 #define SGEMM_SEARCH_ENTRY(ID, BM, BN, BK, WM, WN, TM, TN, ST, MINB)                                \
     {#BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST, sgemm_search_launch_##ID},
 #define SGEMM_SEARCH_DB_ENTRY(ID, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP)                      \
     {#BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST "_db_g" #GROUP,                 \
      sgemm_search_launch_##ID},
-#define SGEMM_SEARCH_DB2_ENTRY(ID, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, ORDER)              \
-    {(ORDER) ? #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST "_db_g" #GROUP "_fz" \
-             : #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST "_db_g" #GROUP "_f", \
-     sgemm_search_launch_##ID},
-
-/* One row per candidate: SGEMM_SEARCH_LIST, then SGEMM_SEARCH_DB_LIST, then
- * SGEMM_SEARCH_DB2_LIST (new rows are only ever appended: SGEMM_TUNED_INDEX
- * and recorded results refer to row numbers). */
+/* One row per candidate: SGEMM_SEARCH_LIST, then SGEMM_SEARCH_DB_LIST (new
+ * rows are only ever appended: SGEMM_TUNED_INDEX and recorded results refer
+ * to row numbers). */
 static const struct {
-    const char *name;      /* "BMxBNxBK_wWMxWN_tTMxTN_sSTAGES[_db_gGROUP[_f|_fz]]" */
+    const char *name;      /* "BMxBNxBK_wWMxWN_tTMxTN_sSTAGES[_db_gGROUP]" */
     sgemm_launcher launch; /* the candidate's launcher */
 } sgemm_search_table[] = {SGEMM_SEARCH_LIST(SGEMM_SEARCH_ENTRY)
-                              SGEMM_SEARCH_DB_LIST(SGEMM_SEARCH_DB_ENTRY)
-                                  SGEMM_SEARCH_DB2_LIST(SGEMM_SEARCH_DB2_ENTRY)};
+                              SGEMM_SEARCH_DB_LIST(SGEMM_SEARCH_DB_ENTRY)};
 
 #define SGEMM_SEARCH_N ((int)(sizeof sgemm_search_table / sizeof sgemm_search_table[0]))
 static_assert(SGEMM_TUNED_INDEX >= 0 && SGEMM_TUNED_INDEX < SGEMM_SEARCH_N,
