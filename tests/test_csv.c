@@ -17,89 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// ---- a small RFC 4180 parser --------------------------------------------------
+// ---- CSV helpers (the parser is in testlib) ------------------------------------
 
-#define MAX_FIELDS 64
-#define MAX_RECORDS 16
 
-typedef struct {
-    int nrec;
-    int nfield[MAX_RECORDS];
-    char *field[MAX_RECORDS][MAX_FIELDS];
-    int ok; /* 0 on a syntax error (a stray quote, text after a closing quote) */
-} csv_doc;
-
-/* Parses text: records end with LF or CRLF; quoted fields may hold , " CR LF
- * with "" for a quote. Fields are malloc'd. */
-static void csv_parse(const char *text, csv_doc *d)
-{
-    const char *p = text;
-    memset(d, 0, sizeof *d);
-    d->ok = 1;
-    while (*p && d->nrec < MAX_RECORDS) {
-        int r = d->nrec++;
-        for (;;) {
-            size_t cap = strlen(p) + 1, n = 0;
-            char *f = malloc(cap);
-            if (*p == '"') {
-                p++;
-                for (;;) {
-                    if (*p == '\0') {
-                        d->ok = 0; /* unterminated */
-                        break;
-                    }
-                    if (*p == '"') {
-                        if (p[1] == '"') {
-                            f[n++] = '"';
-                            p += 2;
-                            continue;
-                        }
-                        p++;
-                        break;
-                    }
-                    f[n++] = *p++;
-                }
-                if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') d->ok = 0;
-            } else {
-                while (*p && *p != ',' && *p != '\n' && *p != '\r') {
-                    if (*p == '"') d->ok = 0; /* a quote inside an unquoted field */
-                    f[n++] = *p++;
-                }
-            }
-            f[n] = '\0';
-            if (d->nfield[r] < MAX_FIELDS) d->field[r][d->nfield[r]++] = f;
-            else free(f);
-            if (*p == ',') {
-                p++;
-                continue;
-            }
-            if (*p == '\r' && p[1] == '\n') p += 2;
-            else if (*p == '\n') p++;
-            else if (*p != '\0') d->ok = 0;
-            break;
-        }
-    }
-}
-
-static void csv_doc_free(csv_doc *d)
-{
-    for (int r = 0; r < d->nrec; r++)
-        for (int i = 0; i < d->nfield[r]; i++) free(d->field[r][i]);
-}
-
-static int col(const csv_doc *d, const char *name)
+static int col(const test_csv_doc *d, const char *name)
 {
     for (int i = 0; i < d->nfield[0]; i++)
         if (strcmp(d->field[0][i], name) == 0) return i;
     return -1;
-}
-
-/* The cell of record r in column `name` ("<missing>" if none). */
-static const char *cell(const csv_doc *d, int r, const char *name)
-{
-    int c = col(d, name);
-    if (c < 0 || r >= d->nrec || c >= d->nfield[r]) return "<missing>";
-    return d->field[r][c];
 }
 
 // ---- helpers ----------------------------------------------------------------
@@ -216,15 +141,15 @@ static const char *const design_columns[] = {
 
 static void test_header(void)
 {
-    csv_doc d;
-    csv_parse(csv_header, &d);
+    test_csv_doc d;
+    test_csv_parse(csv_header, &d);
     CHECK(d.ok && d.nrec == 1, "header does not parse as one record");
     CHECK(d.nfield[0] == NCOLS, "header has %d columns, expected %d", d.nfield[0], NCOLS);
     for (int i = 0; i < NCOLS && i < d.nfield[0]; i++)
         CHECK(strcmp(d.field[0][i], design_columns[i]) == 0, "column %d is '%s', expected '%s'", i, d.field[0][i],
               design_columns[i]);
     CHECK(strchr(csv_header, '\n') == NULL && strchr(csv_header, ' ') == NULL, "header holds a newline or space");
-    csv_doc_free(&d);
+    test_csv_doc_free(&d);
 }
 
 // ---- rows through the writer ---------------------------------------------------------
@@ -267,7 +192,7 @@ static void test_rows(void)
     result_row hand, lib, fail, red;
     char *text;
     long len;
-    csv_doc d;
+    test_csv_doc d;
 
     make_info();
     make_hand_row(&hand);
@@ -327,14 +252,14 @@ static void test_rows(void)
     if (!text) return;
     CHECK(strncmp(text, csv_header, strlen(csv_header)) == 0 && text[strlen(csv_header)] == '\n',
           "file does not start with the header line");
-    csv_parse(text, &d);
+    test_csv_parse(text, &d);
     CHECK(d.ok, "the file is not valid RFC 4180");
     CHECK(d.nrec == 5, "%d records, expected 5", d.nrec);
     for (int r = 0; r < d.nrec; r++)
         CHECK(d.nfield[r] == NCOLS, "record %d has %d fields, expected %d", r, d.nfield[r], NCOLS);
 
 #define CELL(r, name, want)                                                                         \
-    CHECK(strcmp(cell(&d, r, name), want) == 0, "row %d %s = [%s], expected [%s]", r, name, cell(&d, r, name), want)
+    CHECK(strcmp(test_csv_cell(&d, r, name), want) == 0, "row %d %s = [%s], expected [%s]", r, name, test_csv_cell(&d, r, name), want)
     /* run and device columns, on every row */
     for (int r = 1; r < d.nrec; r++) {
         CELL(r, "timestamp", "2026-01-02T03:04:05Z");
@@ -419,7 +344,7 @@ static void test_rows(void)
     CELL(4, "flops", "");
     CELL(4, "bytes", "268435456");
 #undef CELL
-    csv_doc_free(&d);
+    test_csv_doc_free(&d);
     free(text);
     unlink(path);
 }
@@ -465,10 +390,10 @@ static void test_atomic(void)
     now = slurp(path, &len);
     CHECK(now && strstr(now, "old,row") == NULL && strstr(now, "tiled32") != NULL, "commit did not replace");
     {
-        csv_doc d;
-        csv_parse(now ? now : "", &d);
+        test_csv_doc d;
+        test_csv_parse(now ? now : "", &d);
         CHECK(d.ok && d.nrec == 2 && d.nfield[1] == NCOLS, "committed file: %d records", d.nrec);
-        csv_doc_free(&d);
+        test_csv_doc_free(&d);
     }
     free(now);
     CHECK(test_dir_entries(tmp_dir) == 1, "%d entries after commit", test_dir_entries(tmp_dir));

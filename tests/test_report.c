@@ -270,73 +270,6 @@ static void test_json_parser_itself(void)
     }
 }
 
-// ---- a small RFC 4180 parser (as in test_csv.c) ------------------------------------
-
-#define MAX_FIELDS 64
-#define MAX_RECORDS 16
-
-typedef struct {
-    int nrec;
-    int nfield[MAX_RECORDS];
-    char *field[MAX_RECORDS][MAX_FIELDS];
-    int ok;
-} csv_doc;
-
-static void csv_parse(const char *p, csv_doc *d)
-{
-    memset(d, 0, sizeof *d);
-    d->ok = 1;
-    while (*p && d->nrec < MAX_RECORDS) {
-        int r = d->nrec++;
-        for (;;) {
-            size_t n = 0;
-            char *f = malloc(strlen(p) + 1);
-            if (*p == '"') {
-                for (p++;; p++) {
-                    if (*p == '\0') {
-                        d->ok = 0;
-                        break;
-                    }
-                    if (*p == '"' && p[1] == '"') f[n++] = *p++;
-                    else if (*p == '"') {
-                        p++;
-                        break;
-                    } else f[n++] = *p;
-                }
-                if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') d->ok = 0;
-            } else {
-                while (*p && *p != ',' && *p != '\n' && *p != '\r') {
-                    if (*p == '"') d->ok = 0;
-                    f[n++] = *p++;
-                }
-            }
-            f[n] = '\0';
-            if (d->nfield[r] < MAX_FIELDS) d->field[r][d->nfield[r]++] = f;
-            else free(f);
-            if (*p == ',') {
-                p++;
-                continue;
-            }
-            if (*p == '\r' && p[1] == '\n') p += 2;
-            else if (*p == '\n') p++;
-            break;
-        }
-    }
-}
-
-static void csv_doc_free(csv_doc *d)
-{
-    for (int r = 0; r < d->nrec; r++)
-        for (int i = 0; i < d->nfield[r]; i++) free(d->field[r][i]);
-}
-
-static const char *cell(const csv_doc *d, int r, const char *name)
-{
-    for (int i = 0; i < d->nfield[0]; i++)
-        if (strcmp(d->field[0][i], name) == 0) return i < d->nfield[r] ? d->field[r][i] : "<missing>";
-    return "<missing>";
-}
-
 // ---- the rows ---------------------------------------------------------------------
 
 static const char tricky[] = "wrong at (3, 7): got \"1.5\", want 2\nC:\\tmp\\x\tend";
@@ -661,7 +594,7 @@ static void test_json(void)
     const char *at = NULL;
     const char *e = json_parse(t, &root, &at);
     const jv *rws, *dev;
-    csv_doc d;
+    test_csv_doc d;
     CHECK(e == NULL, "report JSON does not parse: %s at offset %ld: [%.40s]", e, at ? (long)(at - t) : -1L,
           at ? at : "");
     if (e) {
@@ -711,34 +644,34 @@ static void test_json(void)
     /* field by field against the CSV */
     CHECK(c != NULL, "no CSV");
     if (c && rws && rws->n == 6) {
-        csv_parse(c, &d);
+        test_csv_parse(c, &d);
         CHECK(d.ok && d.nrec == 7, "CSV: ok %d, %d records", d.ok, d.nrec);
         for (int i = 0; i < 6 && i + 1 < d.nrec; i++) {
             const jv *r = &rws->items[i];
             char what[96];
             for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {
-                snprintf(what, sizeof what, "row %d (%s) %s", i, cell(&d, i + 1, "variant"), numeric[k]);
-                same_number(what, cell(&d, i + 1, numeric[k]), jget(r, numeric[k]));
+                snprintf(what, sizeof what, "row %d (%s) %s", i, test_csv_cell(&d, i + 1, "variant"), numeric[k]);
+                same_number(what, test_csv_cell(&d, i + 1, numeric[k]), jget(r, numeric[k]));
             }
             for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++) {
                 const jv *v = jget(r, strings[k]);
-                CHECK(v && v->type == J_STR && strcmp(v->str, cell(&d, i + 1, strings[k])) == 0,
+                CHECK(v && v->type == J_STR && strcmp(v->str, test_csv_cell(&d, i + 1, strings[k])) == 0,
                       "row %d %s: JSON [%s] vs CSV [%s]", i, strings[k], v && v->str ? v->str : "?",
-                      cell(&d, i + 1, strings[k]));
+                      test_csv_cell(&d, i + 1, strings[k]));
             }
             {
                 const jv *lib = jget(r, "library");
-                CHECK(lib && lib->type == J_NUM && lib->num == strtod(cell(&d, i + 1, "library"), NULL),
+                CHECK(lib && lib->type == J_NUM && lib->num == strtod(test_csv_cell(&d, i + 1, "library"), NULL),
                       "row %d library", i);
                 const jv *ref = jget(r, "ref_library");
-                const char *cref = cell(&d, i + 1, "ref_library");
+                const char *cref = test_csv_cell(&d, i + 1, "ref_library");
                 CHECK(ref && (cref[0] ? ref->type == J_STR && strcmp(ref->str, cref) == 0 : ref->type == J_NULL),
                       "row %d ref_library: CSV [%s]", i, cref);
             }
         }
-        CHECK(strcmp(cell(&d, 4, "message"), tricky) == 0, "CSV message does not round-trip: [%s]",
-              cell(&d, 4, "message"));
-        csv_doc_free(&d);
+        CHECK(strcmp(test_csv_cell(&d, 4, "message"), tricky) == 0, "CSV message does not round-trip: [%s]",
+              test_csv_cell(&d, 4, "message"));
+        test_csv_doc_free(&d);
     }
     json_free(&root);
     free(t);

@@ -160,3 +160,69 @@ void test_h200_run_info(run_info *info, const char *device_name)
     info->dev.peak_fp32_tflops = metrics_peak_fp32_tflops(132, 128, 1980000);
     info->dev.peak_mem_gbps = metrics_peak_mem_gbps(3201000, 6016);
 }
+
+// ---- a small RFC 4180 parser ------------------------------------------------
+
+void test_csv_parse(const char *text, test_csv_doc *d)
+{
+    const char *p = text;
+    memset(d, 0, sizeof *d);
+    d->ok = 1;
+    while (*p && d->nrec < TEST_CSV_MAX_RECORDS) {
+        int r = d->nrec++;
+        for (;;) {
+            size_t cap = strlen(p) + 1, n = 0;
+            char *f = malloc(cap);
+            if (*p == '"') {
+                p++;
+                for (;;) {
+                    if (*p == '\0') {
+                        d->ok = 0; /* unterminated */
+                        break;
+                    }
+                    if (*p == '"') {
+                        if (p[1] == '"') {
+                            f[n++] = '"';
+                            p += 2;
+                            continue;
+                        }
+                        p++;
+                        break;
+                    }
+                    f[n++] = *p++;
+                }
+                if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') d->ok = 0;
+            } else {
+                while (*p && *p != ',' && *p != '\n' && *p != '\r') {
+                    if (*p == '"') d->ok = 0; /* a quote inside an unquoted field */
+                    f[n++] = *p++;
+                }
+            }
+            f[n] = '\0';
+            if (d->nfield[r] < TEST_CSV_MAX_FIELDS) d->field[r][d->nfield[r]++] = f;
+            else free(f);
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p == '\r' && p[1] == '\n') p += 2;
+            else if (*p == '\n') p++;
+            else if (*p != '\0') d->ok = 0;
+            break;
+        }
+    }
+}
+
+void test_csv_doc_free(test_csv_doc *d)
+{
+    for (int r = 0; r < d->nrec; r++)
+        for (int i = 0; i < d->nfield[r]; i++) free(d->field[r][i]);
+}
+
+/* The cell of record r in the column named `name` ("<missing>" if none). */
+const char *test_csv_cell(const test_csv_doc *d, int r, const char *name)
+{
+    for (int i = 0; i < d->nfield[0]; i++)
+        if (strcmp(d->field[0][i], name) == 0) return r < d->nrec && i < d->nfield[r] ? d->field[r][i] : "<missing>";
+    return "<missing>";
+}

@@ -57,6 +57,22 @@ int test_dir_entries(const char *dir);
  * 6016 bit, CUDA 13.0, cuBLAS 13.1.0) named device_name. */
 void test_h200_run_info(run_info *info, const char *device_name);
 
+/* A parsed CSV text (RFC 4180): records end with LF or CRLF; quoted fields
+ * may hold , " CR LF with "" for a quote. Fields are malloc'd. */
+#define TEST_CSV_MAX_FIELDS 64
+#define TEST_CSV_MAX_RECORDS 16
+typedef struct {
+    int nrec;                                                      /* records, the header included */
+    int nfield[TEST_CSV_MAX_RECORDS];                              /* fields per record */
+    char *field[TEST_CSV_MAX_RECORDS][TEST_CSV_MAX_FIELDS];        /* the fields */
+    int ok; /* 0 on a syntax error (a stray quote, text after a closing quote) */
+} test_csv_doc;
+
+void test_csv_parse(const char *text, test_csv_doc *d);
+void test_csv_doc_free(test_csv_doc *d);
+/* The cell of record r in the column named `name` ("<missing>" if none). */
+const char *test_csv_cell(const test_csv_doc *d, int r, const char *name);
+
 /* Path of the compare binary (set by CMake). */
 #ifndef COMPARE_BIN
 #define COMPARE_BIN "./compare"
