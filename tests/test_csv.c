@@ -17,16 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// ---- CSV helpers (the parser is in testlib) ------------------------------------
-
-
-static int col(const test_csv_doc *d, const char *name)
-{
-    for (int i = 0; i < d->nfield[0]; i++)
-        if (strcmp(d->field[0][i], name) == 0) return i;
-    return -1;
-}
-
 // ---- helpers ----------------------------------------------------------------
 
 static char tmp_dir[64];
