@@ -1,0 +1,210 @@
+/* kernels/sgemm_wgmma_common.cuh: Hopper warpgroup-MMA helpers shared by
+ * sgemm_tf32_wgmma.cu and sgemm_tf32_tma.cu (both built for sm_90a only):
+ * wgmma fence / commit / wait, the K-major 128-byte-swizzle matrix
+ * descriptor, the m64n128k8 / m64n256k8 TF32 instructions in their RS form
+ * (A from 4 registers, B by descriptor, D += A * B), and the grouped tile
+ * rasterisation. The layouts are derived in sgemm_tf32_wgmma.cu's header. */
+#ifndef KERNELS_SGEMM_WGMMA_COMMON_CUH
+#define KERNELS_SGEMM_WGMMA_COMMON_CUH
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#define SGEMM_WG_GROUP_M 8        /* block-rows per rasterisation group */
+
+static __device__ __forceinline__ unsigned sgemm_wg_smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+static __device__ __forceinline__ void sgemm_wg_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void sgemm_wg_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void sgemm_wg_wait0(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+/* at most one committed wgmma group of this warpgroup still in flight */
+static __device__ __forceinline__ void sgemm_wg_wait1(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+}
+
+/* pins an accumulator register in program order (no read or move across it) */
+static __device__ __forceinline__ void sgemm_wg_fence_operand(float *r)
+{
+    asm volatile("" : "+f"(*r) :: "memory");
+}
+
+/* K-major, 128-byte-swizzle descriptor of the tile starting at shared address `addr`
+ * (see the header: LBO 1 (unused), SBO 1024 bytes, base offset 0, layout type 1) */
+static __device__ __forceinline__ unsigned long long sgemm_wg_desc(unsigned addr)
+{
+    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) |
+           (1ull << 62);
+}
+
+// ---- wgmma wrappers (RS form: A in 4 registers, B by descriptor, D += A * B) ----
+
+/* D[64 x 128] += A[64 x 8] (registers a) * B[8 x 128] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n128(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, {%64, %65, %66, %67}, %68, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
+
+/* D[64 x 256] += A[64 x 8] (registers a) * B[8 x 256] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n256(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, {%128, %129, %130, %131}, %132, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
+
+
+/* Block tile origin (bm0, bn0) of block `bid`: grouped rasterisation of the
+ * 1-D grid, consecutive blocks walk GROUP_M block-rows before moving right. */
+static __device__ __forceinline__ void sgemm_wg_tile(int bid, int m, int n, const int BM,
+                                                     const int BN, int *bm0, int *bn0)
+{
+    const int tiles_m = (m + BM - 1) / BM;
+    const int tiles_n = (n + BN - 1) / BN;
+    const int per_group = SGEMM_WG_GROUP_M * tiles_n;
+    const int first_m = (bid / per_group) * SGEMM_WG_GROUP_M;
+    const int group_m = min(tiles_m - first_m, SGEMM_WG_GROUP_M);
+    const int in_group = bid % per_group;
+    *bm0 = (first_m + in_group % group_m) * BM;
+    *bn0 = (in_group / group_m) * BN;
+}
+
+/* 4 wgmma k steps of a slab on A_s stage a_s; descriptors and fragments pinned
+ * before wgmma.fence (a non-wgmma definition of a wgmma input inside the
+ * fence..commit window serialises the wgmma, C7513) */
+static __device__ __forceinline__ void sgemm_wg_mma_slab(float *d, unsigned *f, unsigned a_s,
+                                                          const int BM)
+{
+    unsigned long long desc[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        desc[j] = sgemm_wg_desc(a_s + 32 * j);
+        asm volatile("" : "+l"(desc[j]) :: "memory");
+    }
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        asm volatile("" : "+r"(f[j]) :: "memory");
+    sgemm_wg_fence();
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        if (BM == 256)
+            sgemm_wg_mma_n256(d, f + 4 * j, desc[j]);
+        else
+            sgemm_wg_mma_n128(d, f + 4 * j, desc[j]);
+    }
+    sgemm_wg_commit();
+}
+
+// ---- host side: what both launchers check before a launch ------------------------
+
+/* 0 if the wgmma kernels take this shape, cudaErrorInvalidValue for a size < 1,
+ * cudaErrorNotSupported unless n % 4 == 0, k % 4 == 0 (whole 16-byte rows), A
+ * and B 16-byte and C 8-byte aligned (the caller then falls back). */
+static inline int sgemm_wg_shape_ok(const float *A, const float *B, const float *C, int m, int n,
+                                    int k)
+{
+    if (m < 1 || n < 1 || k < 1)
+        return (int)cudaErrorInvalidValue;
+    if (n % 4 != 0 || k % 4 != 0 || ((uintptr_t)A & 15) != 0 || ((uintptr_t)B & 15) != 0 ||
+        ((uintptr_t)C & 7) != 0)
+        return (int)cudaErrorNotSupported;
+    return 0;
+}
+
+/* Raises the kernel's dynamic shared-memory limit once per process (*attr_set)
+ * and returns the number of BM x BN tiles in *tiles (a 1-D grid); 0 or an error. */
+static inline int sgemm_wg_prepare(const void *kern, int *attr_set, int smem, int m, int n,
+                                   int BM, int BN, unsigned *tiles)
+{
+    if (!*attr_set) {
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        if (e != cudaSuccess)
+            return (int)e;
+        *attr_set = 1;
+    }
+    long long t = (long long)((m + BM - 1) / BM) * ((n + BN - 1) / BN);
+    if (t > 0x7fffffffLL)
+        return (int)cudaErrorInvalidValue;
+    *tiles = (unsigned)t;
+    return 0;
+}
+
+/* The search API of a candidate table TABLE (an array of {name, run} with
+ * run(A, B, C, m, n, k, stream)): PREFIX_search_count / _name / _run, as
+ * declared in sgemm_tf32_wgmma.h and sgemm_tf32_tma.h. */
+#define SGEMM_WG_SEARCH_API(PREFIX, TABLE)                                                        \
+    extern "C" int PREFIX##_search_count(void)                                                  \
+    {                                                                                           \
+        return (int)(sizeof(TABLE) / sizeof(TABLE[0]));                                         \
+    }                                                                                           \
+    extern "C" const char *PREFIX##_search_name(int i)                                          \
+    {                                                                                           \
+        return (i >= 0 && i < PREFIX##_search_count()) ? TABLE[i].name : NULL;                  \
+    }                                                                                           \
+    extern "C" int PREFIX##_search_run(int i, const float *A, const float *B, float *C, int m,  \
+                                       int n, int k, cudaStream_t stream)                       \
+    {                                                                                           \
+        if (i < 0 || i >= PREFIX##_search_count() || m < 1 || n < 1 || k < 1)                  \
+            return (int)cudaErrorInvalidValue;                                                  \
+        return TABLE[i].run(A, B, C, m, n, k, stream);                                          \
+    }
+
+#endif
