@@ -20,15 +20,6 @@
 #include "sortkey.h"
 #include "testlib.h"
 
-#define CK(call)                                                                        \
-    do {                                                                                \
-        cudaError_t e_ = (call);                                                        \
-        if (e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
-
 static uint64_t rng_state;
 static uint32_t rng_next(void)
 {

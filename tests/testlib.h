@@ -7,6 +7,8 @@
 #define TESTS_TESTLIB_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime_api.h>
 
 #include "results.h"
 
@@ -23,6 +25,16 @@ extern int test_failed;
             fprintf(stderr, __VA_ARGS__);                                       \
             fputc('\n', stderr);                                                \
         }                                                                       \
+    } while (0)
+
+/* CK(call): a CUDA runtime call that must succeed; otherwise prints it and exits 1 */
+#define CK(call)                                                                        \
+    do {                                                                                \
+        cudaError_t e_ = (call);                                                        \
+        if (e_ != cudaSuccess) {                                                        \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(1);                                                                    \
+        }                                                                               \
     } while (0)
 
 int test_finish(const char *name);
