@@ -20,6 +20,7 @@
 #include "sgemm.h"
 #include "sgemm_search.h"
 #ifdef COMPARE_HAVE_WGMMA
+#include "sgemm_tf32_tma.h"
 #include "sgemm_tf32_wgmma.h"
 #endif
 #include "sizes.h"
@@ -38,6 +39,7 @@ static const search_table search_tables[] = {
     {"tf32", sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
 #ifdef COMPARE_HAVE_WGMMA
     {"tf32-wgmma", sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name, sgemm_tf32_wgmma_search_run},
+    {"tf32-tma", sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name, sgemm_tf32_tma_search_run},
 #endif
 };
 
@@ -58,6 +60,53 @@ static int search_library(const case_ctx *c, cudaStream_t s, int tf32)
 }
 static int search_cublas_fp32(const case_ctx *c, cudaStream_t s) { return search_library(c, s, 0); }
 static int search_cublas_tf32(const case_ctx *c, cudaStream_t s) { return search_library(c, s, 1); }
+
+/* 1 if `name` is one of the comma-separated entries of `list` */
+static int search_family_listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == len && strncmp(p, name, len) == 0)
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* every entry of the --family list names a built table; 0 ok, else a message */
+static int search_family_check(const char *list, char *err, size_t err_len)
+{
+    const char *p = list;
+    if (!*p) {
+        snprintf(err, err_len, "empty list");
+        return 1;
+    }
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        int found = 0;
+        for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++)
+            if (strlen(search_tables[t].family) == l && strncmp(p, search_tables[t].family, l) == 0)
+                found = 1;
+        if (!found) {
+            snprintf(err, err_len, "unknown family '%.*s' (fp32, tf32%s)", (int)l, p,
+#ifdef COMPARE_HAVE_WGMMA
+                     ", tf32-wgmma, tf32-tma"
+#else
+                     "; the wgmma families are not built"
+#endif
+            );
+            return 1;
+        }
+        if (!e)
+            return 0;
+        p = e + 1;
+    }
+}
 
 /* verify + time one runnable; prints one line; returns 0 ok, 1 fail */
 static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, const double *C64,
@@ -119,6 +168,7 @@ int main(int argc, char **argv)
 {
     long long sizes[SIZES_MAX_COUNT] = {2048, 4096, 8192};
     int nsizes = 3, reps = 20, bad = 0;
+    const char *families = NULL; /* comma-separated, NULL: every table */
     char err[512];
     device_ctx d;
     for (int i = 1; i < argc; i++) {
@@ -133,8 +183,15 @@ int main(int argc, char **argv)
                 fprintf(stderr, "compare-search: --reps '%s': expected 1..10000\n", argv[i]);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--family") == 0 && i + 1 < argc) {
+            families = argv[++i];
+            if (search_family_check(families, err, sizeof err)) {
+                fprintf(stderr, "compare-search: --family: %s\n", err);
+                return 2;
+            }
         } else {
-            fprintf(stderr, "usage: compare-search [--n LIST] [--reps N]\n");
+            fprintf(stderr, "usage: compare-search [--n LIST] [--reps N] [--family LIST]\n"
+                            "  families: fp32, tf32, tf32-wgmma, tf32-tma (those built); default all\n");
             return 2;
         }
     }
@@ -174,6 +231,8 @@ int main(int argc, char **argv)
         printf("\nn = %d\n", n);
         for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++) {
             const search_table *tab = &search_tables[t];
+            if (families && !search_family_listed(families, tab->family))
+                continue;
             int tf32 = strncmp(tab->family, "tf32", 4) == 0;
             variant lib = {"sgemm", tf32 ? "cublas_tf32" : "cublas_fp32", 1, tf32 ? "tf32" : "fp32", NULL,
                            tf32 ? search_cublas_tf32 : search_cublas_fp32, NULL, 0, 0, ""};
