@@ -12,6 +12,7 @@
 #include "reduce.h"
 #include "sgemm.h"
 #ifdef COMPARE_HAVE_WGMMA
+#include "sgemm_tf32_tma.h"
 #include "sgemm_tf32_wgmma.h"
 #endif
 #include "shim.h"
@@ -38,6 +39,7 @@ SGEMM_HAND(sgemm_tuned)
 SGEMM_HAND(sgemm_tf32_mma)
 #ifdef COMPARE_HAVE_WGMMA
 SGEMM_HAND(sgemm_tf32_wgmma)
+SGEMM_HAND(sgemm_tf32_tma)
 #endif
 
 static int v_cublas_fp32(const case_ctx *c, cudaStream_t s)
@@ -164,6 +166,7 @@ const variant variants_table[] = {
     {"sgemm", "tf32_mma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_mma, NULL, 0, 0, "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands"},
 #ifdef COMPARE_HAVE_WGMMA
     {"sgemm", "tf32_wgmma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_wgmma, NULL, 0, 0, "TF32 warpgroup MMA (wgmma, sm_90a), C^T = B^T A^T"},
+    {"sgemm", "tf32_tma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_tma, NULL, 0, 0, "tf32_wgmma fed by TMA through an mbarrier ring, no block barrier in the loop"},
 #endif
     {"sgemm", "test_fault", 0, "fp32", "cublas_fp32", v_test_fault, NULL, 0, 1, "test only: illegal address"},
     {"sgemm", "test_wrong", 0, "fp32", "cublas_fp32", v_test_wrong, NULL, 0, 1, "test only: wrong result"},

@@ -11,11 +11,12 @@
 #             4096 up to 4096^2 outputs, best at 8192 beyond); its log is search.txt
 #   tests     every test (cpu and gpu labels) with ctest
 #   sanitize  compute-sanitizer memcheck, racecheck, initcheck and synccheck over the gpu
-#             tests (memcheck at full sizes, the slower tools on COMPARE_TEST_QUICK sizes),
-#             plus memcheck/racecheck over every search candidate at awkward n
-#   bench     compare BENCH_ARGS, or the reference runs behind results/h200/: compare
-#             --n 2048; sgemm at 2048/4096/8192; reduce and sort at 2^20..2^28 with and
-#             without the L2 flush
+#             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
+#             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
+#             candidate at awkward n
+#   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
+#             default "n2048 sgemm reduce-sort"): compare --n 2048; sgemm at
+#             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
 # Logs and CSVs go to LOGDIR; the last lines printed are a summary. Exit status
@@ -92,10 +93,21 @@ if has sanitize; then
         step "sanitizer-$tool-kernels" env COMPARE_TEST_QUICK=1 COMPARE_TEST_NO_ALLOC_PROBE=1 timeout 400 "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_kernels"
     done
+    # every launcher and search candidate on rectangular shapes (the TMA and
+    # wgmma kernels' mbarrier rings, swizzled tiles and edges), all four tools
+    for tool in memcheck racecheck initcheck synccheck; do
+        step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout 400 "$CS" --tool "$tool" \
+            --error-exitcode 1 "$BUILD/tests/test_gpu_gemm_shapes"
+    done
     step sanitizer-memcheck-search timeout 300 "$CS" --tool memcheck --error-exitcode 1 \
         "$BUILD/compare-search" --n 257 --reps 1
     step sanitizer-racecheck-search timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
         "$BUILD/compare-search" --n 129 --reps 1
+    # n = 260: a multiple of 4 (the wgmma/TMA candidates run, not decline), not of a tile
+    step sanitizer-memcheck-search-tma timeout 300 "$CS" --tool memcheck --error-exitcode 1 \
+        "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
+    step sanitizer-racecheck-search-tma timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
+        "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
     # one file with every sanitizer run's verdict, for results/h200/
     for f in "$LOG"/sanitizer-*.log; do
         echo "== $(basename "$f" .log)"
@@ -105,12 +117,16 @@ fi
 
 if has bench; then
     if [ $# -eq 0 ]; then
-        step compare-n2048 "$BUILD/compare" --n 2048
-        step bench-sgemm "$BUILD/compare" --ops sgemm --n 2048,4096,8192 --csv "$LOG/sgemm.csv"
-        step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
-            --csv "$LOG/reduce_sort.csv"
-        step bench-reduce-sort-noflush "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
-            --no-flush --csv "$LOG/reduce_sort_noflush.csv"
+        sets=" ${BENCH_SETS:-n2048 sgemm reduce-sort} "
+        [[ $sets == *" n2048 "* ]] && step compare-n2048 "$BUILD/compare" --n 2048
+        [[ $sets == *" sgemm "* ]] &&
+            step bench-sgemm "$BUILD/compare" --ops sgemm --n 2048,4096,8192 --csv "$LOG/sgemm.csv"
+        if [[ $sets == *" reduce-sort "* ]]; then
+            step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
+                --csv "$LOG/reduce_sort.csv"
+            step bench-reduce-sort-noflush "$BUILD/compare" --ops reduce,sort \
+                --elems 2^20,2^24,2^26,2^28 --no-flush --csv "$LOG/reduce_sort_noflush.csv"
+        fi
     else
         step bench "$BUILD/compare" "$@"
     fi
