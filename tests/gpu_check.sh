@@ -13,7 +13,8 @@
 #   sanitize  compute-sanitizer memcheck, racecheck, initcheck and synccheck over the gpu
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
-#             candidate at awkward n
+#             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
+#             "search-tma": only the wgmma/TMA candidates)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort"): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush
@@ -85,7 +86,9 @@ if has tests; then
 fi
 
 if has sanitize; then
+    ssets=" ${SANITIZE_SETS:-tests shapes search} "
     for tool in memcheck racecheck initcheck synccheck; do
+        [[ $ssets == *" tests "* ]] || break
         quick=1
         [ "$tool" = memcheck ] && quick=${MEMCHECK_QUICK:-0}
         step "sanitizer-$tool" env COMPARE_TEST_QUICK=$quick timeout 400 "$CS" --tool "$tool" \
@@ -96,16 +99,21 @@ if has sanitize; then
     # every launcher and search candidate on rectangular shapes (the TMA and
     # wgmma kernels' mbarrier rings, swizzled tiles and edges), all four tools
     for tool in memcheck racecheck initcheck synccheck; do
+        [[ $ssets == *" shapes "* ]] || break
         step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout 400 "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_gemm_shapes"
     done
+    [[ $ssets == *" search "* ]] &&
     step sanitizer-memcheck-search timeout 300 "$CS" --tool memcheck --error-exitcode 1 \
         "$BUILD/compare-search" --n 257 --reps 1
+    [[ $ssets == *" search "* ]] &&
     step sanitizer-racecheck-search timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
         "$BUILD/compare-search" --n 129 --reps 1
     # n = 260: a multiple of 4 (the wgmma/TMA candidates run, not decline), not of a tile
+    [[ $ssets == *" search "* || $ssets == *" search-tma "* ]] &&
     step sanitizer-memcheck-search-tma timeout 300 "$CS" --tool memcheck --error-exitcode 1 \
         "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
+    [[ $ssets == *" search "* || $ssets == *" search-tma "* ]] &&
     step sanitizer-racecheck-search-tma timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
         "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
     # one file with every sanitizer run's verdict, for results/h200/
