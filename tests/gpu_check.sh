@@ -21,7 +21,7 @@
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
 # Logs and CSVs go to LOGDIR; the last lines printed are a summary. Exit status
-# is non-zero if any step failed. On a copy of the tree without .git, set
+# is non-zero if any step failed. On a copy of the tree without .git (or with a stale one), set
 # COMPARE_GIT_COMMIT so the CSV rows name the commit they measured.
 set -u
 LOG=${1:?usage: tests/gpu_check.sh LOGDIR [BENCH_ARGS...]}
