@@ -1,12 +1,39 @@
 /* kernels/sgemm_tf32_tma.cu: TF32 SGEMM on Hopper warpgroup MMA, fed by the
- * bulk tensor copy engine (TMA) through an mbarrier ring, warp-specialised
- * (one producer thread in a producer warp, two consumer warpgroups). Compiled for sm_90a only.
+ * bulk tensor copy engine (TMA) through an mbarrier ring, two consumer
+ * warpgroups issuing in ping-pong order. Compiled for sm_90a only.
  *
  * Search:  sgemm_tf32_tma_search_count / _name / _run (kernels/sgemm_tf32_tma.h),
- *          names tf32_tma_mBMnBNk32_sST[_db][_ws] (block tile BM rows x BN
- *          columns of C, k slab 32, ST-stage ring, _db: two fragment register
- *          sets, one wgmma group in flight, _ws: a producer warp). ./compare-search runs them.
- * Measured on the H200: see the variant's comment at the end of this file.
+ *          names tf32_tma_mBMnBNk32_sST[_pp][_db][_ws] (block tile BM rows x
+ *          BN columns of C, k slab 32, ST-stage ring; _pp ping-pong issue
+ *          order, _db two fragment register sets with one wgmma group in
+ *          flight, _ws a producer warp instead of thread 0).
+ *          ./compare-search --family tf32-tma runs them.
+ * Measured on the H200 (results/h200/sgemm.csv, commit 293e09f, median, L2
+ *   flushed): tf32_tma = candidate [1] m256n128k32_s4_pp, 321 / 353 / 302
+ *   TFLOP/s at n = 2048 / 4096 / 8192 = 92.7 / 88.2 / 84.9% of cuBLAS TF32 in
+ *   the same run (tf32_wgmma, the step before: 65.3 / 60.7 / 64.3%). Below
+ *   n = 2048 the 256 x 128 tile leaves SMs idle (sweep.csv: 52% at 1024).
+ *   Every candidate, each verified: results/h200/search_tma.txt.
+ * What the candidates showed (compare-search, same process, % of cuBLAS TF32
+ *   at n = 4096; runs differ by a few percent):
+ *   - m256n128 s4, wait_group 0 per slab: 80-83%. ncu (--clock-control
+ *     none): tensor pipe busy 70% of the cycles, L2 at 62% of its peak (not
+ *     the limit), 37% of the stall cycles counted as barrier waits (the loop
+ *     has no block barrier: the warpgroup-wide wgmma ones). Hypothesis: the
+ *     two warpgroups issue their batches at about the same moment, the
+ *     tensor core interleaves them, both finish together and both then
+ *     refill: a bubble per slab.
+ *   - _pp (ping-pong: warpgroup 1 issues only after 0 has, 0 only after 1
+ *     has; two named barriers): 84-88%, 93-94% at 2048. The predicted fix of
+ *     that bubble (it supports the hypothesis), and the chosen one.
+ *   - _db (two fragment sets, wait_group 1: a warpgroup's own next batch
+ *     queued behind its current one; ptxas does not serialise it, no C7513):
+ *     69-77%, slower, not explained (more registers, 186; the accumulator
+ *     chain serialises consecutive batches anyway).
+ *   - _ws (a producer warp instead of thread 0): 9 warps cap a thread at 168
+ *     registers (4 sub-partitions x 16 K registers), too few for 128
+ *     accumulators: spills and C7512 at BM = 256; at BM = 128 72-78%.
+ *   - m128n192 (3 warpgroups) _ws: 75-77% at 4096, 85-90% at 8192 (noisy).
  *
  * Idea (what changes against sgemm_tf32_wgmma.cu, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -25,13 +52,16 @@
  *   - No block-wide barrier in the main loop. Each consumer warpgroup waits
  *     on "full[s]", loads its B^T fragments, runs 4 wgmma, waits for them,
  *     and each of its warps arrives on "empty[s]" (count 4 x consumer
- *     warpgroups); the producer waits on "empty[s]" before refilling the
- *     stage. The two warpgroups drift apart, so one's fragment loads and
- *     waits hide behind the other's MMAs.
- *   - _pf candidates load the next slab's fragments into a second register
- *     set while this slab's MMAs run, and copy them across after the wait
- *     (ptxas serialises a wgmma whose input register is written while an
- *     earlier group is in flight, C7513, so the copy is a separate step).
+ *     warpgroups). The producer is thread 0 (a consumer too: a ninth,
+ *     producer-only warp would cap every thread at 168 registers, see _ws
+ *     below): after issuing its own MMAs it tops the ring up with every
+ *     slab whose stage "empty" says is free, without blocking; it blocks on
+ *     "empty" only for a slab its warpgroup needs next, which the other
+ *     warps can always release (no deadlock).
+ *   - Ping-pong (_pp): warpgroup 1 issues slab kt's batch only after 0 has
+ *     (named barrier 1), and 0 issues kt + 1 only after 1 has issued kt
+ *     (named barrier 2). Each batch queues behind the other's, so one
+ *     warpgroup refills its fragments while the other's batch runs.
  *   B^T fragments from the swizzled B box. Thread (warp w of its warpgroup,
  *   lane = 4 g + t) owns the wgmma rows 16 w + g and 16 w + g + 8; rows map
  *   to n columns (a free permutation, undone at the store) as the pair
@@ -53,9 +83,9 @@
  *   - The tensor maps are encoded on the host (cuTensorMapEncodeTiled, found
  *     through cudaGetDriverEntryPointByVersion: no -lcuda) for each call;
  *     they travel as __grid_constant__ kernel parameters.
- *   - A consumer or producer that waits on an mbarrier longer than about
- *     10 s of SM clock traps (an illegal-instruction fault the tool reports),
- *     instead of hanging the run.
+ *   - A thread that polls an mbarrier 2^30 times without success traps (a
+ *     fault the tool reports; tens of seconds at tens of ns a poll) instead
+ *     of hanging the run.
  *   - sm_90a only; the body is empty in any other device pass (a binary
  *     without an sm_90a image fails at the launch, never silently).
  */
@@ -503,9 +533,10 @@ static const struct {
 
 SGEMM_WG_SEARCH_API(sgemm_tf32_tma, sgemm_tma_table)
 
-/* The `tf32_tma` variant: candidate SGEMM_TMA_INDEX (see the header for the
- * search figures); shapes the candidates decline go to the mma.sync kernel,
- * so any size works. */
+/* The `tf32_tma` variant: candidate SGEMM_TMA_INDEX, [1] m256n128k32_s4_pp,
+ * the best or within noise of the best at 2048, 4096 and 8192 in every search
+ * run (see the header); shapes the candidates decline go to the mma.sync
+ * kernel, so any size works. */
 #ifndef SGEMM_TMA_INDEX
 #define SGEMM_TMA_INDEX 1
 #endif

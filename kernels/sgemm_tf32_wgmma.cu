@@ -6,7 +6,7 @@
  *          columns of C, k slab 32, ST-stage cp.async ring).
  *          ./compare-search runs them beside the tf32 table (see src/search.c).
  * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_wgmma
- *   225 / 245 / 238 TFLOP/s at n = 2048 / 4096 / 8192 = 64.6 / 60.6 / 57.2% of
+ *   226 / 243 / 228 TFLOP/s at n = 2048 / 4096 / 8192 = 65.3 / 60.7 / 64.3% of
  *   cuBLAS TF32; every candidate in results/h200/search.txt.
  *
  * Idea
@@ -55,9 +55,12 @@
  *     unrolled by two, wait_group 1: serialised). So a warpgroup cannot
  *     overlap its own fragment loads with its own MMAs in the RS form; the
  *     tensor core is kept busy by the other warpgroup or the other resident
- *     block instead (candidates with MINB 2). The next step would be the SS
- *     form (both operands by descriptor), which needs a K-major B^T: a
- *     register-staged, transposing copy of the B tile into shared memory.
+ *     block instead (candidates with MINB 2). The next step is
+ *     sgemm_tf32_tma.cu (variant tf32_tma): TMA copies, an mbarrier ring
+ *     instead of the block barrier, and ping-pong issue order between the
+ *     two warpgroups. (Its _db candidates, two fragment sets written between
+ *     wait_group 1 and the next fence, compiled without C7513 there, but ran
+ *     slower.)
  *     Epilogue: float2 stores straight from the accumulators (each store
  *     instruction writes four 64-byte row segments).
  *   - TF32 rounding: the raw FP32 bits go to the tensor core, which ignores the
