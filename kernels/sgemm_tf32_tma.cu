@@ -533,18 +533,26 @@ static const struct {
 
 SGEMM_WG_SEARCH_API(sgemm_tf32_tma, sgemm_tma_table)
 
-/* The `tf32_tma` variant: candidate SGEMM_TMA_INDEX, [1] m256n128k32_s4_pp,
- * the best or within noise of the best at 2048, 4096 and 8192 in every search
- * run (see the header); shapes the candidates decline go to the mma.sync
- * kernel, so any size works. */
+/* The `tf32_tma` variant. Up to 1024^2 outputs a 256 x 128 tile leaves most
+ * SMs idle (1024^2: 32 tiles on 132 SMs), so SGEMM_TMA_SMALL_INDEX, [3]
+ * m128n128k32_s6_ws, takes those: compare-search at n = 256 / 512 / 1024
+ * (results/h200/search_tma_small.txt): [3] 83.1 / 79.9 / 83.1% of cuBLAS TF32,
+ * [1] 64.6 / 54.3 / 53.2%. Beyond, SGEMM_TMA_INDEX, [1] m256n128k32_s4_pp,
+ * the best or within noise of the best at 1536 .. 8192 in every search run
+ * (see the header). Shapes the candidates decline go to the mma.sync kernel,
+ * so any size works. */
 #ifndef SGEMM_TMA_INDEX
 #define SGEMM_TMA_INDEX 1
+#endif
+#ifndef SGEMM_TMA_SMALL_INDEX
+#define SGEMM_TMA_SMALL_INDEX 3
 #endif
 
 extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
                               cudaStream_t stream)
 {
-    int rc = sgemm_tf32_tma_search_run(SGEMM_TMA_INDEX, A, B, C, m, n, k, stream);
+    const int i = (long long)m * n <= 1024LL * 1024LL ? SGEMM_TMA_SMALL_INDEX : SGEMM_TMA_INDEX;
+    int rc = sgemm_tf32_tma_search_run(i, A, B, C, m, n, k, stream);
     if (rc == (int)cudaErrorNotSupported) return sgemm_tf32_mma(A, B, C, m, n, k, stream);
     return rc;
 }
