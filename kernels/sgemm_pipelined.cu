@@ -38,7 +38,7 @@
  * SM. sgemm_search.cu builds the same kernel in other shapes.
  *
  * Measured on the H200 (results/h200/sgemm.csv, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   39.9 / 40.8 / 41.1 TFLOP/s at n = 2048 / 4096 / 8192 = 79.6 / 79.4 / 80.8% of cuBLAS FP32.
+ *   39.8 / 40.7 / 41.1 TFLOP/s at n = 2048 / 4096 / 8192 = 79.4 / 79.1 / 80.7% of cuBLAS FP32.
  * Run just this variant: ./compare --variants pipelined */
 #include "sgemm.h"
 #include "sgemm_common.cuh"

@@ -8,7 +8,7 @@
  *          tf32_128x128x32_s3_w64x32_trunc (BMxBNxBK, stages, warp tile WMxWN,
  *          operand rounding).
  * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_mma
- *   165 / 178 / 168 TFLOP/s at n = 2048 / 4096 / 8192 = 47.7 / 44.4 / 47.3% of
+ *   164 / 178 / 169 TFLOP/s at n = 2048 / 4096 / 8192 = 47.4 / 44.2 / 41.2% of
  *   cuBLAS TF32 (target >= 50% at 4096: not met by mma.sync; see tf32_wgmma and tf32_tma).
  *   Previous version (128x256, 64x64 warps, B fragments by 32-bit LDS,
  *   cvt.rna, barrier at the top of each k slice, ~580 instructions per slice

@@ -8,12 +8,14 @@
  *          order, _db two fragment register sets with one wgmma group in
  *          flight, _ws a producer warp instead of thread 0).
  *          ./compare-search --family tf32-tma runs them.
- * Measured on the H200 (results/h200/sgemm.csv, commit 293e09f, median, L2
- *   flushed): tf32_tma = candidate [1] m256n128k32_s4_pp, 321 / 353 / 302
- *   TFLOP/s at n = 2048 / 4096 / 8192 = 92.7 / 88.2 / 84.9% of cuBLAS TF32 in
- *   the same run (tf32_wgmma, the step before: 65.3 / 60.7 / 64.3%). Below
- *   n = 2048 the 256 x 128 tile leaves SMs idle (sweep.csv: 52% at 1024).
- *   Every candidate, each verified: results/h200/search_tma.txt.
+ * Measured on the H200 (results/h200/sgemm.csv, commit a8a1abe, median, L2
+ *   flushed): tf32_tma = candidate [1] m256n128k32_s4_pp above 1024^2
+ *   outputs, 320 / 352 / 343 TFLOP/s at n = 2048 / 4096 / 8192 = 92.6 /
+ *   87.4 / 83.4% of cuBLAS TF32 in the same run (tf32_wgmma, the step before: 65.0 / 60.4 / 56.7%); [3]
+ *   m128n128k32_s6_ws up to 1024^2 outputs (sweep.csv: 88 / 85 / 80% at
+ *   256 / 512 / 1024).
+ *   Every candidate, each verified: results/h200/search_tma.txt (1536 ..
+ *   8192) and search_tma_small.txt (256 .. 2048).
  * What the candidates showed (compare-search, same process, % of cuBLAS TF32
  *   at n = 4096; runs differ by a few percent):
  *   - m256n128 s4, wait_group 0 per slab: 80-83%. ncu (--clock-control

@@ -6,7 +6,7 @@
  *          columns of C, k slab 32, ST-stage cp.async ring).
  *          ./compare-search runs them beside the tf32 table (see src/search.c).
  * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_wgmma
- *   226 / 243 / 228 TFLOP/s at n = 2048 / 4096 / 8192 = 65.3 / 60.7 / 64.3% of
+ *   224 / 243 / 233 TFLOP/s at n = 2048 / 4096 / 8192 = 65.0 / 60.4 / 56.7% of
  *   cuBLAS TF32; every candidate in results/h200/search.txt.
  *
  * Idea

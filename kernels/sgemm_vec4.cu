@@ -21,7 +21,7 @@
  * matrix, so a load costs one compare; outside elements are zero-filled.
  *
  * Measured on the H200 (results/h200/sgemm.csv, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   34.5 / 34.6 / 35.5 TFLOP/s at n = 2048 / 4096 / 8192 = 68.8 / 67.4 / 69.7% of cuBLAS FP32.
+ *   34.5 / 34.5 / 35.5 TFLOP/s at n = 2048 / 4096 / 8192 = 68.9 / 67.0 / 69.6% of cuBLAS FP32.
  * Run just this variant: ./compare --variants vectorized */
 #include "sgemm.h"
 #include "sgemm_common.cuh"

@@ -21,7 +21,7 @@
  * zero-filled in shared memory; stores of C are predicated per element.
  *
  * Measured on the H200 (results/h200/sgemm.csv, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   36.2 / 36.5 / 36.5 TFLOP/s at n = 2048 / 4096 / 8192 = 72.3 / 71.1 / 71.7% of cuBLAS FP32.
+ *   36.5 / 36.5 / 36.5 TFLOP/s at n = 2048 / 4096 / 8192 = 72.8 / 71.1 / 71.6% of cuBLAS FP32.
  * Run just this variant: ./compare --variants warptile */
 #include "sgemm.h"
 #include "sgemm_common.cuh"
