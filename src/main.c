@@ -50,12 +50,14 @@ static void main_emit_case(void *ctx, result_row *rows, int count)
 // comes back and that every median stays put from round to round
 
 #define SOAK_MAX_KEYS 256
-#define SOAK_MAX_ROUNDS 4096
+#define SOAK_MAX_ROUNDS 65536     /* medians kept per case (512 KiB); rounds beyond are counted */
+#define SOAK_PROGRESS_S 10.0      /* a progress line on stderr at most this often */
 
 typedef struct {
     char key[96];        /* op variant math size */
-    double *medians;     /* one per round in which it passed */
-    int n, bad;          /* rounds ok / not ok */
+    double *medians;     /* one per round in which it passed, the first SOAK_MAX_ROUNDS */
+    int n, cap;          /* medians stored, allocated */
+    long long ok, bad;   /* rounds ok / not ok, all of them */
 } soak_entry;
 
 typedef struct {
@@ -75,13 +77,24 @@ static void soak_emit_case(void *ctx, result_row *rows, int count)
         if (j == s->count) {
             if (s->count == SOAK_MAX_KEYS) continue;
             snprintf(s->e[j].key, sizeof s->e[j].key, "%s", key);
-            s->e[j].medians = calloc(SOAK_MAX_ROUNDS, sizeof(double));
             s->count++;
         }
-        if (r->status == STATUS_OK && r->time_ms.count > 0 && s->e[j].medians && s->e[j].n < SOAK_MAX_ROUNDS)
-            s->e[j].medians[s->e[j].n++] = r->time_ms.median;
-        else if (r->status != STATUS_OK)
-            s->e[j].bad++;
+        soak_entry *e = &s->e[j];
+        if (r->status != STATUS_OK) {
+            e->bad++;
+            continue;
+        }
+        if (r->time_ms.count == 0) continue;
+        e->ok++;
+        if (e->n == e->cap && e->cap < SOAK_MAX_ROUNDS) { /* grow by doubling, up to the cap */
+            int cap = e->cap ? 2 * e->cap : 256;
+            double *m = realloc(e->medians, (size_t)cap * sizeof *m);
+            if (m) {
+                e->medians = m;
+                e->cap = cap;
+            }
+        }
+        if (e->n < e->cap) e->medians[e->n++] = r->time_ms.median;
     }
 }
 
@@ -91,7 +104,8 @@ static int main_soak(device_ctx *dev, cli_options *o)
     run_sink sink = {soak_emit_case, &st};
     size_t free_first = 0, free_last = 0, total = 0;
     double t0 = harness_now();
-    int rounds = 0, failed_rounds = 0, rc = 0;
+    int rounds = 0, failed_rounds = 0, rc = 0, capped = 0;
+    double last_line = 0;
     o->progress = 0;
     fprintf(stderr, "soak: repeating the run for %.0f s\n", o->soak_s);
     while (!main_stop && harness_now() - t0 < o->soak_s) {
@@ -100,8 +114,13 @@ static int main_soak(device_ctx *dev, cli_options *o)
         if (r != 0 && !main_stop) failed_rounds++;
         if (device_mem_info(&free_last, &total)) return 1;
         if (rounds == 1) free_first = free_last;
-        fprintf(stderr, "soak: round %d done at %.0f s, exit %d, device free %.1f MiB\n", rounds,
-                harness_now() - t0, r, free_last / 1048576.0);
+        /* a line for the first round, a failed one, and then every SOAK_PROGRESS_S */
+        double now = harness_now() - t0;
+        if (rounds == 1 || r != 0 || now - last_line >= SOAK_PROGRESS_S) {
+            fprintf(stderr, "soak: round %d done at %.0f s, exit %d, %d failed so far, device free %.1f MiB\n",
+                    rounds, now, r, failed_rounds, free_last / 1048576.0);
+            last_line = now;
+        }
     }
     printf("soak: %d rounds in %.0f s, %d with a failure\n", rounds, harness_now() - t0, failed_rounds);
     printf("soak: device free after round 1 %zu bytes, after round %d %zu bytes (%+lld)\n", free_first, rounds,
@@ -112,13 +131,17 @@ static int main_soak(device_ctx *dev, cli_options *o)
         soak_entry *e = &st.e[i];
         stats_summary s;
         if (e->n == 0 || stats_summarize(e->medians, (size_t)e->n, &s) != 0) {
-            printf("%-36s %6d %4d %11s\n", e->key, e->n, e->bad, "-");
-            continue;
+            printf("%-36s %6lld %4lld %11s\n", e->key, e->ok, e->bad, "-");
+        } else {
+            printf("%-36s %6lld %4lld %11.4f %11.4f %11.4f %8.2f\n", e->key, e->ok, e->bad, s.min, s.median,
+                   s.max, (s.max - s.min) / s.median * 100.0);
+            if (e->ok > e->n) capped = 1;
         }
-        printf("%-36s %6d %4d %11.4f %11.4f %11.4f %8.2f\n", e->key, e->n, e->bad, s.min, s.median, s.max,
-               (s.max - s.min) / s.median * 100.0);
         free(e->medians);
     }
+    if (capped)
+        printf("soak: min/median/max/range over the first %d passing rounds of a case (more were run)\n",
+               SOAK_MAX_ROUNDS);
     if (failed_rounds) rc = 1;
     if (free_last < free_first) {
         printf("soak: LEAK: %zu bytes of device memory not returned\n", free_first - free_last);
