@@ -27,37 +27,48 @@
  * block rows walked down before moving right) so co-resident blocks share
  * A and B panels in L2.
  *
- * Candidates (SGEMM_SEARCH_LIST, then SGEMM_SEARCH_DB_LIST; names of the
- * second kind end in _db_gGROUP): 128x128 with 256 threads of 8x8 (warps
+ * A third kernel, SGEMM_SEARCH_DB3_CONFIG, is the second with its slab
+ * copies spread over the k-steps, clamped copy sources and the barrier moved
+ * mid-slab (see its comment): on the H200 that took the FP32 SGEMM from
+ * 88-91% to 98.5-99% of cuBLAS FP32. The profile behind each step (ncu,
+ * clocks as found) is in tests/ncu_sgemm.sh's output; cuBLAS's own FP32
+ * kernel there is sm80_xmma_gemm_..._tilesize256x128x8_stage3_warpsize4x2x1_ffma
+ * (256 threads of 8x16, 254 registers, FFMA pipe 79% busy, issue 89%).
+ *
+ * Candidates (SGEMM_SEARCH_LIST, then SGEMM_SEARCH_DB_LIST, then
+ * SGEMM_SEARCH_DB3_LIST; names of the second kind end in _db_gGROUP, of the
+ * third in _gGROUP_spSP_bB0): 128x128 with 256 threads of 8x8 (warps
  * 64x32 or 32x64, 3/4 stages) or 128 threads of 8x16; 256x128 with 512
  * threads, 128x256 with 256 threads of 8x16; 128x64 for small n; then the
  * transposed-A kernel at 128x128 (128 threads of 8x16, BK 8/16/32, 3/4
  * stages, swizzle 0/8) and 128x256 / 256x128 (256 threads of 8x16, 1 block
- * per SM). Dropped after the first H200 sweep (dominated): 128x128x8 8x8 s4,
- * 128x128x8 8x16 s4, 128x256x16 8x8, 128x256x8 8x16 s4, 64x64x16 4x8.
- * Removed after the second H200 sweep (results/h200/search.txt, rows 15-22):
- * a third kernel with an unpredicated fast path for tile-multiple sizes,
- * around the [12] winner (4/6/8 stages, swizzle groups 4/8/16, BK 16, a
- * serpentine FFMA order): 84-88% of cuBLAS, none above [12].
+ * per SM); then the third kernel around the winner. Dropped after the first
+ * H200 sweep (dominated): 128x128x8 8x8 s4, 128x128x8 8x16 s4, 128x256x16
+ * 8x8, 128x256x8 8x16 s4, 64x64x16 4x8. Removed after the second H200 sweep
+ * (results/h200/search.txt, rows 15-22): a kernel with an unpredicated fast
+ * path for tile-multiple sizes, around the then winner [12] (4/6/8 stages,
+ * swizzle groups 4/8/16, BK 16, a serpentine FFMA order): 84-88% of cuBLAS,
+ * none above [12] (it kept the copies in one block, branch included).
  *
- * Measured on the H200: every candidate in results/h200/search.txt
- * (compare-search --n 2048,4096,8192). sgemm_tuned (row 12) in
- * results/h200/sgemm.csv: 44.3 / 45.6 / 46.2 TFLOP/s at n = 2048 / 4096 / 8192
- * = 88.4 / 88.7 / 90.6% of cuBLAS FP32 (the issue's target, 95-100%, is not met).
+ * Measured on the H200: every candidate in results/h200/search_fp32.txt
+ * (compare-search --family fp32 --n 2048,4096,8192); sgemm_tuned (row 17) in
+ * results/h200/sgemm.csv (figures in the comment at SGEMM_TUNED_INDEX).
  * Run just this: ./compare --variants tuned (the candidates are reached
  * through sgemm_search_run, one row each where the harness lists them). */
 #include "sgemm.h"
 #include "sgemm_common.cuh"
 #include "sgemm_search.h"
 
-/* Candidate chosen by sgemm_tuned: index into SGEMM_SEARCH_LIST, the
- * compare-search winner on the H200 (2026-11-29, median, L2 flushed):
- *   [12] 128x128x8_w64x64_t8x16_s4_db_g8: 44.5 / 45.7 / 46.1 TFLOP/s at
- *   n = 2048 / 4096 / 8192 = 88.5 / 89.1 / 90.7% of cuBLAS FP32
- *   (runner-up [7], the same without the block swizzle: 88.1 / 88.5 / 89.9%;
- *   [0], the pipelined shape: 79.6 / 79.7 / 80.9%). */
+/* Candidate chosen by sgemm_tuned: index into the candidate table, the
+ * compare-search winner on the H200 (2026-11-30, median, L2 flushed, four runs
+ * of results/h200/search_fp32.txt's kind):
+ *   [17] 128x256x8_w64x64_t8x16_s4_g8_sp2_b4: 98.5-98.6 / 98.1-99.3 /
+ *   98.8-99.1% of cuBLAS FP32 at n = 2048 / 4096 / 8192 (49.4-49.5 / 50.4 /
+ *   50.5-50.7 TFLOP/s). Runner-ups: [22] (warps 32x128) and [21] (copies in
+ *   one group), within 0.5 point; the previous pick, [12]
+ *   128x128x8_w64x64_t8x16_s4_db_g8, 88.5-89.3 / 89.1-90.3%. */
 #ifndef SGEMM_TUNED_INDEX /* -DCOMPARE_KERNEL_DEFS=SGEMM_TUNED_INDEX=i retunes without an edit */
-#define SGEMM_TUNED_INDEX 12
+#define SGEMM_TUNED_INDEX 17
 #endif
 
 // ---- the kernel, as a macro --------------------------------------------------------
@@ -269,6 +280,119 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
         }                                                                                  \
     } while (0)
 
+/* The constants and checks shared by the bodies of the second and third
+ * kernels (block tile BM x BN, k-slab BK, warp tile WM x WN, thread tile
+ * TMP x TNP): thread-tile lanes, the stage layout (A transposed, [BK][BM+4],
+ * then B, [BK][BN]) and who copies what. */
+#define SGEMM_SEARCH_DB_CONSTANTS(BM, BN, BK, WM, WN, TMP, TNP)                                     \
+    const int TM = (TMP);                               /* rows of C per thread */                  \
+    const int TN = (TNP);                               /* columns of C per thread */               \
+    const int LM = (WM) / TM;                           /* lanes of a warp along m */               \
+    const int LN = (WN) / TN;                           /* lanes of a warp along n */               \
+    const int WARPS_N = (BN) / (WN);                                                                \
+    const int THREADS = 32 * ((BM) / (WM)) * WARPS_N;                                               \
+    const int AS_LD = (BM) + 4;                         /* As (transposed) row stride, floats */    \
+    const int BKC = (BK), BNC = (BN);                   /* for the helper macros */                 \
+    const int STAGE_FLOATS = (BK) * AS_LD + (BK) * (BN);                                            \
+    const int A_RSTEP = THREADS / (BK);                 /* rows between a thread's A elements */    \
+    const int A_ELEMS = (BM) / A_RSTEP;                 /* A elements per thread per slab */        \
+    const int B_CHUNKS = (BK) * (BN) / 4 / THREADS;                                                 \
+    const int B_STEP = THREADS / ((BN) / 4);                                                        \
+    static_assert(LM * LN == 32 && (WM) % TM == 0 && (WN) % TN == 0, "a warp is 32 lanes");         \
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "fragments are read as float4");                      \
+    static_assert(LM <= 8 && LN <= 8, "<= 8 distinct float4 per LDS.128: one 128-byte line");       \
+    static_assert((BM) % (WM) == 0 && (BN) % (WN) == 0, "warp tiles must cover the block tile");    \
+    static_assert((BM) % 32 == 0, "As stride BM+4: the 4-byte copies land on banks 4k + r");        \
+    static_assert((BK) % 8 == 0 && (THREADS / 32) % ((BK) / 8) == 0,                                \
+                  "a warp copies 8 k x 4 rows of A; warps split BK in groups of 8");                \
+    static_assert((BM) % A_RSTEP == 0, "A elements spread evenly, a thread keeps its k");           \
+    static_assert(((BK) * (BN) / 4) % THREADS == 0 && THREADS % ((BN) / 4) == 0,                    \
+                  "B chunks spread evenly, a thread keeps its n column");
+
+/* The rest of their shared set-up: the stage-count checks, the dynamic
+ * shared memory, the block's tile after the optional GROUP-row swizzle, and
+ * the thread's place in it (rows tm0 + i4*LM*4 + [0,4), columns
+ * tn0 + j4*LN*4 + [0,4)). */
+#define SGEMM_SEARCH_DB_SETUP(BM, BN, WM, WN, ST, GROUP)                                            \
+    static_assert((ST) >= 2, "need at least double buffering");                                     \
+    static_assert(THREADS <= 1024, "block size");                                                   \
+    static_assert((ST) * STAGE_FLOATS * 4 <= 227 * 1024, "shared memory per block");                \
+                                                                                                    \
+    extern __shared__ float4 sgemm_search_db_smem[];                                                \
+    float *smem = (float *)sgemm_search_db_smem;                                                    \
+                                                                                                    \
+    int bx = blockIdx.x, by = blockIdx.y;                                                           \
+    if ((GROUP) > 0) {                                                                              \
+        const int id = by * (int)gridDim.x + bx;                                                    \
+        const int per_group = (GROUP) * (int)gridDim.x;                                             \
+        const int first = id / per_group * (GROUP);                                                 \
+        const int rows = min((int)gridDim.y - first, (GROUP));                                      \
+        const int in = id % per_group;                                                              \
+        by = first + in % rows;                                                                     \
+        bx = in / rows;                                                                             \
+    }                                                                                               \
+    const int tid = threadIdx.x;                                                                    \
+    const int bm = by * (BM);                                                                       \
+    const int bn = bx * (BN);                                                                       \
+    const int warp = tid / 32, lane = tid % 32;                                                     \
+    /* thread rows tm0 + i4*LM*4 + [0,4), cols tn0 + j4*LN*4 + [0,4) */                             \
+    const int tm0 = (warp / WARPS_N) * (WM) + (lane / LN) * 4;                                      \
+    const int tn0 = (warp % WARPS_N) * (WN) + (lane % LN) * 4;
+
+/* Stores the thread tile acc (rows tm0 + i4*LM*4 + [0,4), columns
+ * tn0 + j4*LN*4 + [0,4)) into C, skipping rows past m and columns past n.
+ * Expanded inside the bodies of the second and third kernels. */
+#define SGEMM_SEARCH_DB_STORE_C()                                                          \
+    _Pragma("unroll") for (int i = 0; i < TM; ++i) {                                       \
+        const int gr = bm + tm0 + (i / 4) * (LM * 4) + i % 4;                              \
+        float *c_row = C + (size_t)(gr < m ? gr : 0) * n;                                  \
+        _Pragma("unroll") for (int j4 = 0; j4 < TN / 4; ++j4)                              \
+            sgemm_store4(c_row, gr < m, bn + tn0 + j4 * (LN * 4), n, vec,                  \
+                         make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1],               \
+                                     acc[i][j4 * 4 + 2], acc[i][j4 * 4 + 3]));             \
+    }
+
+/* Defines the two kernels of body sgemm_search_KIND_body_##ID (vec = 1: rows
+ * of B and A 16-byte aligned; 0: any shape) and sgemm_search_launch_##ID,
+ * which picks one, opts in to its dynamic shared memory (ST stages of
+ * BK x (BM + 4) A and BK x BN B floats) and launches a BN x BM grid. */
+#define SGEMM_SEARCH_DB_KERNELS(KIND, ID, BM, BN, BK, WM, WN, ST, MINB)                            \
+static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
+sgemm_search_##KIND##_kernel_f4_##ID(const float *__restrict__ A, const float *__restrict__ B,      \
+                                     float *__restrict__ C, int m, int n, int k)                    \
+{                                                                                                   \
+    sgemm_search_##KIND##_body_##ID(A, B, C, m, n, k, 1);                                           \
+}                                                                                                   \
+                                                                                                    \
+static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
+sgemm_search_##KIND##_kernel_scalar_##ID(const float *__restrict__ A, const float *__restrict__ B,  \
+                                         float *__restrict__ C, int m, int n, int k)                \
+{                                                                                                   \
+    sgemm_search_##KIND##_body_##ID(A, B, C, m, n, k, 0);                                           \
+}                                                                                                   \
+                                                                                                    \
+static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, int m, int n, int k,  \
+                                    cudaStream_t stream)                                            \
+{                                                                                                   \
+    const int threads = 32 * ((BM) / (WM)) * ((BN) / (WN));                                         \
+    const int smem_bytes = (ST) * ((BK) * ((BM) + 4) + (BK) * (BN)) * (int)sizeof(float);           \
+    const int vec = k % 4 == 0 && n % 4 == 0;                                                       \
+    const void *kernel = vec ? (const void *)sgemm_search_##KIND##_kernel_f4_##ID                   \
+                             : (const void *)sgemm_search_##KIND##_kernel_scalar_##ID;              \
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,     \
+                                           smem_bytes);                                             \
+    if (err != cudaSuccess)                                                                         \
+        return (int)err;                                                                            \
+    dim3 grid(SGEMM_CEIL_DIV(n, (BN)), SGEMM_CEIL_DIV(m, (BM)));                                    \
+    if (vec)                                                                                        \
+        sgemm_search_##KIND##_kernel_f4_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, n,  \
+                                                                                    k);             \
+    else                                                                                            \
+        sgemm_search_##KIND##_kernel_scalar_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, \
+                                                                                        n, k);      \
+    return (int)cudaGetLastError();                                                                 \
+}
+
 /* Defines sgemm_search_db_launch_##ID: block tile BM x BN, k-slab BK, warp
  * tile WM x WN, thread tile TMP x TNP (rows and columns in groups of 4,
  * groups LM*4 rows / LN*4 columns apart), ST stages, __launch_bounds__
@@ -297,53 +421,8 @@ static __device__ __forceinline__ void sgemm_search_db_body_##ID(const float *__
                                                                 float *__restrict__ C, int m,       \
                                                                 int n, int k, int vec)              \
 {                                                                                                   \
-    const int TM = (TMP);                               /* rows of C per thread */                  \
-    const int TN = (TNP);                               /* columns of C per thread */               \
-    const int LM = (WM) / TM;                           /* lanes of a warp along m */               \
-    const int LN = (WN) / TN;                           /* lanes of a warp along n */               \
-    const int WARPS_N = (BN) / (WN);                                                                \
-    const int THREADS = 32 * ((BM) / (WM)) * WARPS_N;                                               \
-    const int AS_LD = (BM) + 4;                         /* As (transposed) row stride, floats */    \
-    const int BKC = (BK), BNC = (BN);                   /* for the helper macros */                 \
-    const int STAGE_FLOATS = (BK) * AS_LD + (BK) * (BN);                                            \
-    const int A_RSTEP = THREADS / (BK);                 /* rows between a thread's A elements */    \
-    const int A_ELEMS = (BM) / A_RSTEP;                 /* A elements per thread per slab */        \
-    const int B_CHUNKS = (BK) * (BN) / 4 / THREADS;                                                 \
-    const int B_STEP = THREADS / ((BN) / 4);                                                        \
-    static_assert(LM * LN == 32 && (WM) % TM == 0 && (WN) % TN == 0, "a warp is 32 lanes");         \
-    static_assert(TM % 4 == 0 && TN % 4 == 0, "fragments are read as float4");                      \
-    static_assert(LM <= 8 && LN <= 8, "<= 8 distinct float4 per LDS.128: one 128-byte line");       \
-    static_assert((BM) % (WM) == 0 && (BN) % (WN) == 0, "warp tiles must cover the block tile");    \
-    static_assert((BM) % 32 == 0, "As stride BM+4: the 4-byte copies land on banks 4k + r");        \
-    static_assert((BK) % 8 == 0 && (THREADS / 32) % ((BK) / 8) == 0,                                \
-                  "a warp copies 8 k x 4 rows of A; warps split BK in groups of 8");                \
-    static_assert((BM) % A_RSTEP == 0, "A elements spread evenly, a thread keeps its k");           \
-    static_assert(((BK) * (BN) / 4) % THREADS == 0 && THREADS % ((BN) / 4) == 0,                    \
-                  "B chunks spread evenly, a thread keeps its n column");                           \
-    static_assert((ST) >= 2, "need at least double buffering");                                     \
-    static_assert(THREADS <= 1024, "block size");                                                   \
-    static_assert((ST) * STAGE_FLOATS * 4 <= 227 * 1024, "shared memory per block");                \
-                                                                                                    \
-    extern __shared__ float4 sgemm_search_db_smem[];                                                \
-    float *smem = (float *)sgemm_search_db_smem;                                                    \
-                                                                                                    \
-    int bx = blockIdx.x, by = blockIdx.y;                                                           \
-    if ((GROUP) > 0) {                                                                              \
-        const int id = by * (int)gridDim.x + bx;                                                    \
-        const int per_group = (GROUP) * (int)gridDim.x;                                             \
-        const int first = id / per_group * (GROUP);                                                 \
-        const int rows = min((int)gridDim.y - first, (GROUP));                                      \
-        const int in = id % per_group;                                                              \
-        by = first + in % rows;                                                                     \
-        bx = in / rows;                                                                             \
-    }                                                                                               \
-    const int tid = threadIdx.x;                                                                    \
-    const int bm = by * (BM);                                                                       \
-    const int bn = bx * (BN);                                                                       \
-    const int warp = tid / 32, lane = tid % 32;                                                     \
-    /* thread rows tm0 + i4*LM*4 + [0,4), cols tn0 + j4*LN*4 + [0,4) */                             \
-    const int tm0 = (warp / WARPS_N) * (WM) + (lane / LN) * 4;                                      \
-    const int tn0 = (warp % WARPS_N) * (WN) + (lane % LN) * 4;                                      \
+    SGEMM_SEARCH_DB_CONSTANTS(BM, BN, BK, WM, WN, TMP, TNP);                                        \
+    SGEMM_SEARCH_DB_SETUP(BM, BN, WM, WN, ST, GROUP);                                               \
                                                                                                     \
     const int a_k = lane % 8 + 8 * (warp % ((BK) / 8));                                             \
     const int a_r = (lane / 8) % 4 + 4 * (warp / ((BK) / 8));  /* < A_RSTEP */                      \
@@ -403,48 +482,187 @@ static __device__ __forceinline__ void sgemm_search_db_body_##ID(const float *__
         }                                                                                           \
     }                                                                                               \
                                                                                                     \
-    _Pragma("unroll") for (int i = 0; i < TM; ++i) {                                                \
-        const int gr = bm + tm0 + (i / 4) * (LM * 4) + i % 4;                                       \
-        float *c_row = C + (size_t)(gr < m ? gr : 0) * n;                                           \
-        _Pragma("unroll") for (int j4 = 0; j4 < TN / 4; ++j4)                                       \
-            sgemm_store4(c_row, gr < m, bn + tn0 + j4 * (LN * 4), n, vec,                           \
-                         make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2],    \
-                                     acc[i][j4 * 4 + 3]));                                          \
+    SGEMM_SEARCH_DB_STORE_C();                                                                      \
+}                                                                                                   \
+                                                                                                    \
+SGEMM_SEARCH_DB_KERNELS(db, ID, BM, BN, BK, WM, WN, ST, MINB)
+
+// ---- third kernel: the second one with its slab copies spread over the k-steps ----
+
+/* Copies A element l of the slab at a_ptr into stage pointer st_ (4-byte
+ * cp.async, zero-filled past k). The row is clamped into A instead of
+ * predicated: a row past m loads row m-1, whose products only reach rows of
+ * C that are never stored. Expanded inside sgemm_search_db3_body_* only. */
+#define SGEMM_SEARCH_DB3_COPY_A(st_, l)                                                    \
+    sgemm_cp_async4((st_) + (l) * A_RSTEP,                                                 \
+                    a_ptr + (size_t)min((l) * A_RSTEP, a_max_off) * k, a_kok ? 4 : 0)
+
+/* Copies B chunk l (row b_r + l*B_STEP of the slab) into stage pointer st_:
+ * with vec one 16-byte cp.async from a column clamped into B (as for A's
+ * rows: clamped columns only reach columns of C that are never stored),
+ * zero-filled past k; else four predicated 4-byte ones. */
+#define SGEMM_SEARCH_DB3_COPY_B(st_, l)                                                    \
+    do {                                                                                   \
+        const int kok_ = (l) * B_STEP < b_k_left;                                          \
+        if (vec)                                                                           \
+            sgemm_cp_async16((st_) + (l) * B_STEP * BNC,                                  \
+                             kok_ ? b_ptr + (size_t)(l) * B_STEP * n : B, kok_ ? 16 : 0);  \
+        else                                                                               \
+            sgemm_cp_async_chunk((st_) + (l) * B_STEP * BNC,                              \
+                                 b_ptr + (size_t)(l) * B_STEP * n, kok_, bn + b_c, n, B, 0); \
+    } while (0)
+
+/* After a slab's copies: step the sources to the next slab. a_ptr stays on
+ * its last slab that lies inside A, so it is always a valid address. */
+#define SGEMM_SEARCH_DB3_NEXT_SLAB()                                                       \
+    do {                                                                                   \
+        a_k_left -= BKC;                                                                  \
+        a_kok = a_k_left > 0;                                                              \
+        if (a_kok)                                                                         \
+            a_ptr += BKC;                                                                 \
+        b_ptr += (size_t)BKC * n;                                                         \
+        b_k_left -= BKC;                                                                  \
+    } while (0)
+
+/* Fragment buffer of k-step kk: with the barrier at the last k-step two
+ * buffers alternate; with it at k-step B0 < BK-1, k-step 0 has a buffer of
+ * its own (2), which the next slab's first fragments fill right after the
+ * barrier, several k-steps before they are used. */
+#define SGEMM_SEARCH_DB3_BUF(BK, B0, kk) ((B0) == (BK) - 1 ? (kk) % 2 : (kk) == 0 ? 2 : (kk) % 2)
+
+/* cp.async groups a thread may leave pending at the barrier of slab t so that
+ * slab t+1 has landed: D + t groups are committed before slab t's own, which
+ * is committed before the barrier when its last copy group is not later. */
+#define SGEMM_SEARCH_DB3_WAIT(BK, ST, SP, B0)                                                      \
+    (((B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2) - 2 + (((SP) - 1) * ((BK) / (SP)) <= (B0)))
+
+/* Defines sgemm_search_launch_##ID like SGEMM_SEARCH_DB_CONFIG (same
+ * shared-memory layout, fragment loads and FFMAs), plus SP and B0, and:
+ * - Spread copies. The copies of slab t+D are spread over the k-steps of
+ *   slab t in SP groups (group g, at k-step g*BK/SP, holds the A elements and
+ *   B chunks l with l*SP/count == g) instead of issued as one block before
+ *   them, and the loop body has no branch: past the last slab the copies are
+ *   zero-fill copies into a free stage, which nothing reads again. The H200
+ *   profile of SGEMM_SEARCH_DB_CONFIG (ncu source view, n = 4096) put 30% of
+ *   the warps' stall samples on the ~11% of instructions in that block;
+ *   spreading them took [12]'s shape from 88-90% to 94-95% of cuBLAS. ptxas
+ *   puts three never-executed LDS before each group of 4-byte LDGSTS, so
+ *   groups cost issue slots too.
+ * - Clamped sources. A rows and B columns outside the matrix are clamped
+ *   instead of predicated, so an A copy is an address and one LDGSTS.
+ * - Barrier at k-step B0. With B0 = BK-1 the barrier sits before the last
+ *   k-step as in the second kernel (copies D = ST-1 slabs ahead). ptxas
+ *   hoists most of that k-step's FFMAs above the barrier, so the next slab's
+ *   first fragments, loaded after it, are used ~40 FFMAs later: the short-
+ *   scoreboard stall at the loop head was the largest after dispatch. With
+ *   B0 < BK-1 the barrier sits mid-slab, k-step 0 gets a fragment buffer of
+ *   its own (SGEMM_SEARCH_DB3_BUF) that the next slab's first fragments fill
+ *   right after the barrier, several k-steps before they are used, and the
+ *   copies run D = ST-2 slabs ahead (the stage of slab t-1 is still being
+ *   read after t-1's barrier, so it is refilled one slab later): 96-97% ->
+ *   98.5-99% at 128x256. */
+#define SGEMM_SEARCH_DB3_CONFIG(ID, BM, BN, BK, WM, WN, TMP, TNP, ST, MINB, GROUP, SP, B0)       \
+static __device__ __forceinline__ void sgemm_search_db3_body_##ID(const float *__restrict__ A,      \
+                                                                 const float *__restrict__ B,       \
+                                                                 float *__restrict__ C, int m,      \
+                                                                 int n, int k, int vec)             \
+{                                                                                                   \
+    SGEMM_SEARCH_DB_CONSTANTS(BM, BN, BK, WM, WN, TMP, TNP);                                        \
+    const int LAST_COPY = ((SP) - 1) * ((BK) / (SP));   /* k-step of the last copy group */          \
+    static_assert((SP) >= 1 && (BK) % (SP) == 0 && A_ELEMS % (SP) == 0, "copy groups tile the slab"); \
+    /* copies run D slabs ahead; a barrier before the last k-step (B0 < BK-1) leaves reads of */    \
+    /* its slab after it, so that slab's stage is refilled one slab later: one stage more */        \
+    const int D = (B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2;                                           \
+    static_assert((B0) >= 1 && (B0) < (BK), "the barrier's k-step (after k-step 0's buffer)");      \
+    static_assert(((B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2) >= 1, "copies at least a slab ahead");   \
+    static_assert(SGEMM_SEARCH_DB3_WAIT(BK, ST, SP, B0) >= 0, "stages for the barrier position");   \
+    SGEMM_SEARCH_DB_SETUP(BM, BN, WM, WN, ST, GROUP);                                               \
+                                                                                                    \
+    /* A: this thread copies column a_k of rows a_r + l*A_RSTEP of every slab */                    \
+    const int a_k = lane % 8 + 8 * (warp % ((BK) / 8));                                             \
+    const int a_r = (lane / 8) % 4 + 4 * (warp / ((BK) / 8));  /* < A_RSTEP */                      \
+    const int a_row0 = min(bm + a_r, m - 1);                   /* clamped into A */                 \
+    const int a_max_off = m - 1 - a_row0;                      /* >= 0: last row is m-1 */          \
+    const float *a_ptr = A + (size_t)a_row0 * k + min(a_k, k - 1);                                  \
+    int a_k_left = k - a_k;                                                                         \
+    int a_kok = a_k_left > 0;                                                                       \
+    /* B: chunk at column bn + b_c (clamped into B when vec) of rows b_r + l*B_STEP */              \
+    const int b_r = tid / ((BN) / 4), b_c = (tid % ((BN) / 4)) * 4;                                 \
+    const float *b_ptr = B + (size_t)b_r * n + (vec ? min(bn + b_c, n - 4) : bn + b_c);             \
+    int b_k_left = k - b_r;                                                                         \
+    float *as_dst = smem + a_k * AS_LD + a_r;                                                       \
+    float *bs_dst = smem + (BK) * AS_LD + b_r * (BN) + b_c;                                         \
+    const int ntiles = SGEMM_CEIL_DIV(k, (BK));                                                     \
+                                                                                                    \
+    _Pragma("unroll") for (int s = 0; s < D; ++s) {                                                 \
+        _Pragma("unroll") for (int l = 0; l < A_ELEMS; ++l)                                         \
+            SGEMM_SEARCH_DB3_COPY_A(as_dst + s * STAGE_FLOATS, l);                                  \
+        _Pragma("unroll") for (int l = 0; l < B_CHUNKS; ++l)                                        \
+            SGEMM_SEARCH_DB3_COPY_B(bs_dst + s * STAGE_FLOATS, l);                                  \
+        SGEMM_SEARCH_DB3_NEXT_SLAB();                                                               \
+        sgemm_cp_async_commit();                                                                    \
     }                                                                                               \
+                                                                                                    \
+    float acc[TM][TN];                                                                              \
+    _Pragma("unroll") for (int i = 0; i < TM; ++i)                                                  \
+        _Pragma("unroll") for (int j = 0; j < TN; ++j)                                              \
+            acc[i][j] = 0.0f;                                                                       \
+                                                                                                    \
+    /* fragment buffers: k-step kk uses SGEMM_SEARCH_DB3_BUF(kk); with a mid-slab barrier the */    \
+    /* next slab's first k-step gets a third buffer, loaded right after the barrier */              \
+    float a_f[3][TM], b_f[3][TN];                                                                   \
+    SGEMM_CP_ASYNC_WAIT(((B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2) - 1); /* slab 0 landed */           \
+    __syncthreads();                                                                                \
+    SGEMM_SEARCH_DB_LOAD_FRAGS(SGEMM_SEARCH_DB3_BUF(BK, B0, 0), smem, smem + (BK) * AS_LD, 0);      \
+                                                                                                    \
+    /* stage offsets (floats), stepped with adds: an IMAD by the stage size would take */          \
+    /* issue slots of the FMA pipe the FFMAs keep busy */                                           \
+    const int RING = (ST) * STAGE_FLOATS;                                                           \
+    int ro = 0, wo = D * STAGE_FLOATS;                                                              \
+    for (int t = 0; t < ntiles; ++t) {                                                              \
+        /* slab t is visible at ro and its k-step 0 is in its fragment buffer; the copies of */     \
+        /* slab t+D go to wo, a stage whose last reads preceded the barrier of slab t-1 */          \
+        const float *as = smem + ro;                                                                \
+        const float *bs = as + (BK) * AS_LD;                                                        \
+        float *const as_w = as_dst + wo, *const bs_w = bs_dst + wo;                                 \
+        ro = ro + STAGE_FLOATS == RING ? 0 : ro + STAGE_FLOATS;                                     \
+        wo = wo + STAGE_FLOATS == RING ? 0 : wo + STAGE_FLOATS;                                     \
+        _Pragma("unroll") for (int kk = 0; kk < (BK); ++kk) {                                       \
+            /* copy group g (A elements and B chunks l with l*SP/count == g) at k-step g*BK/SP */  \
+            _Pragma("unroll") for (int l = 0; l < A_ELEMS; ++l)                                     \
+                if (l * (SP) / A_ELEMS * ((BK) / (SP)) == kk)                                       \
+                    SGEMM_SEARCH_DB3_COPY_A(as_w, l);                                               \
+            _Pragma("unroll") for (int l = 0; l < B_CHUNKS; ++l)                                    \
+                if (l * (SP) / B_CHUNKS * ((BK) / (SP)) == kk)                                      \
+                    SGEMM_SEARCH_DB3_COPY_B(bs_w, l);                                               \
+            if (kk == LAST_COPY) {                                                                  \
+                SGEMM_SEARCH_DB3_NEXT_SLAB();                                                       \
+                sgemm_cp_async_commit();                                                            \
+            }                                                                                       \
+            if (kk < (BK) - 1)                                                                      \
+                SGEMM_SEARCH_DB_LOAD_FRAGS(SGEMM_SEARCH_DB3_BUF(BK, B0, kk + 1), as, bs, kk + 1);   \
+            if (kk == (B0)) {                                                                       \
+                /* groups committed: D + t (+1 if this slab's already): slab t+1 has landed */      \
+                SGEMM_CP_ASYNC_WAIT(SGEMM_SEARCH_DB3_WAIT(BK, ST, SP, B0));                         \
+                __syncthreads();                                                                    \
+            }                                                                                       \
+            if (kk == ((B0) == (BK) - 1 ? (BK) - 1 : (B0))) {                                       \
+                /* past the last slab this reads a stage of stale data, never used */               \
+                const float *as_n = smem + ro;                                                      \
+                SGEMM_SEARCH_DB_LOAD_FRAGS(SGEMM_SEARCH_DB3_BUF(BK, B0, 0), as_n,                   \
+                                           as_n + (BK) * AS_LD, 0);                                 \
+            }                                                                                       \
+            _Pragma("unroll") for (int i = 0; i < TM; ++i)                                          \
+                _Pragma("unroll") for (int j = 0; j < TN; ++j)                                      \
+                    acc[i][j] = fmaf(a_f[SGEMM_SEARCH_DB3_BUF(BK, B0, kk)][i],                      \
+                                     b_f[SGEMM_SEARCH_DB3_BUF(BK, B0, kk)][j], acc[i][j]);          \
+        }                                                                                           \
+    }                                                                                               \
+                                                                                                    \
+    SGEMM_SEARCH_DB_STORE_C();                                                                      \
 }                                                                                                   \
                                                                                                     \
-static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
-sgemm_search_db_kernel_f4_##ID(const float *__restrict__ A, const float *__restrict__ B,            \
-                               float *__restrict__ C, int m, int n, int k)                          \
-{                                                                                                   \
-    sgemm_search_db_body_##ID(A, B, C, m, n, k, 1);                                                 \
-}                                                                                                   \
-                                                                                                    \
-static __global__ void __launch_bounds__(32 * ((BM) / (WM)) * ((BN) / (WN)), MINB)                  \
-sgemm_search_db_kernel_scalar_##ID(const float *__restrict__ A, const float *__restrict__ B,        \
-                                   float *__restrict__ C, int m, int n, int k)                      \
-{                                                                                                   \
-    sgemm_search_db_body_##ID(A, B, C, m, n, k, 0);                                                 \
-}                                                                                                   \
-                                                                                                    \
-static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, int m, int n, int k,  \
-                                    cudaStream_t stream)                                            \
-{                                                                                                   \
-    const int threads = 32 * ((BM) / (WM)) * ((BN) / (WN));                                         \
-    const int smem_bytes = (ST) * ((BK) * ((BM) + 4) + (BK) * (BN)) * (int)sizeof(float);           \
-    const int vec = k % 4 == 0 && n % 4 == 0;                                                       \
-    cudaError_t err = cudaFuncSetAttribute(vec ? (const void *)sgemm_search_db_kernel_f4_##ID       \
-                                               : (const void *)sgemm_search_db_kernel_scalar_##ID,  \
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes); \
-    if (err != cudaSuccess)                                                                         \
-        return (int)err;                                                                            \
-    dim3 grid(SGEMM_CEIL_DIV(n, (BN)), SGEMM_CEIL_DIV(m, (BM)));                                    \
-    if (vec)                                                                                        \
-        sgemm_search_db_kernel_f4_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, n, k);    \
-    else                                                                                            \
-        sgemm_search_db_kernel_scalar_##ID<<<grid, threads, smem_bytes, stream>>>(A, B, C, m, n, k); \
-    return (int)cudaGetLastError();                                                                 \
-}
+SGEMM_SEARCH_DB_KERNELS(db3, ID, BM, BN, BK, WM, WN, ST, MINB)
 
 // ---- the candidates ----------------------------------------------------------------
 
@@ -472,13 +690,37 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
     X(d6, 128, 256, 16, 64, 64, 8, 16, 3, 1, 8)  /* 256 thr of 8x16, 1 block/SM; 74 KiB */          \
     X(d7, 256, 128, 16, 64, 64, 8, 16, 3, 1, 8)  /* 256 thr of 8x16, 1 block/SM; 74 KiB */
 
+/* X(ID, BM, BN, BK, WM, WN, TM, TN, STAGES, MINB, GROUP, SP, B0): SGEMM_SEARCH_DB3_CONFIG
+ * (SGEMM_SEARCH_DB_CONFIG with the slab copies spread over the k-steps in SP
+ * groups, no branch in the loop, clamped sources, the slab's barrier at
+ * k-step B0); names end in _gGROUP_spSP_bB0. H200, % of cuBLAS FP32 at
+ * n = 2048 / 4096 / 8192 (compare-search, 2026-11-30, results/h200/search_fp32.txt
+ * has the last run). Tried and dropped: copies in one block before the
+ * k-steps (the second kernel's order): 88-90; 4 groups at 128x256 with the
+ * barrier last: 90-91; BK 16 at 128x128: 92-93; 2 stages: 82-83; 5 stages or
+ * swizzle 4/16/off around [17]: within 0.3 of it; the FFMAs column by column
+ * or in 2x2 blocks at [17]: 95 / 98 (ptxas schedules them itself). */
+#define SGEMM_SEARCH_DB3_LIST(X)                                                                    \
+    X(p0, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)   /* [12] + spread copies: 94-95 */               \
+    X(p6, 128, 256, 8, 64, 64, 8, 16, 3, 1, 8, 2, 7)   /* 256 thr, 1 block/SM; 37 KiB: 97 */           \
+    X(q0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* p6, barrier mid-slab; 50 KiB: 98.5-99 */     \
+    X(q5, 256, 128, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* 256x128 (cuBLAS's FP32 tile): 95 */          \
+    X(q7, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 2)   /* barrier at k-step 2: 97 */                   \
+    X(q8, 128, 256, 16, 64, 64, 8, 16, 4, 1, 8, 2, 8)  /* BK 16: half the barriers; 99 KiB: 96 */      \
+    X(q11, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 1, 4)  /* all copies at k-step 0: 98-99 */             \
+    X(r2, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)  /* q0, warps 32x128 (lanes 4x8): 98.5-99 */
+
 SGEMM_SEARCH_LIST(SGEMM_SEARCH_CONFIG)
 SGEMM_SEARCH_DB_LIST(SGEMM_SEARCH_DB_CONFIG)
+SGEMM_SEARCH_DB3_LIST(SGEMM_SEARCH_DB3_CONFIG)
 
 #define SGEMM_SEARCH_ENTRY(ID, BM, BN, BK, WM, WN, TM, TN, ST, MINB)                                \
     {#BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST, sgemm_search_launch_##ID},
 #define SGEMM_SEARCH_DB_ENTRY(ID, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP)                      \
     {#BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST "_db_g" #GROUP,                 \
+     sgemm_search_launch_##ID},
+#define SGEMM_SEARCH_DB3_ENTRY(ID, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0)             \
+    {#BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST "_g" #GROUP "_sp" #SP "_b" #B0, \
      sgemm_search_launch_##ID},
 /* One row per candidate: SGEMM_SEARCH_LIST, then SGEMM_SEARCH_DB_LIST (new
  * rows are only ever appended: SGEMM_TUNED_INDEX and recorded results refer
@@ -487,7 +729,8 @@ static const struct {
     const char *name;      /* "BMxBNxBK_wWMxWN_tTMxTN_sSTAGES[_db_gGROUP]" */
     sgemm_launcher launch; /* the candidate's launcher */
 } sgemm_search_table[] = {SGEMM_SEARCH_LIST(SGEMM_SEARCH_ENTRY)
-                              SGEMM_SEARCH_DB_LIST(SGEMM_SEARCH_DB_ENTRY)};
+                              SGEMM_SEARCH_DB_LIST(SGEMM_SEARCH_DB_ENTRY)
+                                  SGEMM_SEARCH_DB3_LIST(SGEMM_SEARCH_DB3_ENTRY)};
 
 #define SGEMM_SEARCH_N ((int)(sizeof sgemm_search_table / sizeof sgemm_search_table[0]))
 static_assert(SGEMM_TUNED_INDEX >= 0 && SGEMM_TUNED_INDEX < SGEMM_SEARCH_N,

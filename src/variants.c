@@ -162,7 +162,7 @@ const variant variants_table[] = {
     {"sgemm", "vectorized", 0, "fp32", "cublas_fp32", v_sgemm_vec4, NULL, 0, 0, "+ float4 loads, A tile transposed, no bank conflicts"},
     {"sgemm", "warptile", 0, "fp32", "cublas_fp32", v_sgemm_warptile, NULL, 0, 0, "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)"},
     {"sgemm", "pipelined", 0, "fp32", "cublas_fp32", v_sgemm_pipelined, NULL, 0, 0, "+ 3-stage cp.async pipeline"},
-    {"sgemm", "tuned", 0, "fp32", "cublas_fp32", v_sgemm_tuned, NULL, 0, 0, "pipelined, tile shape picked by compare-search on the H200"},
+    {"sgemm", "tuned", 0, "fp32", "cublas_fp32", v_sgemm_tuned, NULL, 0, 0, "copies spread over the k-steps, barrier mid-slab; shape picked by compare-search"},
     {"sgemm", "tf32_mma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_mma, NULL, 0, 0, "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands"},
 #ifdef COMPARE_HAVE_WGMMA
     {"sgemm", "tf32_wgmma", 0, "tf32", "cublas_tf32", v_sgemm_tf32_wgmma, NULL, 0, 0, "TF32 warpgroup MMA (wgmma, sm_90a), C^T = B^T A^T"},
