@@ -70,6 +70,15 @@
 #ifndef SGEMM_TUNED_INDEX /* -DCOMPARE_KERNEL_DEFS=SGEMM_TUNED_INDEX=i retunes without an edit */
 #define SGEMM_TUNED_INDEX 17
 #endif
+/* Below 3 * 2^20 outputs (under ~96 tiles of 128x256, most of the H200's 132
+ * SMs idle: [17] ran at 23 / 18 / 36% of cuBLAS at n = 256 / 512 / 1024 in
+ * the sweep at 916da62, against 35 / 28 / 57% for the previous pick [12])
+ * sgemm_tuned runs [15], the 128x128 tile of the third kernel (twice the
+ * blocks; 94-95% of cuBLAS at 2048-8192). */
+#ifndef SGEMM_TUNED_SMALL_INDEX
+#define SGEMM_TUNED_SMALL_INDEX 15
+#endif
+#define SGEMM_TUNED_SMALL_OUTPUTS (3LL * 1024 * 1024)
 
 // ---- the kernel, as a macro --------------------------------------------------------
 
@@ -733,8 +742,9 @@ static const struct {
                                   SGEMM_SEARCH_DB3_LIST(SGEMM_SEARCH_DB3_ENTRY)};
 
 #define SGEMM_SEARCH_N ((int)(sizeof sgemm_search_table / sizeof sgemm_search_table[0]))
-static_assert(SGEMM_TUNED_INDEX >= 0 && SGEMM_TUNED_INDEX < SGEMM_SEARCH_N,
-              "SGEMM_TUNED_INDEX must name a row of SGEMM_SEARCH_LIST");
+static_assert(SGEMM_TUNED_INDEX >= 0 && SGEMM_TUNED_INDEX < SGEMM_SEARCH_N &&
+                  SGEMM_TUNED_SMALL_INDEX >= 0 && SGEMM_TUNED_SMALL_INDEX < SGEMM_SEARCH_N,
+              "SGEMM_TUNED_INDEX and SGEMM_TUNED_SMALL_INDEX must name rows of the table");
 
 // ---- public API --------------------------------------------------------------------
 
@@ -759,5 +769,7 @@ extern "C" int sgemm_search_run(int i, const float *A, const float *B, float *C,
 extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int n, int k,
                            cudaStream_t stream)
 {
-    return sgemm_search_run(SGEMM_TUNED_INDEX, A, B, C, m, n, k, stream);
+    const int small = (long long)m * n < SGEMM_TUNED_SMALL_OUTPUTS;
+    return sgemm_search_run(small ? SGEMM_TUNED_SMALL_INDEX : SGEMM_TUNED_INDEX, A, B, C, m, n, k,
+                            stream);
 }
