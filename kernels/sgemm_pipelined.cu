@@ -37,8 +37,8 @@
  * 48 KiB, set by the launcher); 128 registers, so 2 blocks of 256 threads per
  * SM. sgemm_search.cu builds the same kernel in other shapes.
  *
- * Measured on the H200 (results/h200/sgemm.csv, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   39.8 / 40.7 / 41.1 TFLOP/s at n = 2048 / 4096 / 8192 = 79.4 / 79.1 / 80.7% of cuBLAS FP32.
+ * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
+ *   39.9 / 40.8 / 41.1 TFLOP/s at n = 2048 / 4096 / 8192 = 79.5 / 79.3 / 81.2% of cuBLAS FP32.
  * Run just this variant: ./compare --variants pipelined */
 #include "sgemm.h"
 #include "sgemm_common.cuh"

@@ -30,7 +30,7 @@
  * A third kernel, SGEMM_SEARCH_DB3_CONFIG, is the second with its slab
  * copies spread over the k-steps, clamped copy sources and the barrier moved
  * mid-slab (see its comment): on the H200 that took the FP32 SGEMM from
- * 88-91% to 98.5-99% of cuBLAS FP32. The profile behind each step (ncu,
+ * 88-91% to 98-100% of cuBLAS FP32. The profile behind each step (ncu,
  * clocks as found) is in tests/ncu_sgemm.sh's output; cuBLAS's own FP32
  * kernel there is sm80_xmma_gemm_..._tilesize256x128x8_stage3_warpsize4x2x1_ffma
  * (256 threads of 8x16, 254 registers, FFMA pipe 79% busy, issue 89%).
@@ -60,21 +60,27 @@
 #include "sgemm_search.h"
 
 /* Candidate chosen by sgemm_tuned: index into the candidate table, the
- * compare-search winner on the H200 (2026-11-30, median, L2 flushed, four runs
+ * compare-search winner on the H200 (2026-11-30, median, L2 flushed, five runs
  * of results/h200/search_fp32.txt's kind):
- *   [17] 128x256x8_w64x64_t8x16_s4_g8_sp2_b4: 98.5-98.6 / 98.1-99.3 /
- *   98.8-99.1% of cuBLAS FP32 at n = 2048 / 4096 / 8192 (49.4-49.5 / 50.4 /
- *   50.5-50.7 TFLOP/s). Runner-ups: [22] (warps 32x128) and [21] (copies in
- *   one group), within 0.5 point; the previous pick, [12]
- *   128x128x8_w64x64_t8x16_s4_db_g8, 88.5-89.3 / 89.1-90.3%. */
+ *   [17] 128x256x8_w64x64_t8x16_s4_g8_sp2_b4: 98.4-98.6 / 98.1-99.3 /
+ *   98.8-99.3% of cuBLAS FP32 at n = 2048 / 4096 / 8192. Runner-ups: [22]
+ *   (warps 32x128; it won 2048 and 8192 in one run by 0.1-0.2) and [21]
+ *   (copies in one group), within 0.5 point; the
+ *   previous pick, [12] 128x128x8_w64x64_t8x16_s4_db_g8, 88.5-89.3 / 89.1-90.3%.
+ * In results/h200/sgemm.csv (compare --ops sgemm --n 2048,4096,8192 at
+ * 6e29a4a) `tuned` ran at 49.3 / 50.4 / 50.6 TFLOP/s = 98.2 / 98.1 / 100.0%
+ * of cuBLAS FP32 (74-76% of the FP32 peak). */
 #ifndef SGEMM_TUNED_INDEX /* -DCOMPARE_KERNEL_DEFS=SGEMM_TUNED_INDEX=i retunes without an edit */
 #define SGEMM_TUNED_INDEX 17
 #endif
 /* Below 3 * 2^20 outputs (under ~96 tiles of 128x256, most of the H200's 132
  * SMs idle: [17] ran at 23 / 18 / 36% of cuBLAS at n = 256 / 512 / 1024 in
- * the sweep at 916da62, against 35 / 28 / 57% for the previous pick [12])
- * sgemm_tuned runs [15], the 128x128 tile of the third kernel (twice the
- * blocks; 94-95% of cuBLAS at 2048-8192). */
+ * the sweep at 916da62) sgemm_tuned runs [15], the 128x128 tile of the third
+ * kernel (twice the blocks): 37 / 30 / 62% in the sweep at 6e29a4a, against
+ * 35 / 28 / 57% for the previous pick [12]. Not yet taken: compare-search at
+ * 6e29a4a (results/h200/search_fp32_small.txt) put [6], the 128x64 tile of
+ * the first kernel (4 blocks of 128 threads per SM), at 55 / 45 / 94% there
+ * (79% at 2048); SGEMM_TUNED_SMALL_INDEX=6 wants a gpu-test run first. */
 #ifndef SGEMM_TUNED_SMALL_INDEX
 #define SGEMM_TUNED_SMALL_INDEX 15
 #endif

@@ -7,8 +7,8 @@
  *          compare-search (src/search.c), names like
  *          tf32_128x128x32_s3_w64x32_trunc (BMxBNxBK, stages, warp tile WMxWN,
  *          operand rounding).
- * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_mma
- *   164 / 178 / 169 TFLOP/s at n = 2048 / 4096 / 8192 = 47.4 / 44.2 / 41.2% of
+ * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, median, L2 flushed): tf32_mma
+ *   165 / 180 / 174 TFLOP/s at n = 2048 / 4096 / 8192 = 47.3 / 44.5 / 42.4% of
  *   cuBLAS TF32 (target >= 50% at 4096: not met by mma.sync; see tf32_wgmma and tf32_tma).
  *   Previous version (128x256, 64x64 warps, B fragments by 32-bit LDS,
  *   cvt.rna, barrier at the top of each k slice, ~580 instructions per slice

@@ -8,12 +8,15 @@
  *          order, _db two fragment register sets with one wgmma group in
  *          flight, _ws a producer warp instead of thread 0).
  *          ./compare-search --family tf32-tma runs them.
- * Measured on the H200 (results/h200/sgemm.csv, commit a8a1abe, median, L2
+ * Measured on the H200 (results/h200/sgemm.csv, commit 6e29a4a, median, L2
  *   flushed): tf32_tma = candidate [1] m256n128k32_s4_pp above 1024^2
- *   outputs, 320 / 352 / 343 TFLOP/s at n = 2048 / 4096 / 8192 = 92.6 /
- *   87.4 / 83.4% of cuBLAS TF32 in the same run (tf32_wgmma, the step before: 65.0 / 60.4 / 56.7%); [3]
- *   m128n128k32_s6_ws up to 1024^2 outputs (sweep.csv: 88 / 85 / 80% at
- *   256 / 512 / 1024).
+ *   outputs, 320 / 352 / 318 TFLOP/s at n = 2048 / 4096 / 8192 = 91.9 /
+ *   87.3 / 77.6% of cuBLAS TF32 in the same run (tf32_wgmma, the step
+ *   before: 64.7 / 60.9 / 58.0%). At 8192 it moves between runs with the
+ *   kernel unchanged: 83.4% at a8a1abe (343 TFLOP/s); 76.6% (compare) and
+ *   87.3% (sweep) at 916da62; 77.6 and 77.1% at 6e29a4a. [3]
+ *   m128n128k32_s6_ws up to 1024^2 outputs
+ *   (sweep.csv at 6e29a4a: 89 / 86 / 80% at 256 / 512 / 1024).
  *   Every candidate, each verified: results/h200/search_tma.txt (1536 ..
  *   8192) and search_tma_small.txt (256 .. 2048).
  * What the candidates showed (compare-search, same process, % of cuBLAS TF32

@@ -5,8 +5,8 @@
  *          names tf32_wgmma_mBMnBNk32_sST (block tile BM rows of C x BN
  *          columns of C, k slab 32, ST-stage cp.async ring).
  *          ./compare-search runs them beside the tf32 table (see src/search.c).
- * Measured on the H200 (results/h200/sgemm.csv, median, L2 flushed): tf32_wgmma
- *   224 / 243 / 233 TFLOP/s at n = 2048 / 4096 / 8192 = 65.0 / 60.4 / 56.7% of
+ * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, median, L2 flushed): tf32_wgmma
+ *   225 / 245 / 237 TFLOP/s at n = 2048 / 4096 / 8192 = 64.7 / 60.9 / 58.0% of
  *   cuBLAS TF32; every candidate in results/h200/search.txt.
  *
  * Idea

@@ -3,10 +3,11 @@
 #
 #   tests/ncu_sgemm.sh LOGDIR [N] [VARIANTS] [KERNEL_REGEX]
 #
-# Runs `compare --ops sgemm --n N --variants VARIANTS --samples 3` under ncu
+# Runs `compare --ops sgemm --n N --variants VARIANTS --reps 3 --max-reps 3` under ncu
 # (--clock-control none: the GPU's clocks are never touched) and writes, for
-# every launch whose name matches KERNEL_REGEX (default: anything with "gemm"
-# except the tool's own checking kernels):
+# the first NCU_COUNT (default 40) launches whose name matches KERNEL_REGEX
+# (default: anything with "gemm" except the tool's checking kernels and the
+# FP64 reference; the libraries run too, as they do in every comparison):
 #   LOGDIR/ncu_sections.txt  speed of light, compute, scheduler, warp state,
 #                            instruction, occupancy and launch sections
 #   LOGDIR/ncu_kernels.txt   every kernel launched (name, duration) in the run
@@ -17,7 +18,7 @@ set -u
 LOG=${1:?usage: tests/ncu_sgemm.sh LOGDIR [N] [VARIANTS] [KERNEL_REGEX]}
 N=${2:-4096}
 VARIANTS=${3:-cublas_fp32,tuned}
-RX=${4:-'regex:^(?!gc_).*gemm'}
+RX=${4:-'regex:^(?!gc_|.*f64f64).*gemm'}
 mkdir -p "$LOG"
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
@@ -25,7 +26,7 @@ NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 args=(--ops sgemm --n "$N" --variants "$VARIANTS" --reps 3 --max-reps 3)
 "$NCU" --clock-control none --metrics gpu__time_duration.sum -c 400 \
     "$BUILD/compare" "${args[@]}" >"$LOG/ncu_kernels.txt" 2>&1
-"$NCU" --clock-control none -k "$RX" -c "${NCU_COUNT:-12}" \
+"$NCU" --clock-control none -k "$RX" -c "${NCU_COUNT:-40}" \
     --section SpeedOfLight --section ComputeWorkloadAnalysis --section SchedulerStats \
     --section WarpStateStats --section InstructionStats --section Occupancy --section LaunchStats \
     --metrics sm__cycles_elapsed.avg.per_second,smsp__inst_executed.sum,smsp__inst_executed_pipe_fma.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_shared_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
