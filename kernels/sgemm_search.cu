@@ -589,7 +589,7 @@ static __device__ __forceinline__ void sgemm_search_db3_body_##ID(const float *_
     /* its slab after it, so that slab's stage is refilled one slab later: one stage more */        \
     const int D = (B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2;                                           \
     static_assert((B0) >= 1 && (B0) < (BK), "the barrier's k-step (after k-step 0's buffer)");      \
-    static_assert(((B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2) >= 1, "copies at least a slab ahead");   \
+    static_assert(D >= 1, "copies at least a slab ahead");                                          \
     static_assert(SGEMM_SEARCH_DB3_WAIT(BK, ST, SP, B0) >= 0, "stages for the barrier position");   \
     SGEMM_SEARCH_DB_SETUP(BM, BN, WM, WN, ST, GROUP);                                               \
                                                                                                     \
@@ -626,7 +626,7 @@ static __device__ __forceinline__ void sgemm_search_db3_body_##ID(const float *_
     /* fragment buffers: k-step kk uses SGEMM_SEARCH_DB3_BUF(kk); with a mid-slab barrier the */    \
     /* next slab's first k-step gets a third buffer, loaded right after the barrier */              \
     float a_f[3][TM], b_f[3][TN];                                                                   \
-    SGEMM_CP_ASYNC_WAIT(((B0) == (BK) - 1 ? (ST) - 1 : (ST) - 2) - 1); /* slab 0 landed */           \
+    SGEMM_CP_ASYNC_WAIT(D - 1); /* slab 0 landed */                                                 \
     __syncthreads();                                                                                \
     SGEMM_SEARCH_DB_LOAD_FRAGS(SGEMM_SEARCH_DB3_BUF(BK, B0, 0), smem, smem + (BK) * AS_LD, 0);      \
                                                                                                     \
@@ -660,9 +660,8 @@ static __device__ __forceinline__ void sgemm_search_db3_body_##ID(const float *_
                 /* groups committed: D + t (+1 if this slab's already): slab t+1 has landed */      \
                 SGEMM_CP_ASYNC_WAIT(SGEMM_SEARCH_DB3_WAIT(BK, ST, SP, B0));                         \
                 __syncthreads();                                                                    \
-            }                                                                                       \
-            if (kk == ((B0) == (BK) - 1 ? (BK) - 1 : (B0))) {                                       \
-                /* past the last slab this reads a stage of stale data, never used */               \
+                /* the next slab's first fragments; past the last slab this reads a stage */        \
+                /* of stale data, never used */                                                     \
                 const float *as_n = smem + ro;                                                      \
                 SGEMM_SEARCH_DB_LOAD_FRAGS(SGEMM_SEARCH_DB3_BUF(BK, B0, 0), as_n,                   \
                                            as_n + (BK) * AS_LD, 0);                                 \
