@@ -556,7 +556,7 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
  * - Optional block swizzle: block ids walk GROUP block rows down before
  *   moving one block column right, so blocks resident together share A and
  *   B panels in L2. */
-#define SGEMM_SEARCH_DB_CONFIG(ID, BM, BN, BK, WM, WN, TMP, TNP, ST, MINB, GROUP)                    \
+#define SGEMM_SEARCH_DB_CONFIG(ID, BM, BN, BK, WM, WN, TMP, TNP, ST, MINB, GROUP)                   \
 static __device__ __forceinline__ void sgemm_search_db_body_##ID(const float *__restrict__ A,       \
                                                                 const float *__restrict__ B,        \
                                                                 float *__restrict__ C, int m,       \
@@ -681,7 +681,7 @@ SGEMM_SEARCH_DB_KERNELS(db, ID, BM, BN, BK, WM, WN, ST, MINB)
  * copy group) and D (slabs the copies run ahead). Expanded after
  * SGEMM_SEARCH_DB_CONSTANTS. */
 #define SGEMM_SEARCH_DB3_CHECKS(BK, ST, SP, B0)                                                    \
-    const int LAST_COPY = ((SP) - 1) * ((BK) / (SP));   /* k-step of the last copy group */          \
+    const int LAST_COPY = ((SP) - 1) * ((BK) / (SP));   /* k-step of the last copy group */         \
     static_assert((SP) >= 1 && (BK) % (SP) == 0 && A_ELEMS % (SP) == 0, "copy groups tile the slab"); \
     /* copies run D slabs ahead; a barrier before the last k-step (B0 < BK-1) leaves reads of */    \
     /* its slab after it, so that slab's stage is refilled one slab later: one stage more */        \
@@ -702,14 +702,14 @@ SGEMM_SEARCH_DB_KERNELS(db, ID, BM, BN, BK, WM, WN, ST, MINB)
     const int a_r = (lane / 8) % 4 + 4 * (warp / ((BK) / 8));  /* < A_RSTEP */                      \
     const int a_row0 = min(bm + a_r, m - 1);                   /* clamped into A */                 \
     const int a_max_off = m - 1 - a_row0;                      /* >= 0: last row is m-1 */          \
-    const float *a_ptr = A + (size_t)a_row0 * k + min((KS) * (BK) + a_k, k - 1);                         \
-    int a_k_left = k - (KS) * (BK) - a_k;                                                            \
+    const float *a_ptr = A + (size_t)a_row0 * k + min((KS) * (BK) + a_k, k - 1);                    \
+    int a_k_left = k - (KS) * (BK) - a_k;                                                           \
     int a_kok = a_k_left > 0;                                                                       \
     /* B: chunk at column bn + b_c (clamped into B when vec) of rows b_r + l*B_STEP */              \
     const int b_r = tid / ((BN) / 4), b_c = (tid % ((BN) / 4)) * 4;                                 \
     const float *b_ptr = B + (size_t)(b_r + (KS) * (BK)) * n +                          \
                        (vec ? min(bn + b_c, n - 4) : bn + b_c);             \
-    int b_k_left = k - (KS) * (BK) - b_r;                                                            \
+    int b_k_left = k - (KS) * (BK) - b_r;                                                           \
     float *as_dst = smem + a_k * AS_LD + a_r;                                                       \
     float *bs_dst = smem + (BK) * AS_LD + b_r * (BN) + b_c;                                         \
     const int ntiles = (NS);                                                                       \
@@ -993,9 +993,9 @@ static __device__ __forceinline__ void sgemm_search_sk_body_##ID(const float *__
                 if (ks + ns < SGEMM_CEIL_DIV(k, (BK))) {                                            \
                     /* the tile's later slabs (block blockIdx.x+1 on) are in C: add to them */      \
                     sgemm_search_sk_wait(&sgemm_search_sk_flags[blockIdx.x + 1], epoch);            \
-                    SGEMM_SEARCH_DB_STAGED_C(BM, WM, ST, 1);                                                  \
+                    SGEMM_SEARCH_DB_STAGED_C(BM, WM, ST, 1);                                        \
                 } else {                                                                            \
-                    SGEMM_SEARCH_DB_STAGED_C(BM, WM, ST, 0);                                                  \
+                    SGEMM_SEARCH_DB_STAGED_C(BM, WM, ST, 0);                                        \
                 }                                                                                   \
                 if (ks > 0) /* a partial sum: block blockIdx.x-1 finishes the tile */               \
                     sgemm_search_sk_publish(&sgemm_search_sk_flags[blockIdx.x], epoch);             \
@@ -1009,7 +1009,7 @@ static __device__ __forceinline__ void sgemm_search_sk_body_##ID(const float *__
     }                                                                                               \
 }                                                                                                   \
                                                                                                     \
-SGEMM_SEARCH_KERNEL_PAIR(sk, ID, BM, BN, WM, WN, MINB, SGEMM_SEARCH_SK_XPARAM, SGEMM_SEARCH_SK_XARG)  \
+SGEMM_SEARCH_KERNEL_PAIR(sk, ID, BM, BN, WM, WN, MINB, SGEMM_SEARCH_SK_XPARAM, SGEMM_SEARCH_SK_XARG) \
                                                                                                     \
 static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, int m, int n, int k,  \
                                     cudaStream_t stream)                                            \
@@ -1056,13 +1056,13 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
  * swizzle 4/16/off around [17]: within 0.3 of it; the FFMAs column by column
  * or in 2x2 blocks at [17]: 95 / 98 (ptxas schedules them itself). */
 #define SGEMM_SEARCH_DB3_LIST(X)                                                                    \
-    X(p0, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)   /* [12] + spread copies: 94-95 */               \
-    X(p6, 128, 256, 8, 64, 64, 8, 16, 3, 1, 8, 2, 7)   /* 256 thr, 1 block/SM; 37 KiB: 97 */           \
-    X(q0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* p6, barrier mid-slab; 50 KiB: 98.5-99 */     \
-    X(q5, 256, 128, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* 256x128 (cuBLAS's FP32 tile): 95 */          \
-    X(q7, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 2)   /* barrier at k-step 2: 97 */                   \
-    X(q8, 128, 256, 16, 64, 64, 8, 16, 4, 1, 8, 2, 8)  /* BK 16: half the barriers; 99 KiB: 96 */      \
-    X(q11, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 1, 4)  /* all copies at k-step 0: 98-99 */             \
+    X(p0, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)   /* [12] + spread copies: 94-95 */            \
+    X(p6, 128, 256, 8, 64, 64, 8, 16, 3, 1, 8, 2, 7)   /* 256 thr, 1 block/SM; 37 KiB: 97 */        \
+    X(q0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* p6, barrier mid-slab; 50 KiB: 98.5-99 */  \
+    X(q5, 256, 128, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* 256x128 (cuBLAS's FP32 tile): 95 */       \
+    X(q7, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 2)   /* barrier at k-step 2: 97 */                \
+    X(q8, 128, 256, 16, 64, 64, 8, 16, 4, 1, 8, 2, 8)  /* BK 16: half the barriers; 99 KiB: 96 */   \
+    X(q11, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 1, 4)  /* all copies at k-step 0: 98-99 */          \
     X(r2, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)  /* q0, warps 32x128 (lanes 4x8): 98.5-99 */
 
 /* X(...): as SGEMM_SEARCH_DB3_LIST, on a stream-K grid with C staged
@@ -1073,8 +1073,8 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
  * 97 at 2048 (register pressure, see SGEMM_SEARCH_DB_STAGED_C); C stored
  * and reduced element by element: 93 / 99.5 / 102.4. */
 #define SGEMM_SEARCH_SK_LIST(X)                                                                     \
-    X(s0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* [17] (q0): 100.7 / 103.2 / 102.4 */        \
-    X(s1, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)  /* [22] (r2): 100.3 / 103.0 / 102.0 */        \
+    X(s0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* [17] (q0): 100.7 / 103.2 / 102.4 */       \
+    X(s1, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)  /* [22] (r2): 100.3 / 103.0 / 102.0 */       \
     X(s2, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)   /* [15] (p0): 93 / 95 / 95; 48 at 512 */
 
 /* X(...): as SGEMM_SEARCH_DB3_LIST, C staged through shared memory
@@ -1083,8 +1083,8 @@ static int sgemm_search_launch_##ID(const float *A, const float *B, float *C, in
  * and ptxas's register choice then 353 FFMA bank conflicts per slab, 247
  * after): [26] 99.4 / 100.1 / 100.3. */
 #define SGEMM_SEARCH_DB3S_LIST(X)                                                                   \
-    X(t0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* [17] (q0): 99.8 / 99.4 / 100.5 */          \
-    X(t1, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)  /* [22] (r2): 100.6 / 100.4 / 101.3 */        \
+    X(t0, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)   /* [17] (q0): 99.8 / 99.4 / 100.5 */         \
+    X(t1, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)  /* [22] (r2): 100.6 / 100.4 / 101.3 */       \
     X(t2, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)   /* [15] (p0): 95 / 95 / 96 */
 
 SGEMM_SEARCH_LIST(SGEMM_SEARCH_CONFIG)
