@@ -7,9 +7,8 @@
 # Targets (tests/fuzz/): fuzz_cli (cli_parse on an argv cut from the input at
 # NUL / newline) and fuzz_sizes (sizes_parse, sizes_parse_one). Both are built
 # with clang -fsanitize=fuzzer,address,undefined straight from the core sources
-# they need (src/cli.c src/sizes.c src/csv.c src/check.c); no CUDA code is
-# compiled, but the CUDA headers are needed (csv.h -> results.h -> check.h) and
-# check.c links libcudart and libcublas (never called by these targets).
+# they need (src/core/cli.c sizes.c csv.c status.c); the core has no CUDA
+# headers and links no CUDA library.
 #
 # fuzz_cli runs with a filesystem guard: every libc call that could create,
 # write, rename or remove a file is renamed (objcopy --redefine-sym) in the
@@ -26,7 +25,7 @@
 #
 # Environment: FUZZ_TIME (seconds per target), FUZZ_BUILD_DIR (default
 # build-fuzz/), FUZZ_TARGETS (default "cli sizes"), FUZZ_CC (default clang),
-# CUDA_HOME (default: from nvcc, else /usr/local/cuda).
+# (no CUDA needed).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -61,19 +60,11 @@ if ! fuzz_runtime_ok; then
     fuzz_runtime_ok || { echo "fuzz: $CC cannot link -fsanitize=fuzzer,address,undefined (install clang and libclang-rt-NN-dev)" >&2; exit 2; }
 fi
 
-if [[ -z "${CUDA_HOME:-}" ]]; then
-    if command -v nvcc >/dev/null; then CUDA_HOME="$(cd "$(dirname "$(command -v nvcc)")/.." && pwd)"
-    else CUDA_HOME=/usr/local/cuda; fi
-fi
-[[ -f "$CUDA_HOME/include/cuda_runtime_api.h" ]] || { echo "fuzz: no CUDA headers under $CUDA_HOME (set CUDA_HOME)" >&2; exit 2; }
-CUDA_LIB="$CUDA_HOME/lib64"
-[[ -d "$CUDA_LIB" ]] || CUDA_LIB="$CUDA_HOME/lib"
-
 # ---- build ---------------------------------------------------------------------
 mkdir -p "$BUILD/obj"
 CFLAGS=(-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes
         -fno-omit-frame-pointer -fno-sanitize-recover=all
-        -I"$ROOT/src" -I"$CUDA_HOME/include"
+        -I"$ROOT/src/core"
         -DCOMPARE_VERSION=\"fuzz\" -DCOMPARE_GIT_COMMIT=\"fuzz\")
 SAN=address,undefined
 # libc calls that change the filesystem: redirected to fuzz_fs_<name> in fuzz_cli.c
@@ -83,8 +74,8 @@ REDEF=()
 for s in "${FS_CALLS[@]}"; do REDEF+=(--redefine-sym "$s=fuzz_fs_$s"); done
 
 echo "fuzz: building with $("$CC" --version | head -1) in $BUILD"
-for s in cli sizes csv check; do
-    "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link,$SAN -c "$ROOT/src/$s.c" -o "$BUILD/obj/$s.o"
+for s in cli sizes csv status; do
+    "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link,$SAN -c "$ROOT/src/core/$s.c" -o "$BUILD/obj/$s.o"
     objcopy "${REDEF[@]}" "$BUILD/obj/$s.o" "$BUILD/obj/guarded_$s.o"
 done
 # the guard must have caught every such call the core objects make
@@ -93,8 +84,7 @@ left="$(nm -u "$BUILD"/obj/guarded_*.o | awk '{print $NF}' | grep -xF -f <(print
 [[ -z "$left" ]] || { echo "fuzz: filesystem calls left unguarded: $left" >&2; exit 2; }
 
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_cli.c" \
-    "$BUILD"/obj/guarded_{cli,csv,sizes,check}.o \
-    -L"$CUDA_LIB" -Wl,-rpath,"$CUDA_LIB" -lcudart -lcublas -o "$BUILD/fuzz_cli"
+    "$BUILD"/obj/guarded_{cli,csv,sizes,status}.o -o "$BUILD/fuzz_cli"
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_sizes.c" "$BUILD/obj/sizes.o" \
     -o "$BUILD/fuzz_sizes"
 

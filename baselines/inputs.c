@@ -1,7 +1,7 @@
 #include "inputs.h"
 
 #include "check.h"
-#include "gpu_check.h"
+#include "verify_kernels.h"
 
 int inputs_reset(curandGenerator_t g, unsigned long long seed)
 {

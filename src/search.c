@@ -13,7 +13,7 @@
 #include "blas.h"
 #include "check.h"
 #include "device.h"
-#include "gpu_check.h"
+#include "verify_kernels.h"
 #include "harness.h"
 #include "inputs.h"
 #include "metrics.h"
@@ -125,7 +125,7 @@ static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, co
         harness_run_once(d, v, c) != STATUS_OK) {
         int unsupported = check_last_cuda_error() == cudaErrorNotSupported;
         /* a candidate that declines a shape (wgmma: n, k multiples of 4) is skipped, not failed */
-        printf("%-40s %s %s\n", label, unsupported ? "SKIP (shape not supported)" : "ERROR", check_message());
+        printf("%-40s %s %s\n", label, unsupported ? "SKIP (shape not supported)" : "ERROR", status_message());
         (void)cudaGetLastError();
         return unsupported ? 0 : 1;
     }
@@ -151,7 +151,7 @@ static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, co
     }
     if (harness_time(d, v, c, plan, NULL, NULL, NULL, &samples, &count) != STATUS_OK ||
         stats_summarize(samples, count, &st) != 0) {
-        printf("%-40s ERROR timing: %s\n", label, check_message());
+        printf("%-40s ERROR timing: %s\n", label, status_message());
         free(samples);
         return 1;
     }
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
             inputs_uniform_pm1(d.rng, B, nn, d.stream) || gpucheck_to_f64(A, A64, nn, d.stream) ||
             gpucheck_to_f64(B, B64, nn, d.stream) || blas_dgemm(d.blas, A64, B64, C64, n, n, n) ||
             cudaStreamSynchronize(d.stream)) {
-            fprintf(stderr, "compare-search: inputs/reference failed: %s\n", check_message());
+            fprintf(stderr, "compare-search: inputs/reference failed: %s\n", status_message());
             return 1;
         }
         memset(&c, 0, sizeof c);

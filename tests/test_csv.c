@@ -1,4 +1,4 @@
-/* tests/test_csv.c (cpu): the CSV writer (src/csv.c).
+/* tests/test_csv.c (cpu): the CSV writer (src/core/csv.c).
  *
  * Field quoting and number cells; the header is exactly DESIGN.md's columns
  * in order; rows written through csv_open / csv_write_row / csv_commit parse

@@ -53,8 +53,10 @@ static void test_reduce_exact(cudaStream_t s)
     CK(cudaMalloc((void **)&d, (size_t)maxn * 4));
     CK(cudaMalloc((void **)&out, 16));
     CK(cudaMalloc(&scratch, sb));
-    CK(cudaMemset(scratch, 0, sb)); /* the contract of reduce.h */
-    CK(cudaMemcpy(d, h, (size_t)maxn * 4, cudaMemcpyHostToDevice));
+    /* on s, like every kernel here: s is a non-blocking stream, which work on
+     * the legacy default stream (cudaMemset, cudaMemcpy) does not order with */
+    CK(cudaMemsetAsync(scratch, 0, sb, s)); /* the contract of reduce.h */
+    CK(cudaMemcpyAsync(d, h, (size_t)maxn * 4, cudaMemcpyHostToDevice, s));
     CHECK(shim_cub_reduce_temp_bytes(maxn, &tb, msg, sizeof msg) == 0, "cub temp bytes: %s", msg);
     CK(cudaMalloc(&temp, tb ? tb : 16));
     for (size_t li = 0; li < nlens; li++)
@@ -155,7 +157,12 @@ static void test_sort_patterns(cudaStream_t s)
                 memcpy(ref, h, n * 4);
                 if (is_float) sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
                 else sortkey_cpu_radix_u32(ref, tmp, n);
-                CK(cudaMemcpy(din, h, n * 4, cudaMemcpyHostToDevice));
+                /* Not cudaMemcpy: from pageable memory it returns once the data
+                 * is staged, before the DMA has landed, and the legacy stream it
+                 * runs on is not ordered with the non-blocking s. The sorts
+                 * below then read din while it is being written (the cause of
+                 * the "radix f32 ... keys differ" failures, see tests/stress.c). */
+                CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
                 for (int impl = 0; impl < 3; impl++) {
                     const char *name = impl == 0 ? "radix" : impl == 1 ? "cub" : "thrust";
                     int rc;
@@ -184,7 +191,8 @@ static void test_sort_patterns(cudaStream_t s)
                           is_float ? "f32" : "u32", pat_names[pat], n, bad, first, got[first], ref[first]);
                 }
                 /* the input is never modified by the hand sort or cub */
-                CK(cudaMemcpy(got, din, n * 4, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpyAsync(got, din, n * 4, cudaMemcpyDeviceToHost, s));
+                CK(cudaStreamSynchronize(s));
                 CHECK(memcmp(got, h, n * 4) == 0, "input modified (%s n=%zu)", pat_names[pat], n);
             }
     /* NaNs in the hand sort: placed by key order like the CPU reference */
@@ -195,11 +203,10 @@ static void test_sort_patterns(cudaStream_t s)
         h[20] = 0xffc00000u; /* -qNaN: before -inf */
         memcpy(ref, h, n * 4);
         sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
-        CK(cudaMemcpy(din, h, n * 4, cudaMemcpyHostToDevice));
+        CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
         CHECK(sort_radix_f32(din, dout, (long long)n, scratch, sb, s) == 0, "radix NaN launch");
-        /* s is a non-blocking stream: a plain cudaMemcpy would not wait for it */
+        CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
         CK(cudaStreamSynchronize(s));
-        CK(cudaMemcpy(got, dout, n * 4, cudaMemcpyDeviceToHost));
         CHECK(memcmp(got, ref, n * 4) == 0, "radix with NaNs differs from the CPU order");
         CHECK(got[0] == 0xffc00000u && got[n - 1] == 0x7fc00000u, "NaN placement: first %08x last %08x", got[0],
               got[n - 1]);

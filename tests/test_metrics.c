@@ -1,5 +1,5 @@
 /* tests/test_metrics.c (cpu): work counts, throughputs, percents and device
- * ceilings (src/metrics.c), against values worked out by hand. */
+ * ceilings (src/core/metrics.c), against values worked out by hand. */
 #include "metrics.h"
 #include "testlib.h"
 

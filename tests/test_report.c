@@ -1,4 +1,4 @@
-/* tests/test_report.c (cpu): the stdout reports (src/report.c).
+/* tests/test_report.c (cpu): the stdout reports (src/core/report.c).
  *
  * One sgemm case (two library rows, a timed hand row, a FAIL row whose
  * message holds quotes, commas, a newline, a tab and a backslash) and one

@@ -1,5 +1,5 @@
 /* tests/test_sizes.c (cpu): the size grammar of --n and --elems
- * (src/sizes.c): every accepted form with its exact expansion, every
+ * (src/core/sizes.c): every accepted form with its exact expansion, every
  * rejected form with a message that names the bad item, the bounds, the
  * list capacity, and sizes_format. */
 #include "sizes.h"

@@ -1,4 +1,4 @@
-/* tests/test_stats.c (cpu): the sample statistics (src/stats.c) on samples
+/* tests/test_stats.c (cpu): the sample statistics (src/core/stats.c) on samples
  * whose quartiles are worked out by hand. Quantiles are type 7 (linear
  * interpolation between order statistics): position p * (n - 1). */
 #include "stats.h"

@@ -1,4 +1,4 @@
-/* tests/test_verify.c (cpu): the verification rules (src/verify.c).
+/* tests/test_verify.c (cpu): the verification rules (src/core/verify.c).
  *
  * GEMM: the tolerances by precision and k, the CPU reference against a
  * product done by hand and against naive loops, and the verdict on results

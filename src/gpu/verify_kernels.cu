@@ -1,9 +1,9 @@
-/* baselines/gpu_check.cu: the harness's own GPU helpers (see gpu_check.h).
+/* src/gpu/verify_kernels.cu: the harness's own GPU helpers (see verify_kernels.h).
  * Idea: keep verification on the GPU so checking an 8192^2 result costs
  * milliseconds, and return only a few numbers to the host, where verify.c
  * decides. Grid-stride loops, block reductions in double through shared
  * memory, one atomic per block. Not timed: nothing here is a benchmark. */
-#include "gpu_check.h"
+#include "verify_kernels.h"
 
 #define GC_THREADS 256
 #define GC_MAX_BLOCKS 1024

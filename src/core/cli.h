@@ -1,4 +1,4 @@
-/* src/cli.h: command-line options of `compare`. */
+/* src/core/cli.h: command-line options of `compare`. */
 #ifndef COMPARE_CLI_H
 #define COMPARE_CLI_H
 

@@ -1,4 +1,4 @@
-/* src/device.h: the GPU context of a run: device, stream, cuBLAS handle,
+/* src/gpu/device.h: the GPU context of a run: device, stream, cuBLAS handle,
  * cuRAND generator, timing events and the L2-flush buffer. */
 #ifndef COMPARE_DEVICE_H
 #define COMPARE_DEVICE_H

@@ -1,11 +1,11 @@
-/* src/results.h: what a run measured. One result_row per variant and size,
+/* src/core/results.h: what a run measured. One result_row per variant and size,
  * plus the run_info that every output (table, CSV, JSON) starts with. */
 #ifndef COMPARE_RESULTS_H
 #define COMPARE_RESULTS_H
 
 #include <stddef.h>
 
-#include "check.h"
+#include "status.h"
 #include "stats.h"
 
 typedef struct {

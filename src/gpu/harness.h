@@ -1,4 +1,4 @@
-/* src/harness.h: timing one variant on one case. Warm-up runs first; then
+/* src/gpu/harness.h: timing one variant on one case. Warm-up runs first; then
  * samples, each bracketed by its own CUDA event pair on the run's stream,
  * preceded (untimed) by the variant's prepare step and the L2 flush. Samples
  * continue until at least min_reps are in and either the spread is under

@@ -1,4 +1,4 @@
-/* src/report.h: stdout reports: the terminal table, Markdown and JSON.
+/* src/core/report.h: stdout reports: the terminal table, Markdown and JSON.
  * Streamed case by case, so an interrupted run still shows what finished. */
 #ifndef COMPARE_REPORT_H
 #define COMPARE_REPORT_H

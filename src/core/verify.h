@@ -1,4 +1,4 @@
-/* src/verify.h: the verification rules (tolerances and verdicts) and a CPU
+/* src/core/verify.h: the verification rules (tolerances and verdicts) and a CPU
  * reference GEMM. The GPU computes the raw error sums (baselines/gpu_check.cu);
  * the decision is made here, in plain C, so the cpu tests pin it down. */
 #ifndef COMPARE_VERIFY_H

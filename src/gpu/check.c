@@ -1,35 +1,12 @@
 #include "check.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
-static char check_buf[1024];
-static cudaError_t check_last_err = cudaSuccess;
-
-const char *status_name(status_t s)
-{
-    switch (s) {
-    case STATUS_OK: return "ok";
-    case STATUS_FAIL: return "FAIL";
-    case STATUS_ERROR: return "ERROR";
-    case STATUS_SKIP: return "SKIP";
-    }
-    return "?";
-}
-
-void check_set_message(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(check_buf, sizeof check_buf, fmt, ap);
-    va_end(ap);
-}
-
-const char *check_message(void) { return check_buf; }
+static _Thread_local cudaError_t check_last_err = cudaSuccess;
 
 void check_clear(void)
 {
-    check_buf[0] = '\0';
+    status_clear();
     check_last_err = cudaSuccess;
 }
 
@@ -39,7 +16,7 @@ int check_cuda_status(cudaError_t e, const char *call, const char *file, int lin
 {
     if (e == cudaSuccess) return 0;
     check_last_err = e;
-    check_set_message("%s failed: %s (%s) at %s:%d", call, cudaGetErrorName(e),
+    status_set_message("%s failed: %s (%s) at %s:%d", call, cudaGetErrorName(e),
                       cudaGetErrorString(e), file, line);
     return 1;
 }
@@ -47,7 +24,7 @@ int check_cuda_status(cudaError_t e, const char *call, const char *file, int lin
 int check_cublas_status(cublasStatus_t e, const char *call, const char *file, int line)
 {
     if (e == CUBLAS_STATUS_SUCCESS) return 0;
-    check_set_message("%s failed: %s (%s) at %s:%d", call, cublasGetStatusName(e),
+    status_set_message("%s failed: %s (%s) at %s:%d", call, cublasGetStatusName(e),
                       cublasGetStatusString(e), file, line);
     return 1;
 }
@@ -75,7 +52,7 @@ static const char *curand_status_name(curandStatus_t e)
 int check_curand_status(curandStatus_t e, const char *call, const char *file, int line)
 {
     if (e == CURAND_STATUS_SUCCESS) return 0;
-    check_set_message("%s failed: %s at %s:%d", call, curand_status_name(e), file, line);
+    status_set_message("%s failed: %s at %s:%d", call, curand_status_name(e), file, line);
     return 1;
 }
 

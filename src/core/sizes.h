@@ -1,4 +1,4 @@
-/* src/sizes.h: parsing of size arguments (--n, --elems).
+/* src/core/sizes.h: parsing of size arguments (--n, --elems).
  *
  * Accepted forms, combinable in a comma list:
  *   4096        a plain decimal integer

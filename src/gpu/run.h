@@ -1,4 +1,4 @@
-/* src/run.h: the run plan (op x size x variant) and its execution:
+/* src/gpu/run.h: the run plan (op x size x variant) and its execution:
  * inputs, reference, then per variant: checked run, verification, timing. */
 #ifndef COMPARE_RUN_H
 #define COMPARE_RUN_H

@@ -1,4 +1,4 @@
-/* src/variants.c: the variant table and the adapters from a case to each
+/* src/gpu/variants.c: the variant table and the adapters from a case to each
  * launcher. Each adapter returns a status_t and leaves a message through
  * check.h on error. */
 #include "variants.h"
@@ -8,7 +8,7 @@
 
 #include "blas.h"
 #include "check.h"
-#include "gpu_check.h"
+#include "verify_kernels.h"
 #include "reduce.h"
 #include "sgemm.h"
 #ifdef COMPARE_HAVE_WGMMA
@@ -86,7 +86,7 @@ REDUCE_HAND(reduce_vec4)
 
 static int v_shim_error(const char *fn, const char *msg)
 {
-    check_set_message("%s: %s", fn, msg);
+    status_set_message("%s: %s", fn, msg);
     return STATUS_ERROR;
 }
 

@@ -1,4 +1,4 @@
-/* src/sortkey.c: float <-> key bit flip and the CPU LSD radix sorts.
+/* src/core/sortkey.c: float <-> key bit flip and the CPU LSD radix sorts.
  * See sortkey.h. Values are moved through memcpy, never through float
  * registers or a type-punned pointer: bit patterns (signalling NaNs included)
  * are preserved and strict aliasing is respected. */

@@ -1,4 +1,4 @@
-/* src/run.c: executes the plan. Per case: allocate, generate inputs with
+/* src/gpu/run.c: executes the plan. Per case: allocate, generate inputs with
  * cuRAND, compute the reference, then for every selected variant (library
  * rows first, so the percents have their denominators): poison the output,
  * run once, verify, and only then time. A failed variant is reported and
@@ -13,7 +13,7 @@
 
 #include "blas.h"
 #include "check.h"
-#include "gpu_check.h"
+#include "verify_kernels.h"
 #include "harness.h"
 #include "inputs.h"
 #include "metrics.h"
@@ -127,7 +127,7 @@ int run_check_memory(const cli_options *o, char *err, size_t err_len)
     size_t free_b = 0, total_b = 0;
     const double gib = 1024.0 * 1024.0 * 1024.0;
     if (device_mem_info(&free_b, &total_b)) {
-        snprintf(err, err_len, "%s", check_message());
+        snprintf(err, err_len, "%s", status_message());
         return 1;
     }
     for (int op = 0; op < 3; op++) {
@@ -236,7 +236,7 @@ static int run_setup(run_state *rs, case_ctx *c, run_buffers *b)
         b->ref_sum = h[0];
         b->ref_sum_sq = h[1];
         if (shim_cub_reduce_temp_bytes(c->elems, &c->lib_temp_bytes, msg, sizeof msg)) {
-            check_set_message("shim_cub_reduce_temp_bytes: %s", msg);
+            status_set_message("shim_cub_reduce_temp_bytes: %s", msg);
             return STATUS_ERROR;
         }
         c->x = b->x;
@@ -250,7 +250,7 @@ static int run_setup(run_state *rs, case_ctx *c, run_buffers *b)
                               : inputs_u32(d->rng, (uint32_t *)b->keys_in, n))
             return STATUS_ERROR;
         if (shim_cub_sort_temp_bytes(c->elems, &c->lib_temp_bytes, msg, sizeof msg)) {
-            check_set_message("shim_cub_sort_temp_bytes: %s", msg);
+            status_set_message("shim_cub_sort_temp_bytes: %s", msg);
             return STATUS_ERROR;
         }
         if (run_alloc(&b->lib_temp, c->lib_temp_bytes)) return STATUS_ERROR;
@@ -259,7 +259,7 @@ static int run_setup(run_state *rs, case_ctx *c, run_buffers *b)
                 ? shim_cub_sort_f32(b->keys_in, b->keys_ref, c->elems, b->lib_temp, c->lib_temp_bytes, s, msg, sizeof msg)
                 : shim_cub_sort_u32(b->keys_in, b->keys_ref, c->elems, b->lib_temp, c->lib_temp_bytes, s, msg,
                                     sizeof msg)) {
-            check_set_message("reference sort (cub): %s", msg);
+            status_set_message("reference sort (cub): %s", msg);
             return STATUS_ERROR;
         }
         CK_CUDA(cudaMemsetAsync(b->usums, 0, 2 * sizeof(unsigned long long), s));
@@ -267,7 +267,7 @@ static int run_setup(run_state *rs, case_ctx *c, run_buffers *b)
         CK_CUDA(cudaMemcpyAsync(u, b->usums, sizeof u, cudaMemcpyDeviceToHost, s));
         CK_CUDA(cudaStreamSynchronize(s));
         if (u[0] != 0) {
-            check_set_message("the reference sort is not sorted (%llu descents)", u[0]);
+            status_set_message("the reference sort is not sorted (%llu descents)", u[0]);
             return STATUS_ERROR;
         }
         c->keys_in = b->keys_in;
@@ -392,7 +392,7 @@ static void run_row_error(run_state *rs, result_row *r, const char *variant_name
     cudaError_t e = check_last_cuda_error();
     cudaError_t sync = cudaDeviceSynchronize();
     r->status = STATUS_ERROR;
-    snprintf(r->message, sizeof r->message, "%s: %s", variant_name, check_message());
+    snprintf(r->message, sizeof r->message, "%s: %s", variant_name, status_message());
     if (check_is_sticky(e) || check_is_sticky(sync)) {
         rs->sticky = 1;
         size_t l = strlen(r->message);
@@ -469,7 +469,7 @@ static void run_case(run_state *rs, case_ctx *c, const char *label)
             st = harness_time(rs->dev, v, c, &plan, rs->stop, run_progress_samples, rs->prog, &r->samples_ms,
                               &r->time_ms.count);
             if (st == STATUS_OK && stats_summarize(r->samples_ms, r->time_ms.count, &r->time_ms) != 0) {
-                check_set_message("no samples");
+                status_set_message("no samples");
                 st = STATUS_ERROR;
             }
         }

@@ -71,7 +71,7 @@ int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, 
     }
     check_clear();
     if (device_open_checked(d, seed)) {
-        snprintf(err, err_len, "device %d: %s", ordinal, check_message());
+        snprintf(err, err_len, "device %d: %s", ordinal, status_message());
         return 1;
     }
     return 0;

@@ -63,7 +63,7 @@ int harness_time(device_ctx *d, const variant *v, const case_ctx *c, const harne
     size_t n = 0;
     int st = STATUS_OK;
     if (!s) {
-        check_set_message("out of host memory for %d samples", p->max_reps);
+        status_set_message("out of host memory for %d samples", p->max_reps);
         return STATUS_ERROR;
     }
     for (int i = 0; i < p->warmup && st == STATUS_OK; i++) st = harness_invoke(d, v, c);

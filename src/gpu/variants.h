@@ -1,4 +1,4 @@
-/* src/variants.h: the one table of variants, hand and library alike. A
+/* src/gpu/variants.h: the one table of variants, hand and library alike. A
  * variant's name exists here only: the table, the CSV, the plots and --list
  * all read it. Adding a kernel = one .cu file with its launcher + one row. */
 #ifndef COMPARE_VARIANTS_H

@@ -1,6 +1,6 @@
-/* src/check.h: status codes and the checks around every CUDA, cuBLAS and
+/* src/gpu/check.h: status codes and the checks around every CUDA, cuBLAS and
  * cuRAND call. A failed check records "call failed: reason (file:line)" in
- * the caller-visible message buffer (check_message()) and makes the enclosing
+ * the caller-visible message buffer (status_message()) and makes the enclosing
  * function return STATUS_ERROR; the harness adds the variant's name. */
 #ifndef COMPARE_CHECK_H
 #define COMPARE_CHECK_H
@@ -10,23 +10,13 @@
 #include <cublas_v2.h>
 #include <curand.h>
 
-typedef enum {
-    STATUS_OK = 0,    /* ran and passed verification */
-    STATUS_FAIL = 1,  /* ran, wrong result */
-    STATUS_ERROR = 2, /* a CUDA / library error */
-    STATUS_SKIP = 3   /* not run (reason in the message) */
-} status_t;
-
-const char *status_name(status_t s);
+#include "status.h"
 
 /* Each returns 0 when the status is success, else records the message and returns 1. */
 int check_cuda_status(cudaError_t e, const char *call, const char *file, int line);
 int check_cublas_status(cublasStatus_t e, const char *call, const char *file, int line);
 int check_curand_status(curandStatus_t e, const char *call, const char *file, int line);
-/* Record a free-form error message (printf-like). */
-void check_set_message(const char *fmt, ...);
-/* The last recorded message ("" if none) and its reset. */
-const char *check_message(void);
+/* Forgets the message (status.h) and the last CUDA error. */
 void check_clear(void);
 /* Last CUDA error code recorded by check_cuda_status (cudaSuccess if none). */
 cudaError_t check_last_cuda_error(void);

@@ -1,4 +1,4 @@
-/* src/stats.h: summary statistics of timing samples. */
+/* src/core/stats.h: summary statistics of timing samples. */
 #ifndef COMPARE_STATS_H
 #define COMPARE_STATS_H
 

@@ -1,4 +1,4 @@
-/* src/csv.h: the CSV writer (RFC 4180), written to a temporary file next to
+/* src/core/csv.h: the CSV writer (RFC 4180), written to a temporary file next to
  * the target and renamed over it on commit, so an interrupted run never
  * leaves a half-written CSV nor destroys the previous one. */
 #ifndef COMPARE_CSV_H

@@ -1,4 +1,4 @@
-/* src/sortkey.h: 32-bit sort keys on the CPU.
+/* src/core/sortkey.h: 32-bit sort keys on the CPU.
  *
  * The IEEE order-preserving bit flip maps a float's bits to a uint32 key whose
  * unsigned order is the IEEE 754 totalOrder: if the sign bit is set every bit is

@@ -1,4 +1,4 @@
-/* src/metrics.h: work counts, throughputs, percents and device ceilings.
+/* src/core/metrics.h: work counts, throughputs, percents and device ceilings.
  * All pure arithmetic, so the cpu tests check it exactly. */
 #ifndef COMPARE_METRICS_H
 #define COMPARE_METRICS_H

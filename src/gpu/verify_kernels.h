@@ -1,4 +1,4 @@
-/* baselines/gpu_check.h: small GPU helpers of the harness and the FP64
+/* src/gpu/verify_kernels.h: small GPU helpers of the harness and the FP64
  * reference: input transforms, precision conversion, and the reductions
  * that verification needs (error sums, double sums, element compares). All
  * enqueue on `stream` and return the cudaError_t of the launch. */
