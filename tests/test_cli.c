@@ -86,7 +86,7 @@ static void test_parse_direct(void)
 
     /* defaults */
     CHECK(parse(&o, err, sizeof err, none) == 0, "no arguments: %s", err);
-    CHECK(o.n_count == 1 && o.n[0] == 2048, "default n %lld (count %d)", o.n[0], o.n_count);
+    CHECK(o.gemm_count == 1 && o.gemm[0].n == 2048, "default n %lld (count %d)", o.gemm[0].n, o.gemm_count);
     CHECK(o.elems_count == 1 && o.elems[0] == (1LL << 26), "default elems %lld", o.elems[0]);
     CHECK(o.ops == CLI_OP_ALL, "default ops %d", o.ops);
     CHECK(o.variant_count == 0, "default variants %d", o.variant_count);
@@ -101,21 +101,21 @@ static void test_parse_direct(void)
 
     /* sizes: lists, ranges, both option forms */
     PARSE_OK(&o, "--n", "1024,2048,4096");
-    CHECK(o.n_count == 3 && o.n[0] == 1024 && o.n[1] == 2048 && o.n[2] == 4096, "--n list: %d", o.n_count);
+    CHECK(o.gemm_count == 3 && o.gemm[0].n == 1024 && o.gemm[1].n == 2048 && o.gemm[2].n == 4096, "--n list: %d", o.gemm_count);
     PARSE_OK(&o, "--n", "512:8192");
-    CHECK(o.n_count == 5 && o.n[0] == 512 && o.n[4] == 8192, "--n range: %d", o.n_count);
+    CHECK(o.gemm_count == 5 && o.gemm[0].n == 512 && o.gemm[4].n == 8192, "--n range: %d", o.gemm_count);
     PARSE_OK(&o, "--n=4096");
-    CHECK(o.n_count == 1 && o.n[0] == 4096, "--n=4096: %lld", o.n[0]);
+    CHECK(o.gemm_count == 1 && o.gemm[0].n == 4096, "--n=4096: %lld", o.gemm[0].n);
     PARSE_OK(&o, "--n", "1,2^10,3:12");
-    CHECK(o.n_count == 5 && o.n[0] == 1 && o.n[1] == 1024 && o.n[2] == 3 && o.n[3] == 6 && o.n[4] == 12,
-          "--n mixed: %d", o.n_count);
+    CHECK(o.gemm_count == 5 && o.gemm[0].n == 1 && o.gemm[1].n == 1024 && o.gemm[2].n == 3 && o.gemm[3].n == 6 && o.gemm[4].n == 12,
+          "--n mixed: %d", o.gemm_count);
     PARSE_OK(&o, "--n", "65536");
-    CHECK(o.n[0] == 65536, "--n max");
+    CHECK(o.gemm[0].n == 65536, "--n max");
     PARSE_OK(&o, "--elems=64M");
     CHECK(o.elems_count == 1 && o.elems[0] == (64LL << 20), "--elems=64M: %lld", o.elems[0]);
     PARSE_OK(&o, "--elems", "1:8,2^32");
     CHECK(o.elems_count == 5 && o.elems[3] == 8 && o.elems[4] == (1LL << 32), "--elems list: %d", o.elems_count);
-    CHECK(o.n_count == 1 && o.n[0] == 2048, "--elems changed n");
+    CHECK(o.gemm_count == 1 && o.gemm[0].n == 2048, "--elems changed n");
 
     /* ops */
     PARSE_OK(&o, "--ops", "reduce,sort");
@@ -123,7 +123,7 @@ static void test_parse_direct(void)
     PARSE_OK(&o, "--ops=sgemm");
     CHECK(o.ops == CLI_OP_SGEMM, "--ops=sgemm: %d", o.ops);
     PARSE_OK(&o, "--ops", "sgemm", "--n", "1024");
-    CHECK(o.ops == CLI_OP_SGEMM && o.n[0] == 1024, "--ops sgemm --n 1024");
+    CHECK(o.ops == CLI_OP_SGEMM && o.gemm[0].n == 1024, "--ops sgemm --n 1024");
     PARSE_OK(&o, "--ops", "sort", "--elems", "1M");
     CHECK(o.ops == CLI_OP_SORT && o.elems[0] == (1LL << 20), "--ops sort --elems 1M");
 
@@ -143,7 +143,7 @@ static void test_parse_direct(void)
     PARSE_OK(&o, "--variants", "thrust", "--ops", "sort");
     CHECK(o.ops == CLI_OP_SORT, "--variants thrust --ops sort: ops %d", o.ops);
     PARSE_OK(&o, "--variants", "naive", "--n", "512");
-    CHECK(o.ops == CLI_OP_SGEMM && o.n[0] == 512, "--variants naive --n 512");
+    CHECK(o.ops == CLI_OP_SGEMM && o.gemm[0].n == 512, "--variants naive --n 512");
     PARSE_OK(&o, "--variants", "naive", "--ops", "sgemm,reduce");
     CHECK(o.ops == (CLI_OP_SGEMM | CLI_OP_REDUCE), "explicit --ops kept: %d", o.ops);
 

@@ -70,8 +70,8 @@ int main(void)
         run_sink sink = {collect_case, &c};
         cli_defaults(&o);
         o.ops = CLI_OP_SGEMM;
-        o.n[0] = gemm_n[i];
-        o.n_count = 1;
+        o.gemm[0] = (cli_shape){gemm_n[i], gemm_n[i], gemm_n[i]};
+        o.gemm_count = 1;
         o.check_only = 1;
         o.progress = 0;
         o.seed = seed + (unsigned long long)i;

@@ -14,8 +14,8 @@
 void cli_defaults(cli_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->n[0] = 2048;
-    o->n_count = 1;
+    o->gemm[0] = (cli_shape){2048, 2048, 2048};
+    o->gemm_count = 1;
     o->elems[0] = 1LL << 26;
     o->elems_count = 1;
     o->ops = CLI_OP_ALL;
@@ -235,12 +235,17 @@ int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, cha
         const char *opt = cli_opts[id].name;
         char sub[400];
         switch ((cli_opt_id)id) {
-        case OPT_N:
-            if (sizes_parse(value, 1, CLI_MAX_N, o->n, SIZES_MAX_COUNT, &o->n_count, sub, sizeof sub)) {
+        case OPT_N: {
+            long long n[SIZES_MAX_COUNT];
+            int count = 0;
+            if (sizes_parse(value, 1, CLI_MAX_N, n, SIZES_MAX_COUNT, &count, sub, sizeof sub)) {
                 snprintf(err, err_len, "--n '%s': %s", value, sub);
                 return 2;
             }
+            for (int j = 0; j < count; j++) o->gemm[j] = (cli_shape){n[j], n[j], n[j]};
+            o->gemm_count = count;
             break;
+        }
         case OPT_ELEMS:
             if (sizes_parse(value, 1, CLI_MAX_ELEMS, o->elems, SIZES_MAX_COUNT, &o->elems_count, sub,
                             sizeof sub)) {

@@ -7,13 +7,19 @@
 #include "sizes.h"
 
 #define CLI_MAX_VARIANTS 64
+#define CLI_MAX_SHAPES SIZES_MAX_COUNT /* GEMM shapes one run may list */
 
 enum { CLI_OP_SGEMM = 1, CLI_OP_REDUCE = 2, CLI_OP_SORT = 4, CLI_OP_ALL = 7 };
 typedef enum { CLI_FORMAT_TABLE, CLI_FORMAT_MD, CLI_FORMAT_JSON } cli_format;
 
+/* One GEMM problem: C (m x n) = A (m x k) * B (k x n). */
 typedef struct {
-    long long n[SIZES_MAX_COUNT];       /* GEMM sizes (m = n = k) */
-    int n_count;
+    long long m, n, k;
+} cli_shape;
+
+typedef struct {
+    cli_shape gemm[CLI_MAX_SHAPES];     /* GEMM shapes, in the order given (--n: m = n = k) */
+    int gemm_count;
     long long elems[SIZES_MAX_COUNT];   /* reduce/sort lengths */
     int elems_count;
     int ops;                            /* CLI_OP_* mask */

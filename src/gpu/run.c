@@ -132,16 +132,16 @@ int run_check_memory(const cli_options *o, char *err, size_t err_len)
     }
     for (int op = 0; op < 3; op++) {
         int bit = cli_op_bit(run_ops[op]);
-        const long long *sizes = op == 0 ? o->n : o->elems;
-        int count = op == 0 ? o->n_count : o->elems_count;
+        const long long *sizes = o->elems;
+        int count = op == 0 ? o->gemm_count : o->elems_count;
         if (!(o->ops & bit)) continue;
         for (int i = 0; i < count; i++) {
             size_t need;
             char sz[32];
-            run_case_bytes(run_ops[op], sizes[i], &need);
+            run_case_bytes(run_ops[op], op == 0 ? o->gemm[i].n : sizes[i], &need);
             /* keep 256 MiB for the context, cuBLAS workspaces and thrust's temporaries */
             if (need + (256u << 20) > free_b) {
-                sizes_format(sizes[i], sz, sizeof sz);
+                sizes_format(op == 0 ? o->gemm[i].n : sizes[i], sz, sizeof sz);
                 snprintf(err, err_len,
                          "%s %s=%s needs %.2f GiB of device memory, only %.2f GiB free (of %.2f GiB): "
                          "choose a smaller %s",
@@ -498,11 +498,11 @@ int run_all(device_ctx *d, const cli_options *o, run_sink *sink, volatile sig_at
     for (int op = 0; op < 3; op++) {
         if (!(o->ops & cli_op_bit(run_ops[op]))) continue;
         int per = run_order(o, run_ops[op], idx);
-        prog.total += per * (op == 0 ? o->n_count : o->elems_count) * (op == 2 ? 2 : 1);
+        prog.total += per * (op == 0 ? o->gemm_count : o->elems_count) * (op == 2 ? 2 : 1);
     }
     for (int op = 0; op < 3 && !*stop && !rs.sticky; op++) {
         if (!(o->ops & cli_op_bit(run_ops[op]))) continue;
-        int count = op == 0 ? o->n_count : o->elems_count;
+        int count = op == 0 ? o->gemm_count : o->elems_count;
         for (int i = 0; i < count && !*stop && !rs.sticky; i++) {
             for (int kf = 0; kf < (op == 2 ? 2 : 1) && !*stop && !rs.sticky; kf++) {
                 case_ctx c;
@@ -510,9 +510,11 @@ int run_all(device_ctx *d, const cli_options *o, run_sink *sink, volatile sig_at
                 memset(&c, 0, sizeof c);
                 c.dev = d;
                 c.op = run_ops[op];
-                sizes_format(op == 0 ? o->n[i] : o->elems[i], sz, sizeof sz);
+                sizes_format(op == 0 ? o->gemm[i].n : o->elems[i], sz, sizeof sz);
                 if (op == 0) {
-                    c.m = c.n = c.k = (int)o->n[i];
+                    c.m = (int)o->gemm[i].m;
+                    c.n = (int)o->gemm[i].n;
+                    c.k = (int)o->gemm[i].k;
                     snprintf(label, sizeof label, "sgemm n=%s", sz);
                 } else {
                     c.elems = o->elems[i];
