@@ -18,11 +18,14 @@
  *                strides over the input in float4 loads, REDUCE_VEC4_UNROLL
  *                independent 16-byte loads in flight per thread, each into its
  *                own accumulator. A warp-shuffle block sum gives one partial per
- *                block, stored with a per-call tag in a single 64-bit word
- *                {tag:32 | partial bits:32}; the last block of the grid then
- *                waits until every word carries this call's tag and sums the
- *                partials in a fixed order: deterministic, no float atomics, no
- *                counter to reset, no memset, no second launch.
+ *                block; each block stores it, fences, and draws a ticket from a
+ *                counter (atomicInc, which wraps back to 0 on the last draw). The
+ *                block with the last ticket sums the partials in a fixed order:
+ *                deterministic, no float atomics, no second launch, and no block
+ *                ever waits for another, so nothing assumes that the blocks are
+ *                resident together (an earlier version polled per-block words
+ *                from the last block of the grid, which needs every block to be
+ *                running at once: not promised on a shared GPU or under MPS).
  *
  * Constraints (and why):
  *   - any n >= 1, 64-bit indices throughout (n >= 2^31 works).
@@ -30,28 +33,17 @@
  *     aligned: vec4 peels up to 3 head elements before the first 16-byte
  *     boundary and handles the last (n - head) % 4 elements as a scalar tail.
  *   - scratch: at least reduce_scratch_bytes(n) bytes, 8-byte aligned (cudaMalloc
- *     gives 256). Layout: [0, 32 KiB) holds vec4's tagged words (one per block,
- *     REDUCE_VEC4_MAX_BLOCKS at most); from 32 KiB on, the textbook passes'
- *     partials, ceil(n/512) + ceil(n/512^2) + ... floats (every pass but the
- *     last). reduce_scratch_bytes(n) = 32768 + 4 * that sum, about n/128 bytes.
- *     Nothing needs to be zeroed, before the first call or between calls.
- *   - vec4's tags come from a per-process call counter mapped through an odd
- *     multiplier (a bijection on 32 bits), skipping the usual fill patterns
- *     (0, 0xffffffff, NaN fills): a stale word of an earlier call never matches;
- *     garbage in fresh scratch matches with probability 2^-32 per word.
- *   - vec4's last block spins (reads only) until the other blocks have stored
- *     their words. Other blocks never wait, so they always make progress; the
- *     grid also never exceeds what is resident at once.
+ *     gives 256), zeroed once after allocation (reduce.h): vec4's ticket must
+ *     start at 0, and every complete call leaves it at 0. Layout: [0, 4) the
+ *     ticket, [256, 256 + 4 * REDUCE_VEC4_MAX_BLOCKS) vec4's partials, then the
+ *     textbook passes' partials, ceil(n/512) + ceil(n/512^2) + ... floats
+ *     (every pass but the last), about n/128 bytes in all.
+ *   - two vec4 calls must not run at the same time on one scratch (they would
+ *     share the ticket): on one stream they never do.
  *   - every launcher runs only on `stream`, never synchronises, and returns the
  *     int value of cudaGetLastError() after its launches (cudaErrorInvalidValue,
  *     without launching, for n < 1, null pointers, a misaligned x or scratch, or
  *     scratch_bytes < reduce_scratch_bytes(n)).
- *
- * Measured on the H200 (results/h200/reduce_sort.csv, median, L2 flushed),
- * GB/s of input at 2^20 / 2^24 / 2^26 / 2^28 elements: see the CSV; vec4 is
- * 121.5 / 104.4 / 100.7 / 99.9% of cub::DeviceReduce::Sum and 555 / 212 /
- * 142 / 114% of thrust::reduce; interleaved < sequential < shuffle from 2^24 up
- * (at 2^20 all three are launch-bound and interleaved edges out sequential).
  *
  * Run just one variant:  ./compare --variants interleaved
  *                        ./compare --variants sequential
@@ -71,7 +63,8 @@
 #define REDUCE_VEC4_UNROLL 4                      /* float4 loads in flight per thread */
 #define REDUCE_VEC4_BLOCKS_PER_SM 8               /* launch bound: 32 registers, 2048 threads per SM */
 #define REDUCE_VEC4_MAX_BLOCKS 4096               /* 132 SMs x 8 blocks = 1056 on the H200 */
-#define REDUCE_SLOTS_BYTES (REDUCE_VEC4_MAX_BLOCKS * 8)
+#define REDUCE_VEC4_PARTIALS_OFFSET 256           /* scratch: [0, 4) the ticket, then the partials */
+#define REDUCE_SLOTS_BYTES (REDUCE_VEC4_PARTIALS_OFFSET + REDUCE_VEC4_MAX_BLOCKS * 4)
 #define REDUCE_TREE_OFFSET REDUCE_SLOTS_BYTES     /* textbook partials start here */
 
 /* 1: float4 loads through the non-coherent read-only path (ld.global.nc, what
@@ -82,8 +75,7 @@ static_assert((REDUCE_THREADS & (REDUCE_THREADS - 1)) == 0,
               "the shared-memory trees halve the block each step: a power of two");
 static_assert(REDUCE_THREADS % 32 == 0 && REDUCE_WARPS <= 32,
               "the shuffle sums need whole warps, and one warp must hold every warp's partial");
-static_assert(REDUCE_VEC4_MAX_BLOCKS <= REDUCE_SLOTS_BYTES / 8,
-              "one 8-byte tagged word per vec4 block");
+static_assert(REDUCE_SLOTS_BYTES % 16 == 0, "the textbook partials after vec4's words stay aligned");
 
 // ---- shared device helpers --------------------------------------------------
 
@@ -169,7 +161,7 @@ reduce_shuffle_kernel(const float *__restrict__ x, long long n, float *__restric
         partial[blockIdx.x] = v;
 }
 
-// ---- vec4 kernel: grid-stride float4, tagged partials, last block finishes ----
+// ---- vec4 kernel: grid-stride float4, partials, the last block finishes ------------
 
 static __device__ __forceinline__ float4 reduce_vec4_load(const float4 *p)
 {
@@ -186,12 +178,14 @@ static __device__ __forceinline__ float reduce_hsum4(float4 v)
 }
 
 /* x + head is 16-byte aligned; n4 = (n - head) / 4 float4s follow it, then a
- * scalar tail of (n - head) % 4 elements. slots[b] receives block b's word. */
+ * scalar tail of (n - head) % 4 elements. partials[b] receives block b's sum;
+ * *ticket counts the blocks that have stored theirs (0 between calls). */
 static __global__ void __launch_bounds__(REDUCE_THREADS, REDUCE_VEC4_BLOCKS_PER_SM)
 reduce_vec4_kernel(const float *__restrict__ x, long long n, long long head, float *__restrict__ out,
-                   unsigned long long *slots, unsigned int tag)
+                   float *partials, unsigned int *ticket)
 {
     __shared__ float s_warp[REDUCE_WARPS];
+    __shared__ int s_last;
     const long long gid = (long long)blockIdx.x * REDUCE_THREADS + threadIdx.x;
     const long long stride = (long long)gridDim.x * REDUCE_THREADS;
     const float4 *__restrict__ v = (const float4 *)(x + head);
@@ -228,26 +222,26 @@ reduce_vec4_kernel(const float *__restrict__ x, long long n, long long head, flo
         sum += acc[u];
     sum = reduce_block_sum(sum, s_warp);
 
-    /* one 64-bit store carries both the tag and the partial: a reader that sees
-     * the tag sees the partial stored with it, no fence needed */
-    if (threadIdx.x == 0)
-        *(volatile unsigned long long *)&slots[blockIdx.x] =
-            ((unsigned long long)tag << 32) | __float_as_uint(sum);
-    if (blockIdx.x != gridDim.x - 1)
-        return;
-
-    /* the last block: wait for every block's word (its own included), then sum
-     * them in a fixed order. The barrier also separates the two uses of s_warp. */
-    __syncthreads();
-    float total = 0.0f;
-    for (unsigned int b = threadIdx.x; b < gridDim.x; b += REDUCE_THREADS) {
-        unsigned long long w = *(volatile unsigned long long *)&slots[b];
-        while ((unsigned int)(w >> 32) != tag) {
-            __nanosleep(64);
-            w = *(volatile unsigned long long *)&slots[b];
-        }
-        total += __uint_as_float((unsigned int)w);
+    /* Store the partial, make it visible device-wide, then take a ticket. The
+     * block that draws the last ticket (gridDim.x - 1) is the last to finish
+     * its store: every partial is then visible to it. atomicInc wraps the
+     * counter back to 0 on that draw, ready for the next call. No block ever
+     * waits for another, so no block needs another to be resident. */
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = sum;
+        __threadfence();
+        s_last = atomicInc(ticket, gridDim.x - 1) == gridDim.x - 1;
     }
+    __syncthreads(); /* s_last, and separates the two uses of s_warp */
+    if (!s_last)
+        return;
+    __threadfence(); /* acquire: the partials stored before the other tickets */
+
+    /* sum the partials in a fixed order: deterministic. __ldcg reads through
+     * L2 (an L1 line of an earlier call on this SM could be stale). */
+    float total = 0.0f;
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += REDUCE_THREADS)
+        total += __ldcg(&partials[b]);
     total = reduce_block_sum(total, s_warp);
     if (threadIdx.x == 0)
         *out = total;
@@ -385,19 +379,6 @@ static int reduce_vec4_resident_blocks(int *blocks)
     return 0;
 }
 
-/* A tag no earlier call of this process used (for 2^32 calls), and none of
- * the usual fill patterns, so a stale or poisoned word never matches. */
-static unsigned int reduce_vec4_next_tag(void)
-{
-    static unsigned int calls = 0;
-    for (;;) {
-        unsigned int tag = __atomic_add_fetch(&calls, 1u, __ATOMIC_RELAXED) * 0x9E3779B1u;
-        if (tag != 0u && tag != 0xffffffffu && tag != 0x7fffffffu && tag != 0x7fc00000u &&
-            tag != 0xffc00000u && tag != 0x7f800000u && tag != 0xff800000u)
-            return tag;
-    }
-}
-
 int reduce_vec4(const float *x, long long n, float *out, void *scratch, size_t scratch_bytes,
                 cudaStream_t stream)
 {
@@ -424,6 +405,6 @@ int reduce_vec4(const float *x, long long n, float *out, void *scratch, size_t s
         blocks = 1;
 
     reduce_vec4_kernel<<<(unsigned int)blocks, REDUCE_THREADS, 0, stream>>>(
-        x, n, head, out, (unsigned long long *)scratch, reduce_vec4_next_tag());
+        x, n, head, out, (float *)((char *)scratch + REDUCE_VEC4_PARTIALS_OFFSET), (unsigned int *)scratch);
     return (int)cudaGetLastError();
 }

@@ -1,24 +1,25 @@
-/* src/main.c: `compare`, the command line. Parses options, opens the GPU,
- * refuses sizes that cannot fit, runs the plan, and writes the report on
- * stdout and the CSV (atomically) if asked. Exit codes: 0 all passed, 1 a
- * variant failed or a GPU error occurred, 2 bad usage, 77 no usable GPU,
- * 130/143 interrupted by SIGINT/SIGTERM (the CSV then holds every completed
- * row and no partial one). */
+/* src/main.c: `compare`, the command line (CPU core only). Parses options;
+ * only then loads the GPU side (libcompare_gpu.so, src/core/gpu_api.h) and
+ * the plugins, checks the names against the catalog, builds the plan, opens
+ * the GPU, refuses sizes that cannot fit, runs the plan, and writes the
+ * report on stdout and the CSV (atomically) if asked. --help and --version
+ * load no CUDA library; --list loads them but initialises none. Exit codes:
+ * 0 all passed, 1 a variant failed or a GPU error occurred, 2 bad usage, 77
+ * no usable GPU, 130/143 interrupted by SIGINT/SIGTERM (the CSV then holds
+ * every completed row and no partial one). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "check.h"
 #include "cli.h"
 #include "csv.h"
-#include "device.h"
-#include "harness.h"
+#include "gpu_api.h"
+#include "plan.h"
 #include "report.h"
-#include "run.h"
 #include "stats.h"
-#include "variants.h"
 
 static volatile sig_atomic_t main_stop = 0;
 
@@ -54,7 +55,7 @@ static void main_emit_case(void *ctx, result_row *rows, int count)
 #define SOAK_PROGRESS_S 10.0      /* a progress line on stderr at most this often */
 
 typedef struct {
-    char key[96];        /* op variant math size */
+    char key[224];       /* case label and variant */
     double *medians;     /* one per round in which it passed, the first SOAK_MAX_ROUNDS */
     int n, cap;          /* medians stored, allocated */
     long long ok, bad;   /* rounds ok / not ok, all of them */
@@ -70,9 +71,9 @@ static void soak_emit_case(void *ctx, result_row *rows, int count)
     soak_state *s = ctx;
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
-        char key[96];
+        char key[224];
         int j;
-        snprintf(key, sizeof key, "%s %s %s %lld", r->op, r->variant, r->math, r->n ? r->n : r->elems);
+        snprintf(key, sizeof key, "%s %s", r->case_label, r->variant);
         for (j = 0; j < s->count && strcmp(s->e[j].key, key) != 0; j++) {}
         if (j == s->count) {
             if (s->count == SOAK_MAX_KEYS) continue;
@@ -98,31 +99,38 @@ static void soak_emit_case(void *ctx, result_row *rows, int count)
     }
 }
 
-static int main_soak(device_ctx *dev, cli_options *o)
+static double main_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int main_soak(const compare_gpu_api *api, cli_options *o, const plan *p)
 {
     static soak_state st;
     run_sink sink = {soak_emit_case, &st};
     size_t free_first = 0, free_last = 0, total = 0;
-    double t0 = harness_now();
+    double t0 = main_now();
     int rounds = 0, failed_rounds = 0, rc = 0, capped = 0;
     double last_line = 0;
     o->progress = 0;
     fprintf(stderr, "soak: repeating the run for %.0f s\n", o->soak_s);
-    while (!main_stop && harness_now() - t0 < o->soak_s) {
-        int r = run_all(dev, o, &sink, &main_stop);
+    while (!main_stop && main_now() - t0 < o->soak_s) {
+        int r = api->run(o, p, &sink, &main_stop);
         rounds++;
         if (r != 0 && !main_stop) failed_rounds++;
-        if (device_mem_info(&free_last, &total)) return 1;
+        if (api->mem_info(&free_last, &total)) return 1;
         if (rounds == 1) free_first = free_last;
         /* a line for the first round, a failed one, and then every SOAK_PROGRESS_S */
-        double now = harness_now() - t0;
+        double now = main_now() - t0;
         if (rounds == 1 || r != 0 || now - last_line >= SOAK_PROGRESS_S) {
             fprintf(stderr, "soak: round %d done at %.0f s, exit %d, %d failed so far, device free %.1f MiB\n",
                     rounds, now, r, failed_rounds, free_last / 1048576.0);
             last_line = now;
         }
     }
-    printf("soak: %d rounds in %.0f s, %d with a failure\n", rounds, harness_now() - t0, failed_rounds);
+    printf("soak: %d rounds in %.0f s, %d with a failure\n", rounds, main_now() - t0, failed_rounds);
     printf("soak: device free after round 1 %zu bytes, after round %d %zu bytes (%+lld)\n", free_first, rounds,
            free_last, (long long)free_last - (long long)free_first);
     printf("%-36s %6s %4s %11s %11s %11s %8s\n", "case", "rounds", "bad", "min ms", "median ms", "max ms",
@@ -151,37 +159,55 @@ static int main_soak(device_ctx *dev, cli_options *o)
     return rc;
 }
 
-static void main_list(void)
+static void main_list(const cli_options *o, const catalog *cat)
 {
-    printf("%-7s %-13s %-8s %-5s %s\n", "op", "variant", "kind", "math", "what");
-    for (int i = 0; i < variants_count; i++) {
-        const variant *v = &variants_table[i];
-        if (!variants_visible(i)) continue;
-        printf("%-7s %-13s %-8s %-5s %s\n", v->op, v->name, v->is_library ? "library" : "hand",
-               strcmp(v->math, "keys") == 0 ? "u32,f32" : v->math, v->about);
+    printf("%-10s %-8s %-8s %-12s %-12s %s\n", "op", "sized by", "unit", "%ref vs", "%best vs", "what");
+    for (int i = 0; i < cat->op_count; i++) {
+        const op_info *op = &cat->ops[i];
+        printf("%-10s %-8s %-8s %-12s %-12s %s\n", op->name, op->size_kind == OP_SIZE_GEMM ? "shape" : "--elems",
+               catalog_rate_unit(op->rate), op->ref_library, op->best_library, op->about);
     }
+    printf("\n%-10s %-13s %-8s %-7s %-9s %s\n", "op", "variant", "kind", "math", "source", "what");
+    for (int i = 0; i < cat->variant_count; i++) {
+        const variant_info *v = &cat->variants[i];
+        const op_info *op = &cat->ops[catalog_op(cat, v->op)];
+        char math[32];
+        if (!cli_variant_visible(o, v)) continue;
+        if (strcmp(v->math, "types") == 0) {
+            size_t used = 0;
+            math[0] = '\0';
+            for (int t = 0; t < OP_MAX_TYPES && op->types[t]; t++)
+                used += (size_t)snprintf(math + used, sizeof math - used, "%s%s", t ? "," : "", op->types[t]);
+        } else {
+            snprintf(math, sizeof math, "%s", v->math);
+        }
+        printf("%-10s %-13s %-8s %-7s %-9s %s\n", v->op, v->name, v->is_library ? "library" : "hand", math, v->source,
+               v->about);
+    }
+}
+
+static void main_hostname(char *buf, size_t len)
+{
+    if (gethostname(buf, len) != 0) snprintf(buf, len, "unknown");
+    buf[len - 1] = '\0';
 }
 
 int main(int argc, char **argv)
 {
-    const char *names[CLI_MAX_VARIANTS], *ops[CLI_MAX_VARIANTS];
-    cli_known known = {names, ops, 0};
     cli_options o;
     char err[1024];
-    device_ctx dev;
+    const compare_gpu_api *api;
+    const catalog *cat;
+    plan p;
     run_info info;
     main_sink sink;
     run_sink rs = {main_emit_case, &sink};
     int rc;
     time_t now = time(NULL);
     struct tm utc;
+    const char *tv = getenv("COMPARE_TEST_VARIANTS");
 
-    for (int i = 0; i < variants_count && known.count < CLI_MAX_VARIANTS; i++)
-        if (variants_visible(i)) {
-            names[known.count] = variants_table[i].name;
-            ops[known.count++] = variants_table[i].op;
-        }
-    rc = cli_parse(argc, argv, &known, &o, err, sizeof err);
+    rc = cli_parse(argc, argv, &o, err, sizeof err);
     if (rc) {
         fprintf(stderr, "compare: %s\n", err);
         return rc;
@@ -194,37 +220,65 @@ int main(int argc, char **argv)
         printf("compare %s (commit %s)\n", COMPARE_VERSION, COMPARE_GIT_COMMIT);
         return 0;
     }
+    o.test_variants = tv && strcmp(tv, "1") == 0;
+
+    api = gpu_api_load(err, sizeof err);
+    if (!api) {
+        fprintf(stderr, "compare: %s\n", err);
+        return 1;
+    }
+    for (int i = 0; i < o.plugin_count; i++) {
+        rc = api->load_plugin(o.plugins[i], err, sizeof err);
+        if (rc) {
+            fprintf(stderr, "compare: %s\n", err);
+            return 2;
+        }
+    }
+    cat = api->catalog();
+    rc = cli_resolve(&o, cat, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "compare: %s\n", err);
+        return rc;
+    }
     if (o.list) {
-        main_list();
+        main_list(&o, cat);
         return 0;
     }
-
-    rc = device_open(&dev, o.device, o.seed, err, sizeof err);
-    if (rc) {
+    if (plan_build(&p, &o, cat, err, sizeof err)) {
         fprintf(stderr, "compare: %s\n", err);
-        return rc;
-    }
-    rc = run_check_memory(&o, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "compare: %s\n", err);
-        device_close(&dev);
-        return rc;
+        return 1;
     }
 
     memset(&info, 0, sizeof info);
+    rc = api->open(o.device, o.seed, &info, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "compare: %s\n", err);
+        plan_free(&p);
+        return rc;
+    }
+    rc = api->check_memory(&p, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "compare: %s\n", err);
+        api->close();
+        plan_free(&p);
+        return rc;
+    }
+
     gmtime_r(&now, &utc);
     strftime(info.timestamp, sizeof info.timestamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
     info.git_commit = COMPARE_GIT_COMMIT;
     info.seed = o.seed;
     info.l2_flush = o.flush;
-    info.dev = dev.info;
+    info.rank = -1;
+    main_hostname(info.hostname, sizeof info.hostname);
 
     memset(&sink, 0, sizeof sink);
     sink.info = &info;
     if (o.csv_path) {
         if (csv_open(&sink.csv, o.csv_path, err, sizeof err)) {
             fprintf(stderr, "compare: %s\n", err);
-            device_close(&dev);
+            api->close();
+            plan_free(&p);
             return 2;
         }
         sink.csv_open = 1;
@@ -232,13 +286,14 @@ int main(int argc, char **argv)
     signal(SIGINT, main_on_signal);
     signal(SIGTERM, main_on_signal);
     if (o.soak_s > 0) {
-        rc = main_soak(&dev, &o);
-        device_close(&dev);
+        rc = main_soak(api, &o, &p);
+        api->close();
+        plan_free(&p);
         return rc;
     }
 
-    report_begin(&sink.rep, stdout, o.format, &info, (long long)dev.flush_bytes);
-    rc = run_all(&dev, &o, &rs, &main_stop);
+    report_begin(&sink.rep, stdout, o.format, &info, api->flush_bytes());
+    rc = api->run(&o, &p, &rs, &main_stop);
     report_end(&sink.rep, rc);
 
     if (sink.csv_open) {
@@ -255,6 +310,7 @@ int main(int argc, char **argv)
         }
     }
     if (main_stop) fprintf(stderr, "compare: interrupted by signal %d\n", (int)main_stop);
-    device_close(&dev);
+    api->close();
+    plan_free(&p);
     return rc;
 }

@@ -47,19 +47,28 @@ static const search_table search_tables[] = {
 static const search_table *search_cur_table;
 static int search_cur_index;
 
-static int search_run_current(const case_ctx *c, cudaStream_t s)
+/* the buffers of one size (op_case.data) */
+typedef struct {
+    const float *A, *B;
+    float *C;
+} search_data;
+
+static int search_run_current(const op_case *c, const variant *v, cudaStream_t s)
 {
-    CK_LAUNCH(search_cur_table->run(search_cur_index, c->A, c->B, c->C, c->m, c->n, c->k, s));
+    const search_data *b = c->data;
+    (void)v;
+    CK_LAUNCH(search_cur_table->run(search_cur_index, b->A, b->B, b->C, (int)c->pc->m, (int)c->pc->n,
+                                    (int)c->pc->k, s));
     return STATUS_OK;
 }
 
-static int search_library(const case_ctx *c, cudaStream_t s, int tf32)
+static int search_library(const op_case *c, const variant *v, cudaStream_t s)
 {
+    const search_data *b = c->data;
     (void)s;
-    return blas_sgemm(c->dev->blas, c->A, c->B, c->C, c->m, c->n, c->k, tf32);
+    return blas_sgemm(c->dev->blas, b->A, b->B, b->C, (int)c->pc->m, (int)c->pc->n, (int)c->pc->k,
+                      strcmp(v->info.math, "tf32") == 0);
 }
-static int search_cublas_fp32(const case_ctx *c, cudaStream_t s) { return search_library(c, s, 0); }
-static int search_cublas_tf32(const case_ctx *c, cudaStream_t s) { return search_library(c, s, 1); }
 
 /* 1 if `name` is one of the comma-separated entries of `list` */
 static int search_family_listed(const char *list, const char *name)
@@ -109,8 +118,8 @@ static int search_family_check(const char *list, char *err, size_t err_len)
 }
 
 /* verify + time one runnable; prints one line; returns 0 ok, 1 fail */
-static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, const double *C64,
-                          double *sums_dev, const harness_plan *plan, double ref_ms, const char *label,
+static int search_measure(device_ctx *d, const variant *v, const op_case *c, const double *C64,
+                          double *sums_dev, const harness_plan *hp, double ref_ms, const char *label,
                           double *out_ms)
 {
     double h[5], *samples = NULL;
@@ -118,10 +127,11 @@ static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, co
     verify_sums vs;
     verify_verdict vd;
     stats_summary st;
-    int n = c->n;
+    const search_data *b = c->data;
+    int n = (int)c->pc->n;
     check_clear();
     *out_ms = -1;
-    if (cudaMemsetAsync(c->C, 0xff, (size_t)n * n * 4, d->stream) != cudaSuccess ||
+    if (cudaMemsetAsync(b->C, 0xff, (size_t)n * n * 4, d->stream) != cudaSuccess ||
         harness_run_once(d, v, c) != STATUS_OK) {
         int unsupported = check_last_cuda_error() == cudaErrorNotSupported;
         /* a candidate that declines a shape (wgmma: n, k multiples of 4) is skipped, not failed */
@@ -132,7 +142,7 @@ static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, co
     /* d->stream is non-blocking: the copy back goes on it and is waited for
      * (a plain cudaMemcpy would not wait for the sums) */
     if (cudaMemsetAsync(sums_dev, 0, 5 * sizeof(double), d->stream) != cudaSuccess ||
-        gpucheck_gemm_sums(c->C, C64, (size_t)n * n, sums_dev, d->stream) != 0 ||
+        gpucheck_gemm_sums(b->C, C64, (size_t)n * n, sums_dev, d->stream) != 0 ||
         cudaMemcpyAsync(h, sums_dev, sizeof h, cudaMemcpyDeviceToHost, d->stream) != cudaSuccess ||
         cudaStreamSynchronize(d->stream) != cudaSuccess) {
         printf("%-40s ERROR verification\n", label);
@@ -143,13 +153,13 @@ static int search_measure(device_ctx *d, const variant *v, const case_ctx *c, co
     vs.max_abs_err = h[2];
     vs.nonfinite = h[3];
     vs.count = (double)n * n;
-    verify_gemm_judge(&vs, v->math, n, &vd);
+    verify_gemm_judge(&vs, v->info.math, n, &vd);
     if (!vd.pass) {
         printf("%-40s FAIL rel err %.2e (tolerance %.2e), %lld NaN/Inf\n", label, vd.rel_err, vd.tolerance,
                vd.nonfinite);
         return 1;
     }
-    if (harness_time(d, v, c, plan, NULL, NULL, NULL, &samples, &count) != STATUS_OK ||
+    if (harness_time(d, v, c, hp, NULL, NULL, NULL, &samples, &count) != STATUS_OK ||
         stats_summarize(samples, count, &st) != 0) {
         printf("%-40s ERROR timing: %s\n", label, status_message());
         free(samples);
@@ -201,13 +211,15 @@ int main(int argc, char **argv)
         return rc;
     }
     printf("compare-search on %s (%d SMs), L2 flushed, median of >= %d samples\n", d.info.name, d.info.sms, reps);
-    harness_plan plan = {2, reps, reps * 5, 1.0, 0.5, 1};
+    harness_plan hp = {2, reps, reps * 5, 1.0, 0.5, 1};
     for (int si = 0; si < nsizes; si++) {
         int n = (int)sizes[si];
         size_t nn = (size_t)n * n;
         float *A = NULL, *B = NULL, *C = NULL;
         double *A64 = NULL, *B64 = NULL, *C64 = NULL, *sums = NULL;
-        case_ctx c;
+        op_case c;
+        plan_case pc;
+        search_data sd;
         if (cudaMalloc((void **)&A, nn * 4) || cudaMalloc((void **)&B, nn * 4) || cudaMalloc((void **)&C, nn * 4) ||
             cudaMalloc((void **)&A64, nn * 8) || cudaMalloc((void **)&B64, nn * 8) ||
             cudaMalloc((void **)&C64, nn * 8) || cudaMalloc((void **)&sums, 64)) {
@@ -222,28 +234,32 @@ int main(int argc, char **argv)
             return 1;
         }
         memset(&c, 0, sizeof c);
+        memset(&pc, 0, sizeof pc);
+        pc.m = pc.n = pc.k = n;
+        sd.A = A;
+        sd.B = B;
+        sd.C = C;
+        c.pc = &pc;
         c.dev = &d;
-        c.op = "sgemm";
-        c.m = c.n = c.k = n;
-        c.A = A;
-        c.B = B;
-        c.C = C;
+        c.data = &sd;
         printf("\nn = %d\n", n);
         for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++) {
             const search_table *tab = &search_tables[t];
             if (families && !search_family_listed(families, tab->family))
                 continue;
             int tf32 = strncmp(tab->family, "tf32", 4) == 0;
-            variant lib = {"sgemm", tf32 ? "cublas_tf32" : "cublas_fp32", 1, tf32 ? "tf32" : "fp32", NULL,
-                           tf32 ? search_cublas_tf32 : search_cublas_fp32, NULL, 0, 0, ""};
-            variant cand = {"sgemm", "candidate", 0, tf32 ? "tf32" : "fp32", NULL, search_run_current, NULL, 0, 0, ""};
+            variant lib = {.info = {"sgemm", tf32 ? "cublas_tf32" : "cublas_fp32", 1, tf32 ? "tf32" : "fp32", NULL,
+                                    0, "builtin", ""},
+                           .run = search_library};
+            variant cand = {.info = {"sgemm", "candidate", 0, tf32 ? "tf32" : "fp32", NULL, 0, "builtin", ""},
+                            .run = search_run_current};
             double ref_ms, ms, best_ms = -1;
             int best = -1;
-            search_measure(&d, &lib, &c, C64, sums, &plan, -1, lib.name, &ref_ms);
+            search_measure(&d, &lib, &c, C64, sums, &hp, -1, lib.info.name, &ref_ms);
             search_cur_table = tab;
             for (int i = 0; i < tab->count(); i++) {
                 search_cur_index = i;
-                bad |= search_measure(&d, &cand, &c, C64, sums, &plan, ref_ms, tab->name(i), &ms);
+                bad |= search_measure(&d, &cand, &c, C64, sums, &hp, ref_ms, tab->name(i), &ms);
                 if (ms > 0 && (best < 0 || ms < best_ms)) {
                     best = i;
                     best_ms = ms;
@@ -251,7 +267,7 @@ int main(int argc, char **argv)
             }
             if (best >= 0)
                 printf("best %s at n=%d: [%d] %s, %.1f%% of %s\n", tab->family, n, best, tab->name(best),
-                       metrics_pct_of(ref_ms, best_ms), lib.name);
+                       metrics_pct_of(ref_ms, best_ms), lib.info.name);
         }
         cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(A64); cudaFree(B64); cudaFree(C64); cudaFree(sums);
     }

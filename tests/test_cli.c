@@ -9,9 +9,9 @@
  *     runs on a machine with no GPU. Refused --csv targets are never created
  *     and a foreign file is left byte for byte as it was.
  * (c) Good invocations that need no GPU: --help, --version, --list. */
+#include "catalog.h"
 #include "cli.h"
 #include "testlib.h"
-#include "variants.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -24,11 +24,40 @@
 
 // ---- (a) cli_parse directly ---------------------------------------------------
 
-static const char *const known_names[] = {"cublas_fp32", "cublas_tf32", "naive", "tiled32", "thrust",
-                                          "cub",         "interleaved", "thrust", "cub", "radix"};
-static const char *const known_ops[] = {"sgemm", "sgemm", "sgemm", "sgemm", "reduce",
-                                        "reduce", "reduce", "sort", "sort", "sort"};
-static const cli_known known = {known_names, known_ops, 10};
+/* A catalog shaped like the real one (three ops, a name in two ops, a hidden
+ * test-only row), so that parsing and resolving are tested without the GPU
+ * library. */
+static const op_info test_ops[] = {
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, ""},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, ""},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, ""},
+};
+static const variant_info test_variants[] = {
+    {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", ""}, {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", ""},
+    {"sgemm", "naive", 0, "fp32", NULL, 0, "builtin", ""},       {"sgemm", "tiled32", 0, "fp32", NULL, 0, "builtin", ""},
+    {"sgemm", "test_fault", 0, "fp32", NULL, 1, "builtin", ""},  {"reduce", "thrust", 1, "fp32", NULL, 0, "builtin", ""},
+    {"reduce", "cub", 1, "fp32", NULL, 0, "builtin", ""},        {"reduce", "interleaved", 0, "fp32", NULL, 0, "builtin", ""},
+    {"sort", "thrust", 1, "types", NULL, 0, "builtin", ""},      {"sort", "cub", 1, "types", NULL, 0, "builtin", ""},
+    {"sort", "radix", 0, "types", NULL, 0, "builtin", ""},
+};
+static const catalog known = {test_ops, 3, test_variants, (int)(sizeof test_variants / sizeof test_variants[0])};
+
+/* 1 if exactly the ops named in `list` ("a,b") run */
+static int ops_are(const cli_options *o, const char *list)
+{
+    unsigned want = 0;
+    char buf[128], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) want |= 1u << catalog_op(&known, t);
+    return o->op_mask == want;
+}
+
+/* cli_parse, then cli_resolve against the test catalog, as main does */
+static int parse_resolve(int argc, char **argv, cli_options *o, char *err, size_t err_len)
+{
+    int rc = cli_parse(argc, argv, o, err, err_len);
+    return rc ? rc : cli_resolve(o, &known, err, err_len);
+}
 
 /* cli_parse writes into argv strings (comma lists), so copy them first. */
 typedef struct {
@@ -57,7 +86,7 @@ static int parse(cli_options *o, char *err, size_t err_len, const char *const *a
 {
     static args_copy a; /* o->variants point into it: keep it alive */
     args_make(&a, args);
-    return cli_parse(a.argc, a.argv, &known, o, err, err_len);
+    return parse_resolve(a.argc, a.argv, o, err, err_len);
 }
 
 #define PARSE_OK(o, ...)                                                              \
@@ -88,7 +117,7 @@ static void test_parse_direct(void)
     CHECK(parse(&o, err, sizeof err, none) == 0, "no arguments: %s", err);
     CHECK(o.gemm_count == 1 && o.gemm[0].n == 2048, "default n %lld (count %d)", o.gemm[0].n, o.gemm_count);
     CHECK(o.elems_count == 1 && o.elems[0] == (1LL << 26), "default elems %lld", o.elems[0]);
-    CHECK(o.ops == CLI_OP_ALL, "default ops %d", o.ops);
+    CHECK(ops_are(&o, "sgemm,reduce,sort"), "default ops %u", o.op_mask);
     CHECK(o.variant_count == 0, "default variants %d", o.variant_count);
     CHECK(o.flush == 1, "flush off by default");
     CHECK(o.seed == 2026, "default seed %llu", o.seed);
@@ -119,33 +148,33 @@ static void test_parse_direct(void)
 
     /* ops */
     PARSE_OK(&o, "--ops", "reduce,sort");
-    CHECK(o.ops == (CLI_OP_REDUCE | CLI_OP_SORT), "--ops reduce,sort: %d", o.ops);
+    CHECK(ops_are(&o, "reduce,sort"), "--ops reduce,sort: %u", o.op_mask);
     PARSE_OK(&o, "--ops=sgemm");
-    CHECK(o.ops == CLI_OP_SGEMM, "--ops=sgemm: %d", o.ops);
+    CHECK(ops_are(&o, "sgemm"), "--ops=sgemm: %d", o.op_mask);
     PARSE_OK(&o, "--ops", "sgemm", "--n", "1024");
-    CHECK(o.ops == CLI_OP_SGEMM && o.gemm[0].n == 1024, "--ops sgemm --n 1024");
+    CHECK(ops_are(&o, "sgemm")&& o.gemm[0].n == 1024, "--ops sgemm --n 1024");
     PARSE_OK(&o, "--ops", "sort", "--elems", "1M");
-    CHECK(o.ops == CLI_OP_SORT && o.elems[0] == (1LL << 20), "--ops sort --elems 1M");
+    CHECK(ops_are(&o, "sort")&& o.elems[0] == (1LL << 20), "--ops sort --elems 1M");
 
     /* --variants without --ops selects the variants' ops */
     PARSE_OK(&o, "--variants", "naive");
-    CHECK(o.ops == CLI_OP_SGEMM && o.variant_count == 1 && strcmp(o.variants[0], "naive") == 0,
-          "--variants naive: ops %d count %d", o.ops, o.variant_count);
+    CHECK(ops_are(&o, "sgemm")&& o.variant_count == 1 && strcmp(o.variants[0], "naive") == 0,
+          "--variants naive: ops %d count %d", o.op_mask, o.variant_count);
     PARSE_OK(&o, "--variants=naive,tiled32");
-    CHECK(o.ops == CLI_OP_SGEMM && o.variant_count == 2 && strcmp(o.variants[1], "tiled32") == 0,
-          "--variants=naive,tiled32: ops %d count %d", o.ops, o.variant_count);
+    CHECK(ops_are(&o, "sgemm")&& o.variant_count == 2 && strcmp(o.variants[1], "tiled32") == 0,
+          "--variants=naive,tiled32: ops %d count %d", o.op_mask, o.variant_count);
     PARSE_OK(&o, "--variants", "radix");
-    CHECK(o.ops == CLI_OP_SORT, "--variants radix: ops %d", o.ops);
+    CHECK(ops_are(&o, "sort"), "--variants radix: ops %d", o.op_mask);
     PARSE_OK(&o, "--variants", "interleaved,naive");
-    CHECK(o.ops == (CLI_OP_SGEMM | CLI_OP_REDUCE), "--variants interleaved,naive: ops %d", o.ops);
+    CHECK(ops_are(&o, "sgemm,reduce"), "--variants interleaved,naive: ops %d", o.op_mask);
     PARSE_OK(&o, "--variants", "thrust"); /* a name in two ops: both */
-    CHECK(o.ops == (CLI_OP_REDUCE | CLI_OP_SORT), "--variants thrust: ops %d", o.ops);
+    CHECK(ops_are(&o, "reduce,sort"), "--variants thrust: ops %d", o.op_mask);
     PARSE_OK(&o, "--variants", "thrust", "--ops", "sort");
-    CHECK(o.ops == CLI_OP_SORT, "--variants thrust --ops sort: ops %d", o.ops);
+    CHECK(ops_are(&o, "sort"), "--variants thrust --ops sort: ops %d", o.op_mask);
     PARSE_OK(&o, "--variants", "naive", "--n", "512");
-    CHECK(o.ops == CLI_OP_SGEMM && o.gemm[0].n == 512, "--variants naive --n 512");
+    CHECK(ops_are(&o, "sgemm")&& o.gemm[0].n == 512, "--variants naive --n 512");
     PARSE_OK(&o, "--variants", "naive", "--ops", "sgemm,reduce");
-    CHECK(o.ops == (CLI_OP_SGEMM | CLI_OP_REDUCE), "explicit --ops kept: %d", o.ops);
+    CHECK(ops_are(&o, "sgemm,reduce"), "explicit --ops kept: %d", o.op_mask);
 
     /* numbers and switches */
     PARSE_OK(&o, "--warmup", "0", "--reps", "5", "--max-reps", "7", "--max-time", "0.5", "--noise", "2.5", "--seed",
@@ -192,8 +221,21 @@ static void test_parse_direct(void)
     PARSE_BAD("'foo'", "--ops", "foo");
     PARSE_BAD("known: cublas_fp32,cublas_tf32,naive,tiled32,thrust,cub,interleaved,radix", "--variants", "foo");
     PARSE_BAD("--ops does not include sgemm", "--variants", "naive", "--ops", "reduce");
-    PARSE_BAD("--n is given", "--variants", "thrust", "--n", "1024");
-    PARSE_BAD("--elems is given", "--variants", "naive", "--elems", "1M");
+    PARSE_BAD("--n is given but no op it sizes is run (it sizes sgemm)", "--variants", "thrust", "--n", "1024");
+    PARSE_BAD("--elems is given but no op it sizes is run (it sizes reduce, sort)", "--variants", "naive", "--elems",
+              "1M");
+    PARSE_BAD("'test_fault'", "--variants", "test_fault"); /* hidden */
+    {
+        cli_options o2;
+        char e2[512] = "";
+        static const char *const a2[] = {"--variants", "test_fault", NULL};
+        static args_copy ac;
+        args_make(&ac, a2);
+        CHECK(cli_parse(ac.argc, ac.argv, &o2, e2, sizeof e2) == 0, "parse: %s", e2);
+        o2.test_variants = 1;
+        CHECK(cli_resolve(&o2, &known, e2, sizeof e2) == 0 && ops_are(&o2, "sgemm"),
+              "test_fault with COMPARE_TEST_VARIANTS: %s", e2);
+    }
     PARSE_BAD("--reps 10 is more than --max-reps 5", "--reps", "10", "--max-reps", "5");
     PARSE_BAD("--warmup '\t2'", "--warmup", "\t2");
     PARSE_BAD("--max-time '0x10'", "--max-time", "0x10");
@@ -201,18 +243,14 @@ static void test_parse_direct(void)
     PARSE_BAD("--noise '+1'", "--noise", "+1");
     PARSE_BAD("--reps '+5'", "--reps", "+5");
 
-    /* cli_op_bit */
-    CHECK(cli_op_bit("sgemm") == CLI_OP_SGEMM && cli_op_bit("reduce") == CLI_OP_REDUCE &&
-              cli_op_bit("sort") == CLI_OP_SORT && cli_op_bit("SORT") == 0 && cli_op_bit("") == 0,
-          "cli_op_bit");
 }
 
 // ---- (b) the bad-input table ------------------------------------------------------
 //
-// Every row runs in process through cli_parse with the binary's own variant
-// table (fast), and rows marked BIN also through the compare binary. The
-// binary starts slowly (its cuBLAS libraries: ~0.3 s a process here), so the
-// binary rows run in parallel worker processes. "@" at the start of an
+// Every row runs in process through cli_parse + cli_resolve with the test
+// catalog (fast), and rows marked BIN also through the compare binary (whose
+// own catalog comes from the GPU library it loads, only for the rows that get
+// past cli_parse). The binary rows run in parallel worker processes. "@" at the start of an
 // argument stands for this test's temporary directory.
 
 #define BIN 1
@@ -253,7 +291,7 @@ static const bad_row bad_rows[] = {
     {FUNC, "--elems needs a value", {"--elems"}},
 
     /* ops and variants */
-    {BIN, "--ops: unknown op 'foo' (known: sgemm,reduce,sort)", {"--ops", "foo"}},
+    {BIN, "--ops: unknown op 'foo' (known: sgemm,reduce,sort", {"--ops", "foo"}},
     {BIN, "--ops: empty list", {"--ops", ""}},
     {BIN, "--ops: 'sgemm' is listed twice", {"--ops", "sgemm,sgemm"}},
     {FUNC, "--ops: empty name", {"--ops", "sgemm,"}},
@@ -267,10 +305,10 @@ static const bad_row bad_rows[] = {
     {FUNC, "'test_fault'", {"--variants", "test_fault"}}, /* hidden without COMPARE_TEST_VARIANTS=1 */
     {BIN, "--variants 'naive' is a sgemm variant but --ops does not include sgemm",
      {"--variants", "naive", "--ops", "reduce"}},
-    {BIN, "--n is given but sgemm is not among the ops", {"--n", "1024", "--ops", "reduce"}},
-    {FUNC, "--n is given but sgemm is not among the ops", {"--variants", "cub", "--n", "1024"}},
-    {BIN, "--elems is given but neither reduce nor sort", {"--elems", "1M", "--ops", "sgemm"}},
-    {FUNC, "--elems is given but neither reduce nor sort", {"--variants", "tiled32", "--elems", "1M"}},
+    {BIN, "--n is given but no op it sizes is run (it sizes sgemm)", {"--n", "1024", "--ops", "reduce"}},
+    {FUNC, "--n is given but no op it sizes is run", {"--variants", "cub", "--n", "1024"}},
+    {BIN, "--elems is given but no op it sizes is run (it sizes reduce, sort", {"--elems", "1M", "--ops", "sgemm"}},
+    {FUNC, "--elems is given but no op it sizes is run", {"--variants", "tiled32", "--elems", "1M"}},
 
     /* repeated options */
     {BIN, "--n given more than once", {"--n", "1", "--n", "2"}},
@@ -393,19 +431,6 @@ static void row_show(const row_args *a, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, " '%s'", a->argv[i]);
 }
 
-/* The binary's known variants, built as main.c builds them. */
-static const char *bin_names[CLI_MAX_VARIANTS], *bin_ops[CLI_MAX_VARIANTS];
-static cli_known bin_known = {bin_names, bin_ops, 0};
-
-static void bin_known_init(void)
-{
-    for (int i = 0; i < variants_count && bin_known.count < CLI_MAX_VARIANTS; i++)
-        if (variants_visible(i)) {
-            bin_names[bin_known.count] = variants_table[i].name;
-            bin_ops[bin_known.count++] = variants_table[i].op;
-        }
-}
-
 static void check_rows_in_process(void)
 {
     for (int i = 0; i < BAD_COUNT; i++) {
@@ -415,7 +440,7 @@ static void check_rows_in_process(void)
         int rc;
         row_expand(&bad_rows[i], "compare", &a);
         row_show(&a, shown, sizeof shown);
-        rc = cli_parse(a.argc, a.argv, &bin_known, &o, err, sizeof err);
+        rc = parse_resolve(a.argc, a.argv, &o, err, sizeof err);
         CHECK(rc == 2, "cli_parse%s: rc %d, expected 2", shown, rc);
         CHECK(test_contains(err, bad_rows[i].needle), "cli_parse%s: \"%s\" lacks \"%s\"", shown, err,
               bad_rows[i].needle);
@@ -503,8 +528,6 @@ static void test_bad_table(void)
     write_file(foreign, foreign_text);
     nb = read_file(foreign, before, sizeof before);
 
-    bin_known_init();
-    CHECK(bin_known.count >= 10, "only %d visible variants", bin_known.count);
     check_rows_in_process();
     check_rows_in_binary(&bin_rows);
     CHECK(bin_rows >= 40, "only %d bad-input rows through the binary", bin_rows);
@@ -557,53 +580,104 @@ static void run_compare(const char *const *args, char *const env[], test_proc *p
 static test_proc proc;
 
 
+/* The --list row of `variant` (whole words: op, variant, kind, math, source),
+ * or 0 when there is none. */
+static int list_row(const char *out, const char *op, const char *variant, char *kind, char *math, char *source)
+{
+    const char *line = out;
+    while (line && *line) {
+        char f[5][64];
+        if (sscanf(line, "%63s %63s %63s %63s %63s", f[0], f[1], f[2], f[3], f[4]) == 5 &&
+            strcmp(f[0], op) == 0 && strcmp(f[1], variant) == 0) {
+            strcpy(kind, f[2]);
+            strcpy(math, f[3]);
+            strcpy(source, f[4]);
+            return 1;
+        }
+        line = strchr(line, '\n');
+        if (line) line++;
+    }
+    return 0;
+}
+
 static void test_good(void)
 {
     static const char *const opts[] = {"--n", "--elems", "--ops", "--variants", "--list", "--warmup", "--reps",
                                        "--max-reps", "--max-time", "--noise", "--seed", "--no-flush", "--device",
-                                       "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help"};
-    static const char *const listed[] = {"naive", "tiled16", "tiled32", "cublas_fp32", "cublas_tf32", "thrust",
-                                         "cub", "interleaved", "sequential", "shuffle", "radix"};
+                                       "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help",
+                                       "--plugin", "--profile"};
+    /* op, variant, kind, math: whole columns, so "cub" is not found inside "cublas_fp32" */
+    static const char *const listed[][4] = {
+        {"sgemm", "naive", "hand", "fp32"},         {"sgemm", "tiled16", "hand", "fp32"},
+        {"sgemm", "tiled32", "hand", "fp32"},       {"sgemm", "cublas_fp32", "library", "fp32"},
+        {"sgemm", "cublas_tf32", "library", "tf32"}, {"sgemm", "tf32_mma", "hand", "tf32"},
+        {"reduce", "thrust", "library", "fp32"},    {"reduce", "cub", "library", "fp32"},
+        {"reduce", "interleaved", "hand", "fp32"},  {"reduce", "sequential", "hand", "fp32"},
+        {"reduce", "shuffle", "hand", "fp32"},      {"sort", "cub", "library", "u32,f32"},
+        {"sort", "thrust", "library", "u32,f32"},   {"sort", "radix", "hand", "u32,f32"}};
+    char kind[64], math[64], source[64];
     {
+        /* --help and --version load no GPU library: they work with none to load */
         const char *const a[] = {"--help", NULL};
-        run_compare(a, NULL, &proc);
+        char *env[] = {"COMPARE_GPU_LIB=/nonexistent/libcompare_gpu.so", "LD_DEBUG=files", NULL};
+        run_compare(a, env, &proc);
         CHECK(proc.status == 0, "--help: exit %d (%s)", proc.status, proc.err);
         CHECK(test_contains(proc.out, "usage:"), "--help: no usage line");
         for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
             CHECK(test_contains(proc.out, opts[i]), "--help does not mention %s", opts[i]);
         CHECK(test_contains(proc.out, "exit status"), "--help does not give the exit codes");
+        /* the dynamic loader's own trace: no CUDA library was loaded */
+        CHECK(test_contains(proc.err, "libc.so"), "LD_DEBUG=files traced nothing: %.200s", proc.err);
+        CHECK(!test_contains(proc.err, "libcublas") && !test_contains(proc.err, "libcudart") &&
+                  !test_contains(proc.err, "libcompare_gpu"),
+              "--help loaded a CUDA library");
     }
     {
         const char *const a[] = {"--version", NULL};
-        run_compare(a, NULL, &proc);
+        char *env[] = {"COMPARE_GPU_LIB=/nonexistent/libcompare_gpu.so", NULL};
+        run_compare(a, env, &proc);
         CHECK(proc.status == 0, "--version: exit %d (%s)", proc.status, proc.err);
         CHECK(test_contains(proc.out, "compare " COMPARE_VERSION), "--version: '%s'", proc.out);
         CHECK(test_contains(proc.out, COMPARE_GIT_COMMIT), "--version lacks the commit: '%s'", proc.out);
     }
     {
+        /* --list needs the catalog: a missing GPU library is a clear error */
+        const char *const a[] = {"--list", NULL};
+        char *env[] = {"COMPARE_GPU_LIB=/nonexistent/libcompare_gpu.so", NULL};
+        run_compare(a, env, &proc);
+        CHECK(proc.status == 1 && test_contains(proc.err, "cannot find the GPU library") &&
+                  test_contains(proc.err, "/nonexistent/libcompare_gpu.so"),
+              "--list with no GPU library: exit %d (%s)", proc.status, proc.err);
+    }
+    {
         const char *const a[] = {"--list", NULL};
         run_compare(a, NULL, &proc);
         CHECK(proc.status == 0, "--list: exit %d (%s)", proc.status, proc.err);
-        for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
-            CHECK(test_contains(proc.out, listed[i]), "--list lacks %s", listed[i]);
-        CHECK(test_contains(proc.out, "library") && test_contains(proc.out, "hand"), "--list: no kind column");
-        CHECK(test_contains(proc.out, "tf32"), "--list: no math column");
-        CHECK(!test_contains(proc.out, "test_fault") && !test_contains(proc.out, "test_wrong"),
+        for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++) {
+            int found = list_row(proc.out, listed[i][0], listed[i][1], kind, math, source);
+            CHECK(found, "--list lacks %s %s", listed[i][0], listed[i][1]);
+            if (!found) continue;
+            CHECK(strcmp(kind, listed[i][2]) == 0 && strcmp(math, listed[i][3]) == 0 && strcmp(source, "builtin") == 0,
+                  "--list %s %s: kind %s math %s source %s, expected %s %s builtin", listed[i][0], listed[i][1], kind,
+                  math, source, listed[i][2], listed[i][3]);
+        }
+        CHECK(!list_row(proc.out, "sgemm", "test_fault", kind, math, source) &&
+                  !list_row(proc.out, "sgemm", "test_wrong", kind, math, source),
               "--list shows test-only variants");
     }
     {
         const char *const a[] = {"--list", NULL};
         char *env[] = {"COMPARE_TEST_VARIANTS=1", NULL};
         run_compare(a, env, &proc);
-        CHECK(proc.status == 0 && test_contains(proc.out, "test_fault"),
-              "--list with COMPARE_TEST_VARIANTS=1: exit %d, no test_fault", proc.status);
+        CHECK(proc.status == 0 && list_row(proc.out, "sgemm", "test_fault", kind, math, source),
+              "--list with COMPARE_TEST_VARIANTS=1: exit %d, no test_fault row", proc.status);
     }
     {
         /* options are checked even with --list; a valid set passes */
         const char *const a[] = {"--list", "--n", "1024", "--ops", "sgemm", "--variants", "naive", NULL};
         run_compare(a, NULL, &proc);
-        CHECK(proc.status == 0 && test_contains(proc.out, "naive"), "--list with options: exit %d (%s)", proc.status,
-              proc.err);
+        CHECK(proc.status == 0 && list_row(proc.out, "sgemm", "naive", kind, math, source),
+              "--list with options: exit %d (%s)", proc.status, proc.err);
     }
 }
 

@@ -126,7 +126,9 @@ static const char *const design_columns[] = {
     "time_ms_q1", "time_ms_q3", "spread_pct", "tflops", "gbps", "gkeys_per_s", "ref_library", "pct_of_ref_library",
     "best_library", "pct_of_best_library", "pct_of_peak", "rel_err", "tolerance", "status",
     /* more may follow (DESIGN.md): these do */
-    "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "message"};
+    "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
+    "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
+    "device_uuid", "pci_bus_id", "dist", "message"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)

@@ -17,7 +17,8 @@
 #include "sgemm_tf32_tma.h"
 #include "sgemm_tf32_wgmma.h"
 #endif
-#include "testlib.h"
+#include "op.h"
+#include "testlib_gpu.h"
 #include "verify.h"
 
 typedef struct {
@@ -56,22 +57,6 @@ static const cand_table tables[] = {
 #endif
 };
 
-typedef struct {
-    const char *name;
-    const char *math;
-    sgemm_launcher fn;
-} launcher;
-
-static const launcher launchers[] = {
-    {"naive", "fp32", sgemm_naive},         {"tiled16", "fp32", sgemm_tiled16},
-    {"tiled32", "fp32", sgemm_tiled32},     {"regblock", "fp32", sgemm_regblock},
-    {"vectorized", "fp32", sgemm_vec4},     {"warptile", "fp32", sgemm_warptile},
-    {"pipelined", "fp32", sgemm_pipelined}, {"tuned", "fp32", sgemm_tuned},
-    {"tf32_mma", "tf32", sgemm_tf32_mma},
-#ifdef COMPARE_HAVE_WGMMA
-    {"tf32_wgmma", "tf32", sgemm_tf32_wgmma}, {"tf32_tma", "tf32", sgemm_tf32_tma},
-#endif
-};
 
 typedef struct {
     const float *dA, *dB;
@@ -111,8 +96,9 @@ int main(void)
                                  : sizeof shapes_full / sizeof shapes_full[0];
     size_t max_a = 0, max_b = 0, max_c = 0;
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
-    int runs = 0, declined = 0;
+    int runs = 0, declined = 0, hand_rows = 0;
     cudaStream_t s;
+    const catalog *cat = ops_catalog();
     test_require_gpu();
     for (size_t i = 0; i < nshapes; i++) {
         size_t a = (size_t)shapes[i].m * shapes[i].k, bb = (size_t)shapes[i].k * shapes[i].n,
@@ -146,11 +132,14 @@ int main(void)
         CK(cudaMemcpyAsync(dA, hA, na * 4, cudaMemcpyHostToDevice, s));
         CK(cudaMemcpyAsync(dB, hB, nb * 4, cudaMemcpyHostToDevice, s));
         bufs b = {dA, dB, dC, hC, ref, s};
-        for (size_t l = 0; l < sizeof launchers / sizeof launchers[0]; l++) {
+        /* every hand SGEMM row of the variant table (its launcher, called directly) */
+        for (int l = 0; l < cat->variant_count; l++) {
+            const variant *v = ops_variant(l);
+            if (strcmp(v->info.op, "sgemm") != 0 || v->info.is_library || v->info.test_only || !v->fn) continue;
             CK(cudaMemsetAsync(dC, 0xff, nc * 4, s));
-            judge(&b, sh, launchers[l].math, launchers[l].fn(dA, dB, dC, sh->m, sh->n, sh->k, s),
-                  launchers[l].name);
+            judge(&b, sh, v->info.math, ((sgemm_launcher)v->fn)(dA, dB, dC, sh->m, sh->n, sh->k, s), v->info.name);
             runs++;
+            hand_rows++;
         }
         for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
             const cand_table *tab = &tables[t];
@@ -170,7 +159,7 @@ int main(void)
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
     printf("%d runs judged, %d declined (n or k %% 4 != 0) over %zu shapes\n", runs, declined, nshapes);
-    CHECK(runs > 0, "nothing ran");
+    CHECK(runs > 0 && hand_rows >= 11 * (int)nshapes, "nothing ran (%d runs, %d of hand rows)", runs, hand_rows);
     cudaFree(dA);
     cudaFree(dB);
     cudaFree(dC);

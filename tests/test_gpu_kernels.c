@@ -18,7 +18,7 @@
 #include "shim.h"
 #include "sort.h"
 #include "sortkey.h"
-#include "testlib.h"
+#include "testlib_gpu.h"
 
 static uint64_t rng_state;
 static uint32_t rng_next(void)

@@ -1,16 +1,18 @@
-/* tests/test_gpu_variants.c: every visible variant of every op, checked
- * against its reference at awkward sizes, through the same code path as
- * `compare --check-only` (poison, run once, verify). Fresh inputs each run:
- * the seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
+/* tests/test_gpu_variants.c: every visible variant of every op of the
+ * catalog, checked against its reference at awkward sizes (square and
+ * rectangular GEMM shapes, odd lengths), through the same code path as
+ * `compare --check-only` (plan, poison, run once, verify). Fresh inputs each
+ * run: the seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
 #include "device.h"
+#include "op.h"
+#include "plan.h"
 #include "run.h"
-#include "testlib.h"
-#include "variants.h"
+#include "testlib_gpu.h"
 
 typedef struct {
     int rows, ok;
@@ -31,26 +33,72 @@ static void collect_case(void *ctx, result_row *rows, int count)
     }
 }
 
+/* Rows one case of op `oi` must give: its visible variants, once per type. */
+static int expected_rows(const catalog *cat, int oi)
+{
+    int n = 0, types = 0;
+    while (types < OP_MAX_TYPES && cat->ops[oi].types[types]) types++;
+    for (int i = 0; i < cat->variant_count; i++)
+        if (strcmp(cat->variants[i].op, cat->ops[oi].name) == 0 && !cat->variants[i].test_only) n++;
+    return n * (types ? types : 1);
+}
+
+/* Plans and runs op `oi` at one size (--check-only); checks every row. */
+static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long elems, unsigned long long seed)
+{
+    const catalog *cat = ops_catalog();
+    cli_options o;
+    plan p;
+    char err[512], what[128];
+    collect c = {0, 0, what};
+    run_sink sink = {collect_case, &c};
+    volatile sig_atomic_t stop = 0;
+    cli_defaults(&o);
+    o.op_names[0] = cat->ops[oi].name;
+    o.op_name_count = 1;
+    if (shape) {
+        o.gemm[0] = *shape;
+        o.gemm_count = 1;
+        snprintf(what, sizeof what, "%s %lldx%lldx%lld", cat->ops[oi].name, shape->m, shape->n, shape->k);
+    } else {
+        o.elems[0] = elems;
+        o.elems_count = 1;
+        snprintf(what, sizeof what, "%s elems=%lld", cat->ops[oi].name, elems);
+    }
+    o.check_only = 1;
+    o.progress = 0;
+    o.seed = seed;
+    CHECK(cli_resolve(&o, cat, err, sizeof err) == 0, "%s: cli_resolve: %s", what, err);
+    CHECK(plan_build(&p, &o, cat, err, sizeof err) == 0, "%s: plan_build: %s", what, err);
+    CHECK(run_plan(dev, &o, &p, &sink, &stop) == 0, "%s: run_plan failed", what);
+    CHECK(c.rows == expected_rows(cat, oi), "%s: %d rows, expected %d", what, c.rows, expected_rows(cat, oi));
+    plan_free(&p);
+}
+
 int main(void)
 {
-    static const long long gemm_full[] = {1, 2, 17, 31, 33, 100, 1000, 2049, 4095};
-    static const long long gemm_quick[] = {1, 2, 17, 31, 33, 100, 129, 257};
+    static const cli_shape gemm_full[] = {{1, 1, 1},     {2, 2, 2},        {17, 17, 17},   {31, 31, 31},
+                                          {33, 33, 33},  {100, 100, 100},  {1000, 1000, 1000}, {2049, 2049, 2049},
+                                          {4095, 4095, 4095}, {17, 31, 33}, {1000, 68, 1000}, {129, 4097, 33},
+                                          {300, 4, 700}, {1, 1024, 4096}};
+    static const cli_shape gemm_quick[] = {{1, 1, 1},   {2, 2, 2},       {17, 17, 17}, {31, 31, 31},
+                                           {33, 33, 33}, {100, 100, 100}, {129, 129, 129}, {257, 257, 257},
+                                           {17, 31, 33}, {129, 260, 36}};
     static const long long elems_full[] = {1, 2, 31, 32, 33, 1023, 1025, (1LL << 20) + 3, 1LL << 24};
     static const long long elems_quick[] = {1, 2, 31, 32, 33, 1023, 1025, 4099, 65539};
     /* COMPARE_TEST_QUICK=1 (under the slower compute-sanitizer tools): sizes
      * that still cross every tile edge, but small */
     const char *quick_env = getenv("COMPARE_TEST_QUICK");
     int quick = quick_env && strcmp(quick_env, "1") == 0;
-    const long long *gemm_n = quick ? gemm_quick : gemm_full;
+    const cli_shape *gemm = quick ? gemm_quick : gemm_full;
     const long long *elems = quick ? elems_quick : elems_full;
     size_t gemm_count = quick ? sizeof gemm_quick / sizeof gemm_quick[0] : sizeof gemm_full / sizeof gemm_full[0];
     size_t elems_count = quick ? sizeof elems_quick / sizeof elems_quick[0] : sizeof elems_full / sizeof elems_full[0];
     device_ctx dev;
     char err[512];
     unsigned long long seed = (unsigned long long)time(NULL);
-    volatile sig_atomic_t stop = 0;
     const char *env = getenv("COMPARE_TEST_SEED");
-    int expected_gemm = 0, expected_rs = 0;
+    const catalog *cat;
     test_require_gpu();
     if (env) seed = strtoull(env, NULL, 10);
     printf("seed %llu (set COMPARE_TEST_SEED to repeat)\n", seed);
@@ -58,39 +106,13 @@ int main(void)
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    for (int i = 0; i < variants_count; i++) {
-        if (!variants_visible(i)) continue;
-        if (strcmp(variants_table[i].op, "sgemm") == 0) expected_gemm++;
-        else expected_rs += strcmp(variants_table[i].op, "sort") == 0 ? 2 : 1;
-    }
-    /* sgemm, one size at a time with its own seed */
-    for (size_t i = 0; i < gemm_count; i++) {
-        cli_options o;
-        collect c = {0, 0, "sgemm"};
-        run_sink sink = {collect_case, &c};
-        cli_defaults(&o);
-        o.ops = CLI_OP_SGEMM;
-        o.gemm[0] = (cli_shape){gemm_n[i], gemm_n[i], gemm_n[i]};
-        o.gemm_count = 1;
-        o.check_only = 1;
-        o.progress = 0;
-        o.seed = seed + (unsigned long long)i;
-        CHECK(run_all(&dev, &o, &sink, &stop) == 0, "sgemm n=%lld: run_all failed", gemm_n[i]);
-        CHECK(c.rows == expected_gemm, "sgemm n=%lld: %d rows, expected %d", gemm_n[i], c.rows, expected_gemm);
-    }
-    for (size_t i = 0; i < elems_count; i++) {
-        cli_options o;
-        collect c = {0, 0, "reduce/sort"};
-        run_sink sink = {collect_case, &c};
-        cli_defaults(&o);
-        o.ops = CLI_OP_REDUCE | CLI_OP_SORT;
-        o.elems[0] = elems[i];
-        o.elems_count = 1;
-        o.check_only = 1;
-        o.progress = 0;
-        o.seed = seed + 100 + (unsigned long long)i;
-        CHECK(run_all(&dev, &o, &sink, &stop) == 0, "elems=%lld: run_all failed", elems[i]);
-        CHECK(c.rows == expected_rs, "elems=%lld: %d rows, expected %d", elems[i], c.rows, expected_rs);
+    cat = ops_catalog();
+    /* every op of the catalog, at every size of its kind, each size with its own seed */
+    for (int oi = 0; oi < cat->op_count; oi++) {
+        if (cat->ops[oi].size_kind == OP_SIZE_GEMM)
+            for (size_t i = 0; i < gemm_count; i++) run_one(&dev, oi, &gemm[i], 0, seed + i);
+        else
+            for (size_t i = 0; i < elems_count; i++) run_one(&dev, oi, NULL, elems[i], seed + 100 + i);
     }
     device_close(&dev);
     return test_finish("test_gpu_variants");

@@ -8,6 +8,7 @@
  * field by field with the same row written by the CSV writer. */
 #include "csv.h"
 #include "metrics.h"
+#include "plan.h"
 #include "report.h"
 #include "testlib.h"
 
@@ -289,21 +290,27 @@ static void timed(result_row *r, double *s, size_t n)
     r->status = STATUS_OK;
 }
 
+static const op_info sgemm_op = {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32",
+                                  "cublas_tf32", {NULL}, ""};
+static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, ""};
+
 static void make_rows(void)
 {
     const double tol = 3.0517578125e-05; /* 8 * 2^-24 * sqrt(2048), rounded */
     test_h200_run_info(&info, "NVIDIA H200 \"lab\" \\ rig");
 
-    memset(rows, 0, sizeof rows);
     for (int i = 0; i < 4; i++) {
         result_row *r = &rows[i];
+        results_row_clear(r);
         r->op = "sgemm";
         r->math = "fp32";
+        r->source = "builtin";
+        r->rate = sgemm_op.rate;
+        r->peak = sgemm_op.peak;
+        snprintf(r->case_label, sizeof r->case_label, "sgemm m=n=k=2048");
         r->m = r->n = r->k = 2048;
         r->flops = metrics_gemm_flops(2048, 2048, 2048);
         r->bytes = metrics_gemm_bytes(2048, 2048, 2048);
-        r->tflops = r->gbps = r->gkeys = -1;
-        r->pct_ref = r->pct_best = r->pct_peak = -1;
         r->rel_err = 1e-7;
         r->tolerance = tol;
         r->status = STATUS_OK;
@@ -328,24 +335,21 @@ static void make_rows(void)
     rows[3].status = STATUS_FAIL;
     rows[3].rel_err = 0.5;
     snprintf(rows[3].message, sizeof rows[3].message, "%s", tricky);
-    for (int i = 0; i < 3; i++) {
-        result_row *r = &rows[i];
-        r->tflops = metrics_tflops(r->flops, r->time_ms.median);
-        r->pct_peak = r->tflops / info.dev.peak_fp32_tflops * 100.0;
-    }
-    rows[2].pct_ref = metrics_pct_of(rows[0].time_ms.median, rows[2].time_ms.median); /* 25 */
-    rows[2].pct_best = metrics_pct_of(rows[1].time_ms.median, rows[2].time_ms.median); /* 12.5 */
+    /* throughputs and percents by the code the run uses */
+    plan_percents(&sgemm_op, &info.dev, rows, 4);
 
-    memset(red, 0, sizeof red);
     for (int i = 0; i < 2; i++) {
         result_row *r = &red[i];
+        results_row_clear(r);
         r->op = "reduce";
         r->math = "fp32";
+        r->source = "builtin";
+        r->rate = reduce_op.rate;
+        r->peak = reduce_op.peak;
+        snprintf(r->case_label, sizeof r->case_label, "reduce elems=67108864");
         r->elems = 1LL << 26;
         r->flops = (double)r->elems;
         r->bytes = 4.0 * (double)r->elems;
-        r->tflops = r->gkeys = -1;
-        r->pct_ref = r->pct_best = -1;
         r->rel_err = 1e-9;
         r->tolerance = 1.2874603271484375e-05;
     }
@@ -358,8 +362,7 @@ static void make_rows(void)
     red[1].status = STATUS_SKIP;
     snprintf(red[1].message, sizeof red[1].message, "needs more scratch");
     red[1].rel_err = -1;
-    red[0].gbps = metrics_gbps(red[0].bytes, 0.25); /* 1073.741824 */
-    red[0].pct_peak = red[0].gbps / info.dev.peak_mem_gbps * 100.0;
+    plan_percents(&reduce_op, &info.dev, red, 2);
 }
 
 /* Writes the two cases in `format` and returns what was written (malloc'd). */

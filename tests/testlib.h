@@ -1,14 +1,13 @@
 /* tests/testlib.h: the tiny assertion kit every test program uses.
  * CHECK(cond, fmt, ...) records a failure with file:line and goes on;
  * test_finish() prints "N passed, N failed" and returns the exit status
- * (0 all passed, 1 otherwise). gpu tests call test_require_gpu() first: it
- * exits 77 (ctest: skipped) when no usable GPU is present. */
+ * (0 all passed, 1 otherwise). No CUDA here: the cpu tests link none; the gpu
+ * tests add testlib_gpu.h (test_require_gpu, CK). */
 #ifndef TESTS_TESTLIB_H
 #define TESTS_TESTLIB_H
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <cuda_runtime_api.h>
 
 #include "results.h"
 
@@ -27,18 +26,7 @@ extern int test_failed;
         }                                                                       \
     } while (0)
 
-/* CK(call): a CUDA runtime call that must succeed; otherwise prints it and exits 1 */
-#define CK(call)                                                                        \
-    do {                                                                                \
-        cudaError_t e_ = (call);                                                        \
-        if (e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
-
 int test_finish(const char *name);
-void test_require_gpu(void);
 
 #endif
 
@@ -71,7 +59,7 @@ void test_h200_run_info(run_info *info, const char *device_name);
 
 /* A parsed CSV text (RFC 4180): records end with LF or CRLF; quoted fields
  * may hold , " CR LF with "" for a quote. Fields are malloc'd. */
-#define TEST_CSV_MAX_FIELDS 64
+#define TEST_CSV_MAX_FIELDS 96
 #define TEST_CSV_MAX_RECORDS 16
 typedef struct {
     int nrec;                                                      /* records, the header included */

@@ -18,7 +18,6 @@ void cli_defaults(cli_options *o)
     o->gemm_count = 1;
     o->elems[0] = 1LL << 26;
     o->elems_count = 1;
-    o->ops = CLI_OP_ALL;
     o->warmup = 2;
     o->min_reps = 10;
     o->max_reps = 200;
@@ -41,10 +40,12 @@ void cli_print_help(const char *prog)
            "  --n LIST          GEMM sizes (m = n = k), default 2048. LIST: 4096 | 1024,2048 |\n"
            "                    512:8192 (doubling range) | 2^12 | 4K\n"
            "  --elems LIST      reduce/sort lengths, default 2^26. Same forms; K/M/G are 2^10/2^20/2^30\n"
-           "  --ops LIST        operations: sgemm,reduce,sort (default all)\n"
+           "  --ops LIST        operations to run (default all; --list shows them)\n"
            "  --variants LIST   variants to run (default all; see --list). The reference and\n"
            "                    fastest library rows of each op always run, for the percents\n"
-           "  --list            print every variant (op, hand/library, math) and exit\n"
+           "  --list            print every op and variant (hand/library, math, source) and exit\n"
+           "  --plugin PATH     load hand variants from a shared library (repeatable; see\n"
+           "                    compare_plugin.h): verified, timed and reported like ours\n"
            "  --warmup N        warm-up runs per variant and size (default 2)\n"
            "  --reps N          at least N timed samples (default 10)\n"
            "  --max-reps N      at most N timed samples (default 200)\n"
@@ -57,6 +58,9 @@ void cli_print_help(const char *prog)
            "                    (written to a temporary file and renamed when complete)\n"
            "  --format F        stdout format: table (default), md, json\n"
            "  --check-only      verify every variant, time nothing (no speed figures)\n"
+           "  --profile         verify each variant, then launch it exactly once (no flush, no\n"
+           "                    warm-up) inside an NVTX range named like 'sgemm tuned 4096x4096x4096':\n"
+           "                    for nsys and ncu --nvtx --nvtx-include\n"
            "  --soak SEC        repeat the whole run for SEC seconds in one process; report device\n"
            "                    memory before/after and the spread of each median across rounds\n"
            "  --quiet           no progress lines on stderr\n"
@@ -65,14 +69,6 @@ void cli_print_help(const char *prog)
            "exit status: 0 all passed, 1 a variant failed or a GPU error, 2 bad usage,\n"
            "             77 no usable GPU, 130/143 interrupted (SIGINT/SIGTERM)\n",
            prog);
-}
-
-int cli_op_bit(const char *op)
-{
-    if (strcmp(op, "sgemm") == 0) return CLI_OP_SGEMM;
-    if (strcmp(op, "reduce") == 0) return CLI_OP_REDUCE;
-    if (strcmp(op, "sort") == 0) return CLI_OP_SORT;
-    return 0;
 }
 
 static int cli_int(const char *opt, const char *v, long lo, long hi, int *out, char *err, size_t len)
@@ -151,16 +147,29 @@ static int cli_names(const char *opt, char *v, const char **out, int cap, int *c
     return 0;
 }
 
-static void cli_known_list(const cli_known *k, const char *op, char *buf, size_t len)
+/* "a,b,c": the visible variant names (of `op`, or all when NULL), each once. */
+static void cli_variant_list(const cli_options *o, const catalog *cat, const char *op, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < k->count && used + 1 < len; i++) {
+    for (int i = 0; i < cat->variant_count && used + 1 < len; i++) {
         int dup = 0;
-        if (op && strcmp(k->ops_of[i], op) != 0) continue;
-        for (int j = 0; j < i && !dup; j++) dup = strcmp(k->names[j], k->names[i]) == 0;
+        const variant_info *v = &cat->variants[i];
+        if ((op && strcmp(v->op, op) != 0) || !cli_variant_visible(o, v)) continue;
+        for (int j = 0; j < i && !dup; j++) dup = strcmp(cat->variants[j].name, v->name) == 0;
         if (dup) continue;
-        int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", k->names[i]);
+        int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", v->name);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+static void cli_op_list(const catalog *cat, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cat->op_count && used + 1 < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", cat->ops[i].name);
         if (w < 0) break;
         used += (size_t)w;
     }
@@ -169,7 +178,7 @@ static void cli_known_list(const cli_known *k, const char *op, char *buf, size_t
 typedef enum {
     OPT_N, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP, OPT_REPS, OPT_MAX_REPS,
     OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT, OPT_QUIET,
-    OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_COUNT
+    OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -183,15 +192,12 @@ static const struct {
     [OPT_NO_FLUSH] = {"--no-flush", 0}, [OPT_DEVICE] = {"--device", 1}, [OPT_CSV] = {"--csv", 1},
     [OPT_FORMAT] = {"--format", 1}, [OPT_QUIET] = {"--quiet", 0}, [OPT_VERSION] = {"--version", 0},
     [OPT_HELP] = {"--help", 0},    [OPT_CHECK_ONLY] = {"--check-only", 0},
-    [OPT_SOAK] = {"--soak", 1},
+    [OPT_SOAK] = {"--soak", 1},    [OPT_PLUGIN] = {"--plugin", 1}, [OPT_PROFILE] = {"--profile", 0},
 };
 
-int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, char *err, size_t err_len)
+int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
 {
     int seen[OPT_COUNT] = {0};
-    int ops_explicit = 0;
-    const char *op_names[8];
-    int op_count = 0;
     cli_defaults(o);
     err[0] = '\0';
     for (int i = 1; i < argc; i++) {
@@ -217,7 +223,7 @@ int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, cha
             snprintf(err, err_len, "unknown option '%s' (see --help)", arg);
             return 2;
         }
-        if (seen[id]++) {
+        if (seen[id]++ && id != OPT_PLUGIN) {
             snprintf(err, err_len, "%s given more than once", cli_opts[id].name);
             return 2;
         }
@@ -254,18 +260,7 @@ int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, cha
             }
             break;
         case OPT_OPS:
-            rc = cli_names(opt, value, op_names, 8, &op_count, err, err_len);
-            if (rc) return rc;
-            o->ops = 0;
-            for (int j = 0; j < op_count; j++) {
-                int b = cli_op_bit(op_names[j]);
-                if (!b) {
-                    snprintf(err, err_len, "--ops: unknown op '%s' (known: sgemm,reduce,sort)", op_names[j]);
-                    return 2;
-                }
-                o->ops |= b;
-            }
-            ops_explicit = 1;
+            rc = cli_names(opt, value, o->op_names, CLI_MAX_OPS, &o->op_name_count, err, err_len);
             break;
         case OPT_VARIANTS:
             rc = cli_names(opt, value, o->variants, CLI_MAX_VARIANTS, &o->variant_count, err, err_len);
@@ -310,6 +305,23 @@ int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, cha
         case OPT_HELP: o->help = 1; break;
         case OPT_CHECK_ONLY: o->check_only = 1; break;
         case OPT_SOAK: rc = cli_double(opt, value, 1.0, 86400.0, &o->soak_s, err, err_len); break;
+        case OPT_PLUGIN:
+            if (value[0] == '\0') {
+                snprintf(err, err_len, "--plugin: empty path (expected a shared library, e.g. ./libmine.so)");
+                return 2;
+            }
+            if (o->plugin_count == CLI_MAX_PLUGINS) {
+                snprintf(err, err_len, "--plugin: more than %d plugins", CLI_MAX_PLUGINS);
+                return 2;
+            }
+            for (int j = 0; j < o->plugin_count; j++)
+                if (strcmp(o->plugins[j], value) == 0) {
+                    snprintf(err, err_len, "--plugin '%s' given twice", value);
+                    return 2;
+                }
+            o->plugins[o->plugin_count++] = value;
+            break;
+        case OPT_PROFILE: o->profile = 1; break;
         case OPT_COUNT: break;
         }
         if (rc) return rc;
@@ -329,40 +341,96 @@ int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o, cha
         snprintf(err, err_len, "--reps %d is more than --max-reps %d", o->min_reps, o->max_reps);
         return 2;
     }
-    /* every named variant must exist; its op must be selected */
+    if (o->profile && (o->soak_s > 0 || o->check_only)) {
+        snprintf(err, err_len, "--profile conflicts with %s (it launches each variant once)",
+                 o->soak_s > 0 ? "--soak" : "--check-only");
+        return 2;
+    }
+    o->size_given[OP_SIZE_GEMM] = seen[OPT_N] > 0;
+    o->size_given[OP_SIZE_ELEMS] = seen[OPT_ELEMS] > 0;
+    return 0;
+}
+
+int cli_variant_visible(const cli_options *o, const variant_info *v)
+{
+    return !v->test_only || o->test_variants;
+}
+
+int cli_op_runs(const cli_options *o, int op_index)
+{
+    return op_index >= 0 && op_index < CLI_MAX_OPS && (o->op_mask >> op_index & 1u);
+}
+
+/* "sgemm" or "sgemm, reduce": the names of the ops sized by `kind`. */
+static void cli_sized_ops(const catalog *cat, op_size_kind kind, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cat->op_count && used + 1 < len; i++) {
+        if (cat->ops[i].size_kind != kind) continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", cat->ops[i].name);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len)
+{
+    char list[2048];
+    if (cat->op_count > CLI_MAX_OPS) {
+        snprintf(err, err_len, "the catalog holds %d ops, more than %d", cat->op_count, CLI_MAX_OPS);
+        return 2;
+    }
+    o->op_mask = 0;
+    for (int i = 0; i < o->op_name_count; i++) {
+        int op = catalog_op(cat, o->op_names[i]);
+        if (op < 0) {
+            cli_op_list(cat, list, sizeof list);
+            snprintf(err, err_len, "--ops: unknown op '%s' (known: %s)", o->op_names[i], list);
+            return 2;
+        }
+        o->op_mask |= 1u << op;
+    }
+    /* every named variant must exist; with --ops, its op must be among them */
     for (int i = 0; i < o->variant_count; i++) {
         int found = -1;
-        for (int j = 0; j < known->count; j++)
-            if (strcmp(o->variants[i], known->names[j]) == 0 && (found < 0 || (o->ops & cli_op_bit(known->ops_of[j]))))
-                found = j;
+        for (int j = 0; j < cat->variant_count; j++) {
+            if (strcmp(o->variants[i], cat->variants[j].name) != 0 || !cli_variant_visible(o, &cat->variants[j]))
+                continue;
+            int op = catalog_op(cat, cat->variants[j].op);
+            if (found < 0 || (o->op_name_count && cli_op_runs(o, op))) found = j;
+        }
         if (found < 0) {
-            char list[1024];
-            cli_known_list(known, NULL, list, sizeof list);
+            cli_variant_list(o, cat, NULL, list, sizeof list);
             snprintf(err, err_len, "--variants: unknown variant '%s' (known: %s)", o->variants[i], list);
             return 2;
         }
-        if (!(o->ops & cli_op_bit(known->ops_of[found]))) {
-            if (ops_explicit) {
-                snprintf(err, err_len, "--variants '%s' is a %s variant but --ops does not include %s",
-                         o->variants[i], known->ops_of[found], known->ops_of[found]);
-                return 2;
-            }
+        if (o->op_name_count && !cli_op_runs(o, catalog_op(cat, cat->variants[found].op))) {
+            snprintf(err, err_len, "--variants '%s' is a %s variant but --ops does not include %s", o->variants[i],
+                     cat->variants[found].op, cat->variants[found].op);
+            return 2;
         }
     }
-    /* with --variants and no --ops, run only the ops the variants belong to */
-    if (o->variant_count > 0 && !ops_explicit) {
-        o->ops = 0;
+    if (o->op_name_count == 0) {
+        /* with --variants and no --ops, run only the ops the variants belong to */
         for (int i = 0; i < o->variant_count; i++)
-            for (int j = 0; j < known->count; j++)
-                if (strcmp(o->variants[i], known->names[j]) == 0) o->ops |= cli_op_bit(known->ops_of[j]);
+            for (int j = 0; j < cat->variant_count; j++)
+                if (strcmp(o->variants[i], cat->variants[j].name) == 0 && cli_variant_visible(o, &cat->variants[j]))
+                    o->op_mask |= 1u << catalog_op(cat, cat->variants[j].op);
+        if (o->variant_count == 0)
+            o->op_mask = cat->op_count >= 32 ? ~0u : (1u << cat->op_count) - 1u;
     }
-    if (seen[OPT_N] && !(o->ops & CLI_OP_SGEMM)) {
-        snprintf(err, err_len, "--n is given but sgemm is not among the ops run (--n sizes sgemm only)");
-        return 2;
-    }
-    if (seen[OPT_ELEMS] && !(o->ops & (CLI_OP_REDUCE | CLI_OP_SORT))) {
-        snprintf(err, err_len, "--elems is given but neither reduce nor sort is run (--elems sizes those)");
-        return 2;
+    /* a size option must size something that runs */
+    for (int kind = 0; kind < 2; kind++) {
+        int used = 0;
+        if (!o->size_given[kind]) continue;
+        for (int i = 0; i < cat->op_count; i++) used |= cli_op_runs(o, i) && (int)cat->ops[i].size_kind == kind;
+        if (!used) {
+            cli_sized_ops(cat, (op_size_kind)kind, list, sizeof list);
+            snprintf(err, err_len, "%s is given but no op it sizes is run (it sizes %s)",
+                     kind == OP_SIZE_GEMM ? "--n" : "--elems", list[0] ? list : "none");
+            return 2;
+        }
     }
     return 0;
 }

@@ -6,10 +6,13 @@
 
 #include "sizes.h"
 
+#include "catalog.h"
+
 #define CLI_MAX_VARIANTS 64
+#define CLI_MAX_OPS 32                 /* ops one catalog may hold (one bit each in op_mask) */
+#define CLI_MAX_PLUGINS 16
 #define CLI_MAX_SHAPES SIZES_MAX_COUNT /* GEMM shapes one run may list */
 
-enum { CLI_OP_SGEMM = 1, CLI_OP_REDUCE = 2, CLI_OP_SORT = 4, CLI_OP_ALL = 7 };
 typedef enum { CLI_FORMAT_TABLE, CLI_FORMAT_MD, CLI_FORMAT_JSON } cli_format;
 
 /* One GEMM problem: C (m x n) = A (m x k) * B (k x n). */
@@ -22,9 +25,14 @@ typedef struct {
     int gemm_count;
     long long elems[SIZES_MAX_COUNT];   /* reduce/sort lengths */
     int elems_count;
-    int ops;                            /* CLI_OP_* mask */
+    const char *op_names[CLI_MAX_OPS];  /* --ops as given (into argv); 0 = all */
+    int op_name_count;
+    unsigned op_mask;                   /* after cli_resolve: bit i = catalog op i runs */
     const char *variants[CLI_MAX_VARIANTS]; /* selected variant names (into argv); 0 = all */
     int variant_count;
+    const char *plugins[CLI_MAX_PLUGINS]; /* --plugin PATH, in the order given */
+    int plugin_count;
+    int size_given[2];                  /* a size option was given: [OP_SIZE_GEMM], [OP_SIZE_ELEMS] */
     int list, help, version;            /* informational modes */
     int warmup;                         /* warm-up runs per variant and size */
     int min_reps;                       /* at least this many timed samples */
@@ -39,23 +47,26 @@ typedef struct {
     int progress;                       /* progress lines on stderr (on unless --quiet) */
     int check_only;                     /* verify every variant, time nothing */
     double soak_s;                      /* > 0: repeat the whole plan for this long (leak/stability check) */
+    int profile;                        /* --profile: verify, then launch each variant once, untimed */
+    int test_variants;                  /* COMPARE_TEST_VARIANTS=1: the test-only rows are visible */
 } cli_options;
 
-/* Known variants, for validating --variants: names[i] belongs to ops_of[i]
- * ("sgemm" | "reduce" | "sort"). */
-typedef struct {
-    const char *const *names;
-    const char *const *ops_of;
-    int count;
-} cli_known;
-
 void cli_defaults(cli_options *o);
-/* Returns 0 on success, 2 on a usage error (message in err naming the bad
- * argument and the accepted form). */
-int cli_parse(int argc, char **argv, const cli_known *known, cli_options *o,
-              char *err, size_t err_len);
+/* Parses the command line: syntax and values. Names of ops and variants are
+ * only recorded here (the catalog is not loaded yet: --help and --version
+ * must not load the GPU libraries); cli_resolve checks them. Returns 0 on
+ * success, 2 on a usage error (message in err naming the bad argument and
+ * the accepted form). */
+int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len);
+/* Checks the names against the catalog (its visible rows) and settles which
+ * ops run: --ops as given; else the ops of the --variants named; else all.
+ * Returns 0, or 2 with a message (unknown op or variant, a variant outside
+ * --ops, a size option that no op run uses). */
+int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len);
+/* 1 if the variant is visible: not test-only, or COMPARE_TEST_VARIANTS=1. */
+int cli_variant_visible(const cli_options *o, const variant_info *v);
+/* 1 if op `i` of the catalog runs (after cli_resolve). */
+int cli_op_runs(const cli_options *o, int op_index);
 void cli_print_help(const char *prog);
-/* Maps an op name to its CLI_OP_* bit, 0 if unknown. */
-int cli_op_bit(const char *op);
 
 #endif

@@ -11,7 +11,8 @@ const char *const csv_header =
     "op,variant,library,math,m,n,k,elems,samples,time_ms_median,time_ms_min,time_ms_q1,"
     "time_ms_q3,spread_pct,tflops,gbps,gkeys_per_s,ref_library,pct_of_ref_library,"
     "best_library,pct_of_best_library,pct_of_peak,rel_err,tolerance,status,flops,bytes,"
-    "peak_fp32_tflops,peak_mem_gbps,message";
+    "peak_fp32_tflops,peak_mem_gbps,kernel,kernel_note,source,sm_clock_mhz,sm_clock_min_mhz,"
+    "mem_clock_mhz,temp_c,power_w,throttle,hostname,rank,device_index,device_uuid,pci_bus_id,dist,message";
 
 void csv_write_field(FILE *f, const char *s)
 {
@@ -178,6 +179,22 @@ int csv_write_row(csv_writer *w, const run_info *info, const result_row *r)
     csv_num(f, r->bytes); fputc(',', f);
     csv_num(f, d->peak_fp32_tflops); fputc(',', f);
     csv_num(f, d->peak_mem_gbps); fputc(',', f);
+    csv_write_field(f, r->kernel); fputc(',', f);
+    csv_write_field(f, r->kernel_note); fputc(',', f);
+    csv_write_field(f, r->source); fputc(',', f);
+    csv_num(f, r->sm_clock_mhz); fputc(',', f);
+    csv_num(f, r->sm_clock_min_mhz); fputc(',', f);
+    csv_num(f, r->mem_clock_mhz); fputc(',', f);
+    csv_num(f, r->temp_c); fputc(',', f);
+    csv_num(f, r->power_w); fputc(',', f);
+    csv_write_field(f, r->throttle); fputc(',', f);
+    csv_write_field(f, info->hostname); fputc(',', f);
+    if (info->rank >= 0) fprintf(f, "%d", info->rank);
+    fputc(',', f);
+    fprintf(f, "%d,", d->index);
+    csv_write_field(f, d->uuid); fputc(',', f);
+    csv_write_field(f, d->pci_bus_id); fputc(',', f);
+    csv_write_field(f, r->dist); fputc(',', f);
     csv_write_field(f, r->message);
     fputc('\n', f);
     w->rows++;

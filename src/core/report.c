@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "plan.h"
 
 static void report_version(char *buf, size_t len, int v)
 {
@@ -82,23 +83,6 @@ static void report_num(char *buf, size_t len, double v, int decimals, const char
     else snprintf(buf, len, "%.*f", decimals, v);
 }
 
-static const char *report_unit(const char *op)
-{
-    if (strcmp(op, "sgemm") == 0) return "TFLOP/s";
-    if (strcmp(op, "reduce") == 0) return "GB/s";
-    return "Gkeys/s";
-}
-
-static void report_case_title(const result_row *r, char *buf, size_t len)
-{
-    if (strcmp(r->op, "sgemm") == 0)
-        snprintf(buf, len, "sgemm m=n=k=%lld", r->n);
-    else if (strcmp(r->op, "sort") == 0)
-        snprintf(buf, len, "sort %s keys, elems=%lld", r->math, r->elems);
-    else
-        snprintf(buf, len, "%s elems=%lld", r->op, r->elems);
-}
-
 static void report_json_num(FILE *f, const char *key, double v)
 {
     char b[64];
@@ -120,6 +104,12 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_string(f, r->variant);
     fprintf(f, ", \"library\": %d, \"math\": ", r->library);
     report_json_string(f, r->math);
+    fprintf(f, ", \"source\": ");
+    report_json_string(f, r->source);
+    fprintf(f, ", \"kernel\": ");
+    report_json_string(f, r->kernel);
+    fprintf(f, ", \"kernel_note\": ");
+    report_json_string(f, r->kernel_note);
     fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"elems\": %lld, \"samples\": %zu", r->m, r->n, r->k, r->elems,
             timed ? r->time_ms.count : 0);
     report_json_num(f, "time_ms_median", timed ? r->time_ms.median : -1);
@@ -142,6 +132,13 @@ static void report_json_row(report *rp, const result_row *r)
     fprintf(f, ", \"status\": \"%s\"", status_name(r->status));
     report_json_num(f, "flops", r->flops);
     report_json_num(f, "bytes", r->bytes);
+    report_json_num(f, "sm_clock_mhz", r->sm_clock_mhz);
+    report_json_num(f, "sm_clock_min_mhz", r->sm_clock_min_mhz);
+    report_json_num(f, "mem_clock_mhz", r->mem_clock_mhz);
+    report_json_num(f, "temp_c", r->temp_c);
+    report_json_num(f, "power_w", r->power_w);
+    fprintf(f, ", \"throttle\": ");
+    report_json_string(f, r->throttle);
     fprintf(f, ", \"message\": ");
     report_json_string(f, r->message);
     fprintf(f, ", \"samples_ms\": [");
@@ -168,12 +165,13 @@ void report_case(report *rp, const result_row *rows, int count)
             ref = rows[i].ref_library;
             best = rows[i].best_library;
         }
-    unit = report_unit(rows[0].op);
-    report_case_title(&rows[0], title, sizeof title);
+    unit = catalog_rate_unit(rows[0].rate);
+    snprintf(title, sizeof title, "%s", rows[0].case_label);
     fprintf(f, "\n%s%s", md ? "#### " : "", title);
     if (ref) fprintf(f, "  (%%ref = %% of %s, %%best = %% of %s%s)", ref, best,
-                     strcmp(rows[0].op, "sgemm") == 0 ? ", %peak = % of FP32 peak"
-                     : strcmp(rows[0].op, "reduce") == 0 ? ", %peak = % of memory bandwidth" : "");
+                     rows[0].peak == OP_PEAK_FP32     ? ", %peak = % of FP32 peak"
+                     : rows[0].peak == OP_PEAK_MEMORY ? ", %peak = % of memory bandwidth"
+                                                       : "");
     fprintf(f, "\n");
     if (md) {
         fprintf(f, "\n| variant | math | median ms | spread %% | %s | %% ref | %% best | %% peak | rel err | status |\n", unit);
@@ -187,7 +185,7 @@ void report_case(report *rp, const result_row *rows, int count)
         const char *na = md ? "" : "-";
         int timed = r->status == STATUS_OK && r->time_ms.count > 0;
         char med[32], spr[32], thr[32], pr[32], pb[32], pk[32], err[32];
-        double tp = strcmp(r->op, "sgemm") == 0 ? r->tflops : strcmp(r->op, "reduce") == 0 ? r->gbps : r->gkeys;
+        double tp = plan_row_throughput(r);
         report_num(med, sizeof med, timed ? r->time_ms.median : -1, 4, na);
         report_num(spr, sizeof spr, timed ? r->time_ms.spread_pct : -1, 1, na);
         report_num(thr, sizeof thr, timed ? tp : -1, tp >= 100 ? 0 : 2, na);
@@ -195,12 +193,24 @@ void report_case(report *rp, const result_row *rows, int count)
         report_num(pb, sizeof pb, timed ? r->pct_best : -1, 1, na);
         report_num(pk, sizeof pk, timed ? r->pct_peak : -1, 1, na);
         report_num(err, sizeof err, r->rel_err, -1, na);
+        /* a mark after the status: the row ran another kernel (a fallback, note
+         * below) or was measured while the GPU slowed down for power or heat */
+        const char *mark = r->kernel_note[0] && r->throttled ? " *!" : r->kernel_note[0] ? " *" : r->throttled ? " !" : "";
         if (md)
-            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->variant, r->math, med, spr, thr, pr, pb,
-                    pk, err, status_name(r->status));
+            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", r->variant, r->math, med, spr, thr, pr,
+                    pb, pk, err, status_name(r->status), mark);
         else
-            fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", r->variant, r->math, med, spr, thr, pr, pb, pk,
-                    err, status_name(r->status));
+            fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s\n", r->variant, r->math, med, spr, thr, pr, pb, pk,
+                    err, status_name(r->status), mark);
+    }
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        if (r->kernel_note[0])
+            fprintf(f, "%s  * %s ran %s: %s\n", md ? ">" : "", r->variant, r->kernel[0] ? r->kernel : "another kernel",
+                    r->kernel_note);
+        if (r->throttled)
+            fprintf(f, "%s  ! %s: measured while the GPU slowed its clocks (%s; SM clock %.0f MHz mean, %.0f min)\n",
+                    md ? ">" : "", r->variant, r->throttle, r->sm_clock_mhz, r->sm_clock_min_mhz);
     }
     for (int i = 0; i < count; i++) {
         if (!rows[i].message[0]) continue;

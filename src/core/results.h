@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 
-#include "status.h"
+#include "catalog.h"
 #include "stats.h"
+#include "status.h"
 
 typedef struct {
     char name[256];            /* device name */
@@ -23,6 +24,11 @@ typedef struct {
     int fp32_lanes_per_sm;     /* FMA lanes per SM for this cc */
     double peak_fp32_tflops;   /* sms * lanes * 2 * clock */
     double peak_mem_gbps;      /* mem clock * 2 * bus / 8 */
+    int index;                 /* CUDA device ordinal */
+    char uuid[48];             /* "GPU-xxxxxxxx-..." */
+    char pci_bus_id[32];       /* "0000:19:00.0" */
+    double max_sm_clock_mhz;   /* NVML's maximum SM clock (< 0 unknown) */
+    char clocks_note[160];     /* why clocks are not observed ("" when they are) */
 } device_info;
 
 typedef struct {
@@ -31,13 +37,22 @@ typedef struct {
     unsigned long long seed;   /* cuRAND seed for the inputs */
     int l2_flush;              /* 1 if L2 was flushed before each sample */
     device_info dev;           /* the GPU */
+    char hostname[64];         /* the machine the GPU is in */
+    int rank;                  /* MPI rank, -1 without MPI */
 } run_info;
 
 typedef struct {
-    const char *op;            /* "sgemm" | "reduce" | "sort" */
+    const char *op;            /* op name ("sgemm", "reduce", "sort", ...) */
     const char *variant;       /* variant name, verbatim from the variant table */
     int library;               /* 1 library row, 0 hand row */
-    const char *math;          /* "fp32" | "tf32" | sort key type "u32" | "f32" */
+    const char *math;          /* "fp32" | "tf32" | the case's element type ("u32", "f32") */
+    const char *source;        /* "builtin" or the plugin's file name */
+    char case_label[96];       /* the case's title, e.g. "sgemm 4096x14336x4096" */
+    op_rate rate;              /* which throughput the table shows */
+    op_peak peak;              /* which ceiling %peak is taken against */
+    char kernel[96];           /* the kernel that really ran ("" when not known) */
+    char kernel_note[160];     /* why it is not the variant's own kernel ("" when it is) */
+    const char *dist;          /* input distribution, for ops that have one ("uniform", "skewed"), else NULL */
     long long m, n, k;         /* GEMM shape, 0 when not a GEMM */
     long long elems;           /* reduce/sort length, 0 for GEMM */
     status_t status;           /* ok / FAIL / ERROR / SKIP */
@@ -56,7 +71,24 @@ typedef struct {
     double tolerance;          /* its bound */
     double flops;              /* operations done, < 0 when n/a */
     double bytes;              /* fewest bytes moved through device memory */
+    /* clocks observed while the samples ran (NVML; < 0 / "" when unknown) */
+    double sm_clock_mhz;       /* mean SM clock */
+    double sm_clock_min_mhz;   /* lowest SM clock seen */
+    double mem_clock_mhz;      /* mean memory clock */
+    double temp_c;             /* highest GPU temperature */
+    double power_w;            /* mean board power */
+    char throttle[160];        /* clock-event reasons seen, "a|b" ("" when none) */
+    int throttled;             /* 1 if a power or thermal slowdown was seen */
 } result_row;
+
+/* Sets every "not applicable" figure of a fresh row (< 0, empty strings). */
+void results_row_clear(result_row *r);
+
+/* Receives each case's rows once the case is complete (or cut short). */
+typedef struct {
+    void (*emit_case)(void *ctx, result_row *rows, int count);
+    void *ctx;
+} run_sink;
 
 /* Frees what a row owns (its samples). */
 void results_row_free(result_row *r);

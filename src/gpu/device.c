@@ -29,6 +29,15 @@ static int device_fill_info(device_ctx *d)
     in->fp32_lanes_per_sm = metrics_fp32_lanes_per_sm(in->cc_major, in->cc_minor);
     in->peak_fp32_tflops = metrics_peak_fp32_tflops(in->sms, in->fp32_lanes_per_sm, in->sm_clock_khz);
     in->peak_mem_gbps = metrics_peak_mem_gbps(in->mem_clock_khz, in->bus_width_bits);
+    in->index = d->ordinal;
+    in->max_sm_clock_mhz = -1;
+    {
+        const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+        snprintf(in->uuid, sizeof in->uuid,
+                 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3],
+                 u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    }
+    CK_CUDA(cudaDeviceGetPCIBusId(in->pci_bus_id, (int)sizeof in->pci_bus_id, d->ordinal));
     return 0;
 }
 
@@ -52,16 +61,38 @@ static int device_open_checked(device_ctx *d, unsigned long long seed)
     return 0;
 }
 
+/* "13.0" from 13000 */
+static void device_version(char *buf, size_t len, int v)
+{
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
 int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, size_t err_len)
 {
-    int count = 0;
+    int count = 0, drv = 0, rt = 0;
     cudaError_t e;
     memset(d, 0, sizeof *d);
     d->ordinal = ordinal;
+    /* tell apart: no driver at all, a driver older than this build's runtime,
+     * and a driver with no device, so the user knows which one to fix */
+    (void)cudaDriverGetVersion(&drv);
+    (void)cudaRuntimeGetVersion(&rt);
     e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        snprintf(err, err_len, "no usable GPU: %s",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports 0 CUDA devices");
+        char have[16], need[16];
+        device_version(have, sizeof have, drv);
+        device_version(need, sizeof need, rt);
+        if (drv == 0)
+            snprintf(err, err_len, "no usable GPU: no NVIDIA driver found (libcuda.so.1 cannot be loaded)");
+        else if (e == cudaErrorInsufficientDriver || drv < rt)
+            snprintf(err, err_len,
+                     "no usable GPU: the NVIDIA driver is too old (it supports CUDA %s, this build needs %s): "
+                     "update the driver or build with an older toolkit", have, need);
+        else if (e == cudaErrorNoDevice || count == 0)
+            snprintf(err, err_len, "no usable GPU: the NVIDIA driver (CUDA %s) sees no CUDA device", have);
+        else
+            snprintf(err, err_len, "no usable GPU: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        (void)cudaGetLastError();
         return 77;
     }
     if (ordinal >= count) {

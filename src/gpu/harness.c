@@ -1,3 +1,4 @@
+/* src/gpu/harness.c: see harness.h. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -13,18 +14,18 @@ double harness_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int harness_invoke(device_ctx *d, const variant *v, const case_ctx *c)
+static int harness_invoke(device_ctx *d, const variant *v, const op_case *c)
 {
     int st;
-    if (v->prepare && (st = v->prepare(c, d->stream)) != STATUS_OK) return st;
-    st = v->run(c, d->stream);
+    if (v->prepare && (st = v->prepare(c, v, d->stream)) != STATUS_OK) return st;
+    st = v->run(c, v, d->stream);
     if (st != STATUS_OK) return st;
     /* a launch error the adapter did not see (an async library launch) */
     CK_CUDA(cudaGetLastError());
     return STATUS_OK;
 }
 
-int harness_run_once(device_ctx *d, const variant *v, const case_ctx *c)
+int harness_run_once(device_ctx *d, const variant *v, const op_case *c)
 {
     int st = harness_invoke(d, v, c);
     if (st != STATUS_OK) return st;
@@ -32,12 +33,12 @@ int harness_run_once(device_ctx *d, const variant *v, const case_ctx *c)
     return STATUS_OK;
 }
 
-static int harness_sample(device_ctx *d, const variant *v, const case_ctx *c, const harness_plan *p, int i,
+static int harness_sample(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p, int i,
                           double *ms)
 {
     float t = 0.0f;
     int st;
-    if (v->prepare && (st = v->prepare(c, d->stream)) != STATUS_OK) return st;
+    if (v->prepare && (st = v->prepare(c, v, d->stream)) != STATUS_OK) return st;
     /* the flush also keeps the GPU busy while the timed work is enqueued, so
      * launch latency does not leak into the interval */
     if (p->flush && (st = device_flush_l2(d, i)) != STATUS_OK) return st;
@@ -45,7 +46,7 @@ static int harness_sample(device_ctx *d, const variant *v, const case_ctx *c, co
      * host-side costs (allocation, launch, copy back) fall inside the interval */
     if (v->host_sync) CK_CUDA(cudaStreamSynchronize(d->stream));
     CK_CUDA(cudaEventRecord(d->ev_start, d->stream));
-    if ((st = v->run(c, d->stream)) != STATUS_OK) return st;
+    if ((st = v->run(c, v, d->stream)) != STATUS_OK) return st;
     CK_CUDA(cudaGetLastError());
     CK_CUDA(cudaEventRecord(d->ev_stop, d->stream));
     CK_CUDA(cudaEventSynchronize(d->ev_stop));
@@ -54,7 +55,7 @@ static int harness_sample(device_ctx *d, const variant *v, const case_ctx *c, co
     return STATUS_OK;
 }
 
-int harness_time(device_ctx *d, const variant *v, const case_ctx *c, const harness_plan *p,
+int harness_time(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p,
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
                  double **samples_ms, size_t *count)
 {

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "variants.h"
+#include "op.h"
 
 typedef struct {
     int warmup;         /* untimed runs first */
@@ -25,13 +25,14 @@ typedef void (*harness_progress_fn)(void *ctx, size_t samples);
 
 /* Times v on c. On success returns STATUS_OK with *samples_ms (malloc'ed,
  * caller frees) and *count set. Returns STATUS_ERROR on a CUDA error
- * (message via check.h) and STATUS_SKIP if *stop became non-zero. */
-int harness_time(device_ctx *d, const variant *v, const case_ctx *c, const harness_plan *p,
+ * (message via status.h) and STATUS_SKIP if *stop became non-zero. */
+int harness_time(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p,
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
                  double **samples_ms, size_t *count);
 
-/* Runs v once (prepare included) and waits for it: the checked run. */
-int harness_run_once(device_ctx *d, const variant *v, const case_ctx *c);
+/* Runs v once (prepare included) and waits for it: the checked run, and
+ * --profile's single launch. */
+int harness_run_once(device_ctx *d, const variant *v, const op_case *c);
 
 /* Seconds on a monotonic clock. */
 double harness_now(void);

@@ -1,5 +1,6 @@
-/* src/gpu/run.h: the run plan (op x size x variant) and its execution:
- * inputs, reference, then per variant: checked run, verification, timing. */
+/* src/gpu/run.h: executes a plan (src/core/plan.h) on one device: per case
+ * inputs and reference, then per variant the checked run, verification and
+ * timing (or, with --profile, one launch). */
 #ifndef COMPARE_RUN_H
 #define COMPARE_RUN_H
 
@@ -8,25 +9,20 @@
 
 #include "cli.h"
 #include "device.h"
+#include "plan.h"
 #include "results.h"
 
-/* Receives each case's rows once the case is complete (or cut short). */
-typedef struct {
-    void (*emit_case)(void *ctx, result_row *rows, int count);
-    void *ctx;
-} run_sink;
+/* Device memory one case needs: the op's buffers plus the largest
+ * workspace of its variants. */
+size_t run_case_bytes(const plan_case *pc);
 
-/* Bytes of device memory one case needs (buffers, reference, scratch,
- * library temp storage). keys_float is ignored except for sort. */
-int run_case_bytes(const char *op, long long size, size_t *bytes);
-
-/* Refuses, before any allocation, sizes that cannot fit in free device
+/* Refuses, before any allocation, cases that cannot fit in free device
  * memory: returns 0, or 2 with "needed vs free" in err. */
-int run_check_memory(const cli_options *o, char *err, size_t err_len);
+int run_check_memory(const plan *p, char *err, size_t err_len);
 
-/* Runs every selected case. Returns 0 if all passed, 1 if a variant failed
+/* Runs every case of the plan. Returns 0 if all passed, 1 if a variant failed
  * or a GPU error occurred, or the stop signal's exit code (130 SIGINT,
  * 143 SIGTERM) when *stop was set (to the signal number). */
-int run_all(device_ctx *d, const cli_options *o, run_sink *sink, volatile sig_atomic_t *stop);
+int run_plan(device_ctx *d, const cli_options *o, const plan *p, run_sink *sink, volatile sig_atomic_t *stop);
 
 #endif

@@ -1,0 +1,50 @@
+/* src/core/gpu_api.h: the boundary between `compare` (the CPU core: options,
+ * plan, reports, CSV) and the GPU side (libcompare_gpu.so: device, kernels,
+ * libraries, plugins). The core loads the GPU side with dlopen only once it
+ * needs it, so --help and --version start without loading the CUDA
+ * libraries, and --list loads them without initialising any. Plain C types
+ * only: the core sees no CUDA header. */
+#ifndef COMPARE_GPU_API_H
+#define COMPARE_GPU_API_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "plan.h"
+#include "results.h"
+
+#define COMPARE_GPU_API_VERSION 1
+
+typedef struct {
+    int version;  /* COMPARE_GPU_API_VERSION of the library */
+    /* Loads a plugin's variants into the catalog (no CUDA call). 0, or 2
+     * with a message naming the plugin. */
+    int (*load_plugin)(const char *path, char *err, size_t err_len);
+    /* The catalog: built-in ops and variants, then plugin variants. */
+    const catalog *(*catalog)(void);
+    /* Opens a device: 0; 77 no usable GPU; 2 bad ordinal; 1 another error
+     * (message in err). Fills info->dev. */
+    int (*open)(int ordinal, unsigned long long seed, run_info *info, char *err, size_t err_len);
+    /* Refuses cases that cannot fit in free device memory: 0 or 2. */
+    int (*check_memory)(const plan *p, char *err, size_t err_len);
+    /* Runs the plan on the open device (see src/gpu/run.h for the codes). */
+    int (*run)(const cli_options *o, const plan *p, run_sink *sink, volatile sig_atomic_t *stop);
+    /* Free and total device memory, or -1. */
+    int (*mem_info)(size_t *free_bytes, size_t *total_bytes);
+    /* Bytes of the L2-flush buffer of the open device. */
+    long long (*flush_bytes)(void);
+    void (*close)(void);
+} compare_gpu_api;
+
+/* The one symbol libcompare_gpu.so exports for the core. */
+typedef const compare_gpu_api *(*compare_gpu_api_fn)(void);
+#define COMPARE_GPU_API_SYMBOL "compare_gpu_api_get"
+
+/* Loads libcompare_gpu.so ($COMPARE_GPU_LIB when set, else next to the
+ * executable, else in ../lib from it) and returns its API, or NULL with a
+ * message. */
+const compare_gpu_api *gpu_api_load(char *err, size_t err_len);
+
+#endif

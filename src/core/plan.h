@@ -1,0 +1,54 @@
+/* src/core/plan.h: what a run will do, worked out on the CPU before any GPU
+ * work: the cases (op x size x element type), the variants of each in run
+ * order, and, once the rows are measured, their throughputs and percents.
+ * Pure logic over the catalog, so the cpu tests pin it down. */
+#ifndef COMPARE_PLAN_H
+#define COMPARE_PLAN_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "results.h"
+
+#define PLAN_MAX_VARIANTS 64  /* variants one case may run */
+
+typedef struct {
+    int op;                           /* index into the catalog's ops */
+    long long m, n, k;                /* GEMM shape (ops sized by GEMM shapes), else 0 */
+    long long elems;                  /* length (ops sized by --elems), else 0 */
+    const char *type;                 /* element type for ops that run several, else NULL */
+    int variant[PLAN_MAX_VARIANTS];   /* indices into the catalog's variants, in run order */
+    int variant_count;
+    char label[96];                   /* "sgemm 4096x4096x4096", "sort u32 elems=2^26" */
+    char nvtx[96];                    /* prefix of its NVTX ranges: "sgemm 4096x4096x4096" */
+} plan_case;
+
+typedef struct {
+    plan_case *cases;                 /* malloc'ed */
+    int count;
+    int runs;                         /* variant runs in all (for progress) */
+} plan;
+
+/* Builds the plan of a resolved cli_options (cli_resolve) over the visible
+ * catalog: ops in catalog order, then sizes in the order given, then element
+ * types; per case the variants selected (all when --variants is absent) plus
+ * the op's reference and fastest library rows, which always run because the
+ * percents need them, ordered: reference library, fastest library, other
+ * libraries, hand rows in catalog order. Returns 0, or -1 with err. */
+int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, size_t err_len);
+void plan_free(plan *p);
+
+/* Fills the throughput, %ref, %best and %peak of a case's rows from their
+ * medians: throughput in the op's rate unit, %ref / %best = library median
+ * / hand median x 100 against the rows named by each hand row's
+ * ref_library / best_library (only rows that passed and were timed count),
+ * %peak against the device ceiling of the op (FP32 peak or memory
+ * bandwidth; the row's measured SM / memory clock, when known, sets the
+ * ceiling at the clock the row really ran at, else the device maximum). */
+void plan_percents(const op_info *op, const device_info *dev, result_row *rows, int count);
+
+/* The throughput the table shows for a row, in its op's unit; < 0 n/a. */
+double plan_row_throughput(const result_row *r);
+
+#endif

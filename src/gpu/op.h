@@ -1,0 +1,99 @@
+/* src/gpu/op.h: an operation and its variants, the GPU side of the catalog.
+ *
+ * An op (sgemm, reduce, sort, ...) is one file src/gpu/op_<name>.c holding
+ * one op_desc: its op_info row (the plain data the core sees), its hooks
+ * (device memory a case needs, inputs and reference, poisoning the output,
+ * verification, the row's sizes and work counts) and the table of its own
+ * variants. The op table in src/gpu/ops.c lists the ops, one row each;
+ * plugins add variants at start-up (src/gpu/plugin.c). The run loop
+ * (src/gpu/run.c) only ever calls these hooks: it has no per-op branch.
+ *
+ * Adding an op = its op file + one row in ops.c. Adding a variant to an op =
+ * its kernel file + one row in the op's variant table. */
+#ifndef COMPARE_OP_H
+#define COMPARE_OP_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "catalog.h"
+#include "device.h"
+#include "plan.h"
+#include "results.h"
+
+typedef struct variant variant;
+typedef struct op_desc op_desc;
+
+/* One case (op x size x type) while it runs. */
+typedef struct {
+    const plan_case *pc;       /* sizes, element type, label */
+    const op_desc *op;         /* its op */
+    device_ctx *dev;           /* stream, cuBLAS handle, cuRAND generator */
+    unsigned long long seed;   /* the inputs' seed */
+    void *data;                /* the op's buffers (its own struct), made by setup */
+    void *workspace;           /* the variants' scratch: max over the case's variants, zeroed once */
+    size_t workspace_bytes;
+} op_case;
+
+/* A launcher of any signature, kept in a row for the row's adapter to cast. */
+typedef void (*variant_fn)(void);
+
+struct variant {
+    variant_info info;         /* name, op, hand/library, math, about: what the core sees */
+    /* The timed work: enqueue on s, return a status_t (message through check.h). */
+    int (*run)(const op_case *c, const variant *v, cudaStream_t s);
+    /* Untimed set-up before every run (thrust's in-place sort: copy the
+     * input in), or NULL. */
+    int (*prepare)(const op_case *c, const variant *v, cudaStream_t s);
+    /* 1: the call synchronises with the host (allocates, returns a result to
+     * it): timed from an idle stream, so those host costs are in its figure. */
+    int host_sync;
+    variant_fn fn, fn2;        /* launchers the adapter calls (one adapter serves many rows) */
+    variant_fn aux;            /* a helper of the row's family (sort: its scratch-size query) */
+    /* Scratch bytes it needs for this case (NULL: none); from sizes only. */
+    size_t (*workspace)(const plan_case *pc, const variant *v);
+    /* 0 when it declines the case on this device, with the reason in why
+     * (NULL: runs any). */
+    int (*supports)(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t why_len);
+    const char *kernel;        /* what the row's `kernel` says when the launcher notes nothing
+                                  (NULL: the variant's name) */
+    const void *plugin;        /* a plugin's own variant row, NULL for built-in rows */
+};
+
+struct op_desc {
+    op_info info;              /* the plain-data row */
+    const variant *variants;   /* its built-in variants */
+    int variant_count;
+    /* Device memory of the case's own buffers (inputs, outputs, reference),
+     * workspaces not included: refused up front when it cannot fit. */
+    size_t (*case_bytes)(const plan_case *pc);
+    /* Allocates and fills inputs (cuRAND, seeded) and the reference. */
+    int (*setup)(op_case *c);
+    /* Poisons the output so that an unwritten element fails verification. */
+    int (*poison)(op_case *c);
+    /* Verifies the checked run's output: STATUS_OK, STATUS_FAIL (r->message
+     * says why) or STATUS_ERROR; fills r->rel_err and r->tolerance. */
+    int (*verify)(op_case *c, const variant *v, result_row *r);
+    /* Sizes, work counts (flops, bytes) and math of a row of this case. */
+    void (*fill_row)(const op_case *c, const variant *v, result_row *r);
+    /* Frees what setup made (also after a failed setup). */
+    void (*teardown)(op_case *c);
+    /* The adapter of a launcher of this op's standard signature (v->fn, and
+     * v->fn2 for a second key type): hand rows and plugins. NULL: the op
+     * takes no plugin. */
+    int (*run_launcher)(const op_case *c, const variant *v, cudaStream_t s);
+};
+
+/* The op table (src/gpu/ops.c) and the variants of every op plus those of
+ * the loaded plugins, in catalog order. */
+int ops_count(void);
+const op_desc *ops_get(int i);
+/* Builds the catalog once (ops, then each op's variants, then plugin rows
+ * appended by ops_add_variant). */
+const catalog *ops_catalog(void);
+const variant *ops_variant(int catalog_index);
+/* Adds a variant (a plugin's): its op must exist and its name must be new
+ * within that op. 0 or -1 with err. */
+int ops_add_variant(const variant *v, char *err, size_t err_len);
+
+#endif

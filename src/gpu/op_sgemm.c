@@ -1,0 +1,244 @@
+/* src/gpu/op_sgemm.c: the sgemm op, C = A * B in FP32 (row-major), and its
+ * variants. Inputs: A and B uniform in (-1, 1] from cuRAND. Reference: FP64
+ * cuBLAS DGEMM of the same float inputs. Verification: relative Frobenius
+ * and max error against it, tolerance by precision and growing with k
+ * (src/core/verify.h); the output is poisoned with NaN first, so an unwritten
+ * element fails, and any NaN/Inf fails.
+ *
+ * Adding a hand SGEMM kernel = its .cu in kernels/ exporting
+ *     extern "C" int f(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s)
+ * + one row in SGEMM_HAND_ROWS below (that row also declares f). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "check.h"
+#include "inputs.h"
+#include "metrics.h"
+#include "op.h"
+#include "verify.h"
+#include "verify_kernels.h"
+
+typedef int (*op_sgemm_launcher)(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s);
+
+// ---------------------------------------------------------------------------
+// the hand kernels: name, launcher, math, reference library, what it is
+
+/* needs: ANY, or SM90A for kernels built for sm_90a only (declined elsewhere) */
+#define SGEMM_HAND_ROWS(X)                                                                                  \
+    X(naive, sgemm_naive, "fp32", "cublas_fp32", ANY, "one thread per C element, 16x16 blocks")               \
+    X(tiled16, sgemm_tiled16, "fp32", "cublas_fp32", ANY, "16x16 shared-memory tiles")                        \
+    X(tiled32, sgemm_tiled32, "fp32", "cublas_fp32", ANY, "32x32 shared-memory tiles")                        \
+    X(regblock, sgemm_regblock, "fp32", "cublas_fp32", ANY, "128x128 block tile, 8x8 per thread")             \
+    X(vectorized, sgemm_vec4, "fp32", "cublas_fp32", ANY, "+ float4 loads, A tile transposed, no bank conflicts") \
+    X(warptile, sgemm_warptile, "fp32", "cublas_fp32", ANY, "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)") \
+    X(pipelined, sgemm_pipelined, "fp32", "cublas_fp32", ANY, "+ 3-stage cp.async pipeline")                  \
+    X(tuned, sgemm_tuned, "fp32", "cublas_fp32", ANY,                                                         \
+      "copies spread over the k-steps, stream-K last wave; tile picked by compare-search")                     \
+    X(tf32_mma, sgemm_tf32_mma, "tf32", "cublas_tf32", ANY,                                                   \
+      "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands")                            \
+    X(tf32_wgmma, sgemm_tf32_wgmma, "tf32", "cublas_tf32", SM90A, "TF32 warpgroup MMA (wgmma), C^T = B^T A^T") \
+    X(tf32_tma, sgemm_tf32_tma, "tf32", "cublas_tf32", SM90A,                                                 \
+      "tf32_wgmma fed by TMA through an mbarrier ring, no block barrier in the loop")
+
+#define SGEMM_DECLARE(name, fn, math, ref, needs, about) \
+    int fn(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s);
+SGEMM_HAND_ROWS(SGEMM_DECLARE)
+
+// ---------------------------------------------------------------------------
+// buffers, inputs, reference
+
+typedef struct {
+    float *A, *B, *C;       /* inputs and the variants' output */
+    double *C64;            /* FP64 reference */
+    double *sums;           /* verification sums (device) */
+} sgemm_data;
+
+static size_t sgemm_case_bytes(const plan_case *pc)
+{
+    double a = (double)pc->m * pc->k, b = (double)pc->k * pc->n, c = (double)pc->m * pc->n;
+    /* A, B, C in float; A, B (freed after the reference) and C in double */
+    return (size_t)((a + b + c) * 4 + (a + b + c) * 8) + 4096;
+}
+
+static void sgemm_teardown(op_case *c)
+{
+    sgemm_data *d = c->data;
+    if (!d) return;
+    cudaFree(d->A);
+    cudaFree(d->B);
+    cudaFree(d->C);
+    cudaFree(d->C64);
+    cudaFree(d->sums);
+    free(d);
+    c->data = NULL;
+}
+
+static int sgemm_setup(op_case *c)
+{
+    const plan_case *pc = c->pc;
+    device_ctx *dv = c->dev;
+    cudaStream_t s = dv->stream;
+    size_t na = (size_t)pc->m * pc->k, nb = (size_t)pc->k * pc->n, nc = (size_t)pc->m * pc->n;
+    double *A64 = NULL, *B64 = NULL;
+    sgemm_data *d = calloc(1, sizeof *d);
+    int st = STATUS_ERROR;
+    if (!d) {
+        status_set_message("out of host memory");
+        return STATUS_ERROR;
+    }
+    c->data = d;
+    if (check_cuda_status(cudaMalloc((void **)&d->A, na * 4), "cudaMalloc(A)", __FILE__, __LINE__) ||
+        check_cuda_status(cudaMalloc((void **)&d->B, nb * 4), "cudaMalloc(B)", __FILE__, __LINE__) ||
+        check_cuda_status(cudaMalloc((void **)&d->C, nc * 4), "cudaMalloc(C)", __FILE__, __LINE__) ||
+        check_cuda_status(cudaMalloc((void **)&d->C64, nc * 8), "cudaMalloc(C64)", __FILE__, __LINE__) ||
+        check_cuda_status(cudaMalloc((void **)&d->sums, 8 * sizeof(double)), "cudaMalloc(sums)", __FILE__, __LINE__) ||
+        check_cuda_status(cudaMalloc((void **)&A64, na * 8), "cudaMalloc(A64)", __FILE__, __LINE__) ||
+        check_cuda_status(cudaMalloc((void **)&B64, nb * 8), "cudaMalloc(B64)", __FILE__, __LINE__))
+        goto done;
+    if (inputs_reset(dv->rng, c->seed) || inputs_uniform_pm1(dv->rng, d->A, na, s) ||
+        inputs_uniform_pm1(dv->rng, d->B, nb, s))
+        goto done;
+    /* FP64 reference from the same float inputs */
+    if (check_cuda_status((cudaError_t)gpucheck_to_f64(d->A, A64, na, s), "gpucheck_to_f64(A)", __FILE__, __LINE__) ||
+        check_cuda_status((cudaError_t)gpucheck_to_f64(d->B, B64, nb, s), "gpucheck_to_f64(B)", __FILE__, __LINE__) ||
+        blas_dgemm(dv->blas, A64, B64, d->C64, (int)pc->m, (int)pc->n, (int)pc->k) ||
+        check_cuda_status(cudaStreamSynchronize(s), "cudaStreamSynchronize", __FILE__, __LINE__))
+        goto done;
+    st = STATUS_OK;
+done:
+    cudaFree(A64);
+    cudaFree(B64);
+    return st;
+}
+
+static int sgemm_poison(op_case *c)
+{
+    sgemm_data *d = c->data;
+    CK_CUDA(cudaMemsetAsync(d->C, 0xff, (size_t)c->pc->m * c->pc->n * 4, c->dev->stream)); /* NaN */
+    return STATUS_OK;
+}
+
+static int sgemm_verify(op_case *c, const variant *v, result_row *r)
+{
+    sgemm_data *d = c->data;
+    cudaStream_t s = c->dev->stream;
+    double h[5];
+    verify_sums sums;
+    verify_verdict vd;
+    size_t count = (size_t)c->pc->m * c->pc->n;
+    CK_CUDA(cudaMemsetAsync(d->sums, 0, 5 * sizeof(double), s));
+    CK_LAUNCH(gpucheck_gemm_sums(d->C, d->C64, count, d->sums, s));
+    CK_CUDA(cudaMemcpyAsync(h, d->sums, sizeof h, cudaMemcpyDeviceToHost, s));
+    CK_CUDA(cudaStreamSynchronize(s));
+    sums.sum_sq_err = h[0];
+    sums.sum_sq_ref = h[1];
+    sums.max_abs_err = h[2];
+    sums.nonfinite = h[3];
+    sums.count = (double)count;
+    verify_gemm_judge(&sums, v->info.math, c->pc->k, &vd);
+    r->rel_err = vd.rel_err;
+    r->tolerance = vd.tolerance;
+    if (vd.pass) return STATUS_OK;
+    if (vd.nonfinite)
+        snprintf(r->message, sizeof r->message, "%lld of %.0f elements NaN/Inf (unwritten or overflow)", vd.nonfinite,
+                 sums.count);
+    else
+        snprintf(r->message, sizeof r->message, "rel err %.3g (tolerance %.3g), max err %.3g rms (tolerance %.3g)",
+                 vd.rel_err, vd.tolerance, vd.max_err, vd.max_tolerance);
+    return STATUS_FAIL;
+}
+
+static void sgemm_fill_row(const op_case *c, const variant *v, result_row *r)
+{
+    r->m = c->pc->m;
+    r->n = c->pc->n;
+    r->k = c->pc->k;
+    r->math = v->info.math;
+    r->flops = metrics_gemm_flops(r->m, r->n, r->k);
+    r->bytes = metrics_gemm_bytes(r->m, r->n, r->k);
+}
+
+// ---------------------------------------------------------------------------
+// adapters
+
+static int v_sgemm_hand(const op_case *c, const variant *v, cudaStream_t s)
+{
+    const sgemm_data *d = c->data;
+    CK_LAUNCH(((op_sgemm_launcher)v->fn)(d->A, d->B, d->C, (int)c->pc->m, (int)c->pc->n, (int)c->pc->k, s));
+    return STATUS_OK;
+}
+
+static int v_cublas(const op_case *c, const variant *v, cudaStream_t s)
+{
+    const sgemm_data *d = c->data;
+    (void)s; /* the handle is bound to the run's stream */
+    return blas_sgemm(c->dev->blas, d->A, d->B, d->C, (int)c->pc->m, (int)c->pc->n, (int)c->pc->k,
+                      strcmp(v->info.math, "tf32") == 0);
+}
+
+/* test-only: an illegal address, to prove faults are reported per variant */
+static int v_test_fault(const op_case *c, const variant *v, cudaStream_t s)
+{
+    sgemm_data *d = c->data;
+    (void)v;
+    CK_LAUNCH(gpucheck_fault(d->C, s));
+    CK_CUDA(cudaStreamSynchronize(s));
+    return STATUS_OK;
+}
+
+/* test-only: a wrong result (the naive kernel over k - 1 terms) */
+static int v_test_wrong(const op_case *c, const variant *v, cudaStream_t s)
+{
+    const sgemm_data *d = c->data;
+    (void)v;
+    CK_LAUNCH(sgemm_naive(d->A, d->B, d->C, (int)c->pc->m, (int)c->pc->n, (int)c->pc->k - 1, s));
+    return STATUS_OK;
+}
+
+/* the wgmma/TMA kernels are built for sm_90a: on any other GPU there is no
+ * code for them to run */
+static int sgemm_needs_sm90a(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t len)
+{
+    (void)pc;
+    if (dev->cc_major == 9 && dev->cc_minor == 0) return 1;
+    snprintf(why, len, "%s needs an sm_90a GPU (Hopper); this one is cc %d.%d", v->info.name, dev->cc_major,
+             dev->cc_minor);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// the variant table
+
+#define SGEMM_NEEDS_ANY NULL
+#define SGEMM_NEEDS_SM90A sgemm_needs_sm90a
+#define SGEMM_ROW(name, launcher, math, ref, needs, about)                                                 \
+    {.info = {"sgemm", #name, 0, math, ref, 0, "builtin", about}, .run = v_sgemm_hand, .fn = (variant_fn)launcher, \
+     .supports = SGEMM_NEEDS_##needs},
+
+static const variant sgemm_variants[] = {
+    {.info = {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH (FP32 cores)"},
+     .run = v_cublas},
+    {.info = {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", "cuBLAS SGEMM, CUBLAS_TF32_TENSOR_OP_MATH"},
+     .run = v_cublas},
+    SGEMM_HAND_ROWS(SGEMM_ROW)
+    {.info = {"sgemm", "test_fault", 0, "fp32", NULL, 1, "builtin", "test only: illegal address"},
+     .run = v_test_fault},
+    {.info = {"sgemm", "test_wrong", 0, "fp32", NULL, 1, "builtin", "test only: wrong result"},
+     .run = v_test_wrong},
+};
+
+const op_desc op_sgemm = {
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL},
+     "C = A B, FP32 row-major (TF32 rows: tensor cores), any m, n, k"},
+    sgemm_variants,
+    (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),
+    sgemm_case_bytes,
+    sgemm_setup,
+    sgemm_poison,
+    sgemm_verify,
+    sgemm_fill_row,
+    sgemm_teardown,
+    v_sgemm_hand,
+};

@@ -1,0 +1,80 @@
+/* src/gpu/ops.c: the op table (one row per op) and the catalog assembled from
+ * it: each op's variants in its file's order, then plugin variants. */
+#include "op.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const op_desc op_sgemm, op_reduce, op_sort;
+
+static const op_desc *const ops_table[] = {
+    &op_sgemm,
+    &op_reduce,
+    &op_sort,
+};
+#define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))
+
+#define OPS_MAX_EXTRA 64 /* plugin variants */
+
+static op_info ops_infos[OPS_COUNT];
+static const variant *ops_rows[256 + OPS_MAX_EXTRA];
+static variant_info ops_row_infos[256 + OPS_MAX_EXTRA];
+static variant ops_extra[OPS_MAX_EXTRA];
+static int ops_extra_count;
+static catalog ops_cat;
+static int ops_built;
+
+int ops_count(void) { return OPS_COUNT; }
+
+const op_desc *ops_get(int i) { return i >= 0 && i < OPS_COUNT ? ops_table[i] : NULL; }
+
+static void ops_build(void)
+{
+    int n = 0;
+    for (int i = 0; i < OPS_COUNT; i++) {
+        ops_infos[i] = ops_table[i]->info;
+        for (int j = 0; j < ops_table[i]->variant_count && n < 256; j++) ops_rows[n++] = &ops_table[i]->variants[j];
+        /* plugin rows of this op follow its own rows */
+        for (int j = 0; j < ops_extra_count; j++)
+            if (strcmp(ops_extra[j].info.op, ops_table[i]->info.name) == 0) ops_rows[n++] = &ops_extra[j];
+    }
+    for (int i = 0; i < n; i++) ops_row_infos[i] = ops_rows[i]->info;
+    ops_cat.ops = ops_infos;
+    ops_cat.op_count = OPS_COUNT;
+    ops_cat.variants = ops_row_infos;
+    ops_cat.variant_count = n;
+    ops_built = 1;
+}
+
+const catalog *ops_catalog(void)
+{
+    if (!ops_built) ops_build();
+    return &ops_cat;
+}
+
+const variant *ops_variant(int catalog_index)
+{
+    const catalog *c = ops_catalog();
+    return catalog_index >= 0 && catalog_index < c->variant_count ? ops_rows[catalog_index] : NULL;
+}
+
+int ops_add_variant(const variant *v, char *err, size_t err_len)
+{
+    const catalog *c = ops_catalog();
+    if (catalog_op(c, v->info.op) < 0) {
+        snprintf(err, err_len, "variant '%s': unknown op '%s'", v->info.name, v->info.op);
+        return -1;
+    }
+    if (catalog_variant(c, v->info.op, v->info.name) >= 0) {
+        snprintf(err, err_len, "variant '%s' of op %s already exists", v->info.name, v->info.op);
+        return -1;
+    }
+    if (ops_extra_count == OPS_MAX_EXTRA) {
+        snprintf(err, err_len, "more than %d plugin variants", OPS_MAX_EXTRA);
+        return -1;
+    }
+    ops_extra[ops_extra_count++] = *v;
+    ops_build();
+    return 0;
+}

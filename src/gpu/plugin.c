@@ -1,0 +1,179 @@
+/* src/gpu/plugin.c: see plugin.h. A plugin's variant becomes an ordinary
+ * catalog row: its op's standard adapter (op_desc.run_launcher) calls the
+ * plugin's launcher, the workspace and supports queries are forwarded. */
+#include "plugin.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_plugin.h"
+#include "op.h"
+
+static const compare_plugin_variant *plugin_row(const variant *v) { return v->plugin; }
+
+static compare_plugin_case plugin_case(const plan_case *pc)
+{
+    compare_plugin_case c = {pc->m, pc->n, pc->k, pc->elems};
+    return c;
+}
+
+static size_t plugin_workspace(const plan_case *pc, const variant *v)
+{
+    compare_plugin_case c = plugin_case(pc);
+    return plugin_row(v)->workspace_bytes(&c);
+}
+
+static int plugin_supports(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t len)
+{
+    compare_plugin_case c = plugin_case(pc);
+    (void)dev;
+    why[0] = '\0';
+    if (plugin_row(v)->supports(&c, why, len)) return 1;
+    if (!why[0]) snprintf(why, len, "%s declines this case (no reason given)", v->info.name);
+    return 0;
+}
+
+/* 1 if s is 1..31 characters of [a-z0-9_] starting with a letter */
+static int plugin_name_ok(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n < 1 || n > 31 || s[0] < 'a' || s[0] > 'z') return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_')) return 0;
+    return 1;
+}
+
+static const char *plugin_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Checks row i of the plugin and makes its variant; 0 or 2 with err. */
+static int plugin_make_row(const char *path, const compare_plugin_variant *r, int i, const char *source,
+                           variant *v, char *err, size_t err_len)
+{
+    const catalog *cat = ops_catalog();
+    int op_index;
+    const op_desc *op;
+    int ok_fns;
+    memset(v, 0, sizeof *v);
+    if (!plugin_name_ok(r->name)) {
+        snprintf(err, err_len, "--plugin '%s': variant %d: invalid name '%s' (1-31 of [a-z0-9_], a letter first)",
+                 path, i, r->name ? r->name : "(null)");
+        return 2;
+    }
+    op_index = r->op ? catalog_op(cat, r->op) : -1;
+    if (op_index < 0 || !ops_get(op_index)->run_launcher) {
+        snprintf(err, err_len, "--plugin '%s': variant '%s': op '%s' takes no plugin (sgemm, reduce or sort)", path,
+                 r->name, r->op ? r->op : "(null)");
+        return 2;
+    }
+    op = ops_get(op_index);
+    if (strcmp(op->info.name, "sgemm") == 0)
+        ok_fns = r->sgemm && !r->reduce && !r->sort_u32 && !r->sort_f32 && r->math &&
+                 (strcmp(r->math, "fp32") == 0 || strcmp(r->math, "tf32") == 0);
+    else if (strcmp(op->info.name, "reduce") == 0)
+        ok_fns = r->reduce && !r->sgemm && !r->sort_u32 && !r->sort_f32 && r->math && strcmp(r->math, "fp32") == 0;
+    else
+        ok_fns = r->sort_u32 && r->sort_f32 && !r->sgemm && !r->reduce && r->math && strcmp(r->math, "keys") == 0;
+    if (!ok_fns) {
+        snprintf(err, err_len,
+                 "--plugin '%s': variant '%s' (op %s): needs exactly its op's launcher(s) and math "
+                 "(sgemm: .sgemm, math fp32|tf32; reduce: .reduce, fp32; sort: .sort_u32 and .sort_f32, keys)",
+                 path, r->name, op->info.name);
+        return 2;
+    }
+    if (catalog_variant(cat, op->info.name, r->name) >= 0) {
+        snprintf(err, err_len, "--plugin '%s': variant '%s' of op %s already exists (names must be unique)", path,
+                 r->name, op->info.name);
+        return 2;
+    }
+    v->info.op = op->info.name;
+    v->info.name = r->name;
+    v->info.is_library = 0;
+    v->info.math = strcmp(r->math, "keys") == 0 ? "types" : r->math;
+    v->info.ref_library = strcmp(r->math, "tf32") == 0 ? "cublas_tf32" : NULL;
+    v->info.source = source;
+    v->info.about = r->about ? r->about : "(plugin)";
+    v->run = op->run_launcher;
+    v->fn = r->sgemm ? (variant_fn)r->sgemm : r->reduce ? (variant_fn)r->reduce : (variant_fn)r->sort_u32;
+    v->fn2 = (variant_fn)r->sort_f32;
+    v->workspace = r->workspace_bytes ? plugin_workspace : NULL;
+    v->supports = r->supports ? plugin_supports : NULL;
+    v->plugin = r;
+    return 0;
+}
+
+int plugin_load(const char *path, char *err, size_t err_len)
+{
+    void *h;
+    compare_plugin_get_fn get;
+    const compare_plugin *p;
+    char *source;
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(err, err_len, "--plugin '%s': cannot load it: %s", path, dlerror());
+        return 2;
+    }
+    dlerror();
+    get = (compare_plugin_get_fn)dlsym(h, COMPARE_PLUGIN_SYMBOL);
+    if (!get) {
+        const char *e = dlerror();
+        snprintf(err, err_len, "--plugin '%s': no symbol %s (%s)", path, COMPARE_PLUGIN_SYMBOL,
+                 e ? e : "it is NULL");
+        dlclose(h);
+        return 2;
+    }
+    p = get();
+    if (!p) {
+        snprintf(err, err_len, "--plugin '%s': %s() returned NULL", path, COMPARE_PLUGIN_SYMBOL);
+        dlclose(h);
+        return 2;
+    }
+    if (p->abi_version != COMPARE_PLUGIN_ABI_VERSION) {
+        snprintf(err, err_len, "--plugin '%s': ABI version %d, this compare speaks version %d (rebuild the plugin "
+                 "against this compare's compare_plugin.h)", path, p->abi_version, COMPARE_PLUGIN_ABI_VERSION);
+        dlclose(h);
+        return 2;
+    }
+    if (p->variant_count < 1 || p->variant_count > 64 || !p->variants) {
+        snprintf(err, err_len, "--plugin '%s': variant_count %d (expected 1 to 64 rows)", path, p->variant_count);
+        dlclose(h);
+        return 2;
+    }
+    source = strdup(plugin_basename(path)); /* lives as long as the process, like the library */
+    if (!source) {
+        snprintf(err, err_len, "--plugin '%s': out of memory", path);
+        dlclose(h);
+        return 2;
+    }
+    /* check every row before adding any, so a bad plugin adds nothing */
+    for (int i = 0; i < p->variant_count; i++) {
+        variant v;
+        int rc = plugin_make_row(path, &p->variants[i], i, source, &v, err, err_len);
+        for (int j = 0; rc == 0 && j < i; j++)
+            if (p->variants[j].name && strcmp(p->variants[j].name, p->variants[i].name) == 0 &&
+                p->variants[j].op && p->variants[i].op && strcmp(p->variants[j].op, p->variants[i].op) == 0) {
+                snprintf(err, err_len, "--plugin '%s': variant '%s' is listed twice", path, p->variants[i].name);
+                rc = 2;
+            }
+        if (rc) {
+            free(source);
+            dlclose(h);
+            return rc;
+        }
+    }
+    for (int i = 0; i < p->variant_count; i++) {
+        variant v;
+        char e2[256];
+        plugin_make_row(path, &p->variants[i], i, source, &v, err, err_len);
+        if (ops_add_variant(&v, e2, sizeof e2)) {
+            snprintf(err, err_len, "--plugin '%s': %s", path, e2);
+            return 2;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* tests/testlib_gpu.h: what the gpu tests add to testlib.h. test_require_gpu()
+ * exits 77 (ctest: skipped, never passed) when no usable GPU is present; CK
+ * wraps a CUDA runtime call that must succeed. */
+#ifndef TESTS_TESTLIB_GPU_H
+#define TESTS_TESTLIB_GPU_H
+
+#include <cuda_runtime_api.h>
+
+#include "testlib.h"
+
+/* CK(call): a CUDA runtime call that must succeed; otherwise prints it and exits 1 */
+#define CK(call)                                                                                     \
+    do {                                                                                             \
+        cudaError_t e_ = (call);                                                                     \
+        if (e_ != cudaSuccess) {                                                                     \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));  \
+            exit(1);                                                                                 \
+        }                                                                                            \
+    } while (0)
+
+void test_require_gpu(void);
+
+#endif
