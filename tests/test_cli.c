@@ -240,7 +240,7 @@ static const bad_row bad_rows[] = {
     {BIN, "--n '8192:512'", {"--n", "8192:512"}},
     {BIN, "--n '1,,2'", {"--n", "1,,2"}},
     {FUNC, "--n '1024,1024'", {"--n", "1024,1024"}},
-    {FUNC, "--n '1:2:3'", {"--n", "1:2:3"}},
+    {FUNC, "--n '1:2:3:4'", {"--n", "1:2:3:4"}},
     {FUNC, "--n ' 12'", {"--n", " 12"}},
     {FUNC, "--n '--ops'", {"--n", "--ops", "sgemm"}}, /* a missing value swallows the next option */
     {BIN, "--elems '0'", {"--elems", "0"}},
