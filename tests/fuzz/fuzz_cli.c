@@ -8,13 +8,14 @@
  *
  * After each call the target checks what cli_parse promises: rc is 0 or 2; on
  * 2 the message is non-empty and NUL-terminated inside err_len; on 0 every
- * size lies in the CLI's bounds, the counts fit their arrays, every --variants
- * name is a known one and points into argv, the ops mask is a non-empty subset
+ * size lies in the CLI's bounds (GEMM shapes: shapes_check, each once), the
+ * counts fit their arrays, every --variants name is a known one and points
+ * into argv, the ops mask is a non-empty subset
  * of CLI_OP_ALL, --reps <= --max-reps. A broken promise aborts (a crash).
  *
- * Filesystem guard: --csv makes cli_parse call csv_check_target, which may
- * stat, access and read the named path but must never create, write, rename or
- * remove anything. .ci/fuzz.sh renames every filesystem-changing libc symbol
+ * Filesystem guard: --csv makes cli_parse call csv_check_target and --shapes
+ * shapes_read_file, which may stat, access and read the named path but must
+ * never create, write, rename or remove anything. .ci/fuzz.sh renames every filesystem-changing libc symbol
  * that the core objects reference (objcopy --redefine-sym fopen=fuzz_fs_fopen,
  * ...) to the guards below, which abort on any write-capable use. libFuzzer's
  * own calls (writing crash files) are untouched. FUZZ_FS_GUARD_SELFTEST=1
@@ -24,6 +25,7 @@
  * Run: bash .ci/fuzz.sh [SECONDS]   (builds this with clang -fsanitize=fuzzer) */
 #include "cli.h"
 #include "csv.h"
+#include "shapes.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -158,9 +160,23 @@ static void fuzz_check_sizes(const long long *v, int count, long long hi, const 
         if (v[i] < 1 || v[i] > hi) fuzz_fail(what, "value out of bounds");
 }
 
+/* GEMM shapes: within the bounds (shapes_check), each once, at most CLI_MAX_SHAPES. */
+static void fuzz_check_shapes(const cli_options *o)
+{
+    if (o->gemm_count < 1 || o->gemm_count > CLI_MAX_SHAPES)
+        fuzz_fail("gemm_count out of [1, CLI_MAX_SHAPES]", NULL);
+    for (int i = 0; i < o->gemm_count; i++) {
+        char e[256];
+        if (shapes_check(&o->gemm[i], e, sizeof e)) fuzz_fail("accepted a GEMM shape out of bounds", e);
+        for (int j = 0; j < i; j++)
+            if (o->gemm[j].m == o->gemm[i].m && o->gemm[j].n == o->gemm[i].n && o->gemm[j].k == o->gemm[i].k)
+                fuzz_fail("accepted a GEMM shape twice", NULL);
+    }
+}
+
 static void fuzz_check_ok(const cli_options *o, char **args, const size_t *lens, int n)
 {
-    fuzz_check_sizes(o->n, o->n_count, 65536LL, "--n sizes");
+    fuzz_check_shapes(o);
     fuzz_check_sizes(o->elems, o->elems_count, 1LL << 32, "--elems sizes");
     if (o->ops == 0 || (o->ops & ~CLI_OP_ALL)) fuzz_fail("ops mask empty or out of CLI_OP_ALL", NULL);
     if (o->variant_count < 0 || o->variant_count > CLI_MAX_VARIANTS) fuzz_fail("variant_count", NULL);
