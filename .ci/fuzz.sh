@@ -5,10 +5,11 @@
 #                                   0: build, self-test and replay regressions only
 #
 # Targets (tests/fuzz/): fuzz_cli (cli_parse on an argv cut from the input at
-# NUL / newline) and fuzz_sizes (sizes_parse, sizes_parse_one). Both are built
-# with clang -fsanitize=fuzzer,address,undefined straight from the core sources
-# they need (src/core/cli.c sizes.c csv.c status.c); the core has no CUDA
-# headers and links no CUDA library.
+# NUL / newline), fuzz_sizes (sizes_parse, sizes_parse_one) and fuzz_shapes
+# (shapes_parse_list, shapes_parse_text, shapes_product). All are built with
+# clang -fsanitize=fuzzer,address,undefined straight from the core sources
+# they need (src/core/cli.c sizes.c shapes.c csv.c status.c); the core has no
+# CUDA headers and links no CUDA library.
 #
 # fuzz_cli runs with a filesystem guard: every libc call that could create,
 # write, rename or remove a file is renamed (objcopy --redefine-sym) in the
@@ -24,14 +25,14 @@
 # committing. Exit 1 on any crash, leak, timeout or out-of-memory.
 #
 # Environment: FUZZ_TIME (seconds per target), FUZZ_BUILD_DIR (default
-# build-fuzz/), FUZZ_TARGETS (default "cli sizes"), FUZZ_CC (default clang),
+# build-fuzz/), FUZZ_TARGETS (default "cli sizes shapes"), FUZZ_CC (default clang),
 # (no CUDA needed).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ_TIME="${1:-${FUZZ_TIME:-30}}"
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
-TARGETS="${FUZZ_TARGETS:-cli sizes}"
+TARGETS="${FUZZ_TARGETS:-cli sizes shapes}"
 CC="${FUZZ_CC:-clang}" # not $CC: CI may export CC=gcc for the main build
 [[ "$FUZZ_TIME" =~ ^[0-9]+$ ]] || { echo "fuzz: SECONDS must be a whole number, got '$FUZZ_TIME'" >&2; exit 2; }
 
@@ -74,7 +75,7 @@ REDEF=()
 for s in "${FS_CALLS[@]}"; do REDEF+=(--redefine-sym "$s=fuzz_fs_$s"); done
 
 echo "fuzz: building with $("$CC" --version | head -1) in $BUILD"
-for s in cli sizes csv status; do
+for s in cli sizes shapes csv status; do
     "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link,$SAN -c "$ROOT/src/core/$s.c" -o "$BUILD/obj/$s.o"
     objcopy "${REDEF[@]}" "$BUILD/obj/$s.o" "$BUILD/obj/guarded_$s.o"
 done
@@ -84,9 +85,11 @@ left="$(nm -u "$BUILD"/obj/guarded_*.o | awk '{print $NF}' | grep -xF -f <(print
 [[ -z "$left" ]] || { echo "fuzz: filesystem calls left unguarded: $left" >&2; exit 2; }
 
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_cli.c" \
-    "$BUILD"/obj/guarded_{cli,csv,sizes,status}.o -o "$BUILD/fuzz_cli"
+    "$BUILD"/obj/guarded_{cli,csv,sizes,shapes,status}.o -o "$BUILD/fuzz_cli"
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_sizes.c" "$BUILD/obj/sizes.o" \
     -o "$BUILD/fuzz_sizes"
+"$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_shapes.c" \
+    "$BUILD"/obj/{shapes,sizes}.o -o "$BUILD/fuzz_shapes"
 
 export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
@@ -128,7 +131,7 @@ for t in $TARGETS; do
     work="$BUILD/work/$t"
     rm -rf "$work/artifacts"
     mkdir -p "$work/corpus" "$work/artifacts"
-    case $t in cli) max_len=4200 ;; *) max_len=1024 ;; esac
+    case $t in cli | shapes) max_len=4200 ;; *) max_len=1024 ;; esac
     dict=()
     [[ -f "$ROOT/tests/fuzz/$t.dict" ]] && dict=(-dict="$ROOT/tests/fuzz/$t.dict")
     log="$BUILD/fuzz_$t.log"

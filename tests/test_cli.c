@@ -138,8 +138,24 @@ static void test_parse_direct(void)
     PARSE_OK(&o, "--n", "1,2^10,3:12");
     CHECK(o.gemm_count == 5 && o.gemm[0].n == 1 && o.gemm[1].n == 1024 && o.gemm[2].n == 3 && o.gemm[3].n == 6 && o.gemm[4].n == 12,
           "--n mixed: %d", o.gemm_count);
-    PARSE_OK(&o, "--n", "65536");
-    CHECK(o.gemm[0].n == 65536, "--n max");
+    PARSE_OK(&o, "--n", "46340"); /* the largest square whose matrices have at most 2^31-1 elements */
+    CHECK(o.gemm[0].n == 46340 && o.gemm[0].m == 46340 && o.gemm[0].k == 46340, "--n max");
+    PARSE_OK(&o, "--n", "1024:4096:1024");
+    CHECK(o.gemm_count == 4 && o.gemm[1].n == 2048 && o.gemm[3].m == 4096, "--n stepped range: %d", o.gemm_count);
+
+    /* shapes: --shape, the --m/--n/--k product, the union in command-line order */
+    PARSE_OK(&o, "--shape", "4096x14336x4096");
+    CHECK(o.gemm_count == 1 && o.gemm[0].m == 4096 && o.gemm[0].n == 14336 && o.gemm[0].k == 4096, "--shape");
+    PARSE_OK(&o, "--m", "1024,2048", "--n", "4096", "--k", "512");
+    CHECK(o.gemm_count == 2 && o.gemm[0].m == 1024 && o.gemm[1].m == 2048 && o.gemm[1].n == 4096 &&
+              o.gemm[1].k == 512,
+          "--m --n --k: %d", o.gemm_count);
+    PARSE_OK(&o, "--shape", "1x2x3", "--n", "8,16");
+    CHECK(o.gemm_count == 3 && o.gemm[0].k == 3 && o.gemm[1].m == 8 && o.gemm[2].k == 16, "--shape --n: %d",
+          o.gemm_count);
+    PARSE_OK(&o, "--n", "8,16", "--shape", "1x2x3");
+    CHECK(o.gemm_count == 3 && o.gemm[0].k == 8 && o.gemm[2].m == 1 && o.gemm[2].k == 3, "--n --shape: %d",
+          o.gemm_count);
     PARSE_OK(&o, "--elems=64M");
     CHECK(o.elems_count == 1 && o.elems[0] == (64LL << 20), "--elems=64M: %lld", o.elems[0]);
     PARSE_OK(&o, "--elems", "1:8,2^32");
@@ -278,7 +294,11 @@ static const bad_row bad_rows[] = {
     {BIN, "--n '8192:512'", {"--n", "8192:512"}},
     {BIN, "--n '1,,2'", {"--n", "1,,2"}},
     {FUNC, "--n '1024,1024'", {"--n", "1024,1024"}},
-    {FUNC, "--n '1:2:3'", {"--n", "1:2:3"}},
+    {FUNC, "--n '1:2:3:4'", {"--n", "1:2:3:4"}},
+    {FUNC, "--n '1024:8192:0': range '1024:8192:0': step '0' is too small", {"--n", "1024:8192:0"}},
+    {BIN, "--n: shape 46341x46341x46341: A (m x k) would hold 2147488281 elements, more than 2147483647",
+     {"--n", "46341"}},
+    {FUNC, "--n: shape 65536x65536x65536: A (m x k)", {"--n", "65536"}},
     {FUNC, "--n ' 12'", {"--n", " 12"}},
     {FUNC, "--n '--ops'", {"--n", "--ops", "sgemm"}}, /* a missing value swallows the next option */
     {BIN, "--elems '0'", {"--elems", "0"}},
@@ -289,6 +309,62 @@ static const bad_row bad_rows[] = {
     {BIN, "--elems 'abc'", {"--elems", "abc"}},
     {FUNC, "--elems '8G'", {"--elems", "8G"}},
     {FUNC, "--elems needs a value", {"--elems"}},
+
+    /* GEMM shapes: --shape */
+    {BIN, "--shape '0x5x5': m '0' is too small (at least 1)", {"--shape", "0x5x5"}},
+    {BIN, "--shape '5x5': expected MxNxK", {"--shape", "5x5"}},
+    {BIN, "--shape 'axbxc': m 'a' is not a size", {"--shape", "axbxc"}},
+    {BIN, "--shape '5x5x5x5': expected MxNxK", {"--shape", "5x5x5x5"}},
+    {BIN, "--shape '70000x5x5': m '70000' is too large (at most 65536)", {"--shape", "70000x5x5"}},
+    {FUNC, "--shape '5x5x65537': k '65537' is too large (at most 65536)", {"--shape", "5x5x65537"}},
+    {BIN, "--shape: shape 65536x65536x1: C (m x n) would hold 4294967296 elements, more than 2147483647",
+     {"--shape", "65536x65536x1"}},
+    {FUNC, "--shape: shape 1x65536x65536: B (k x n)", {"--shape", "1x65536x65536"}},
+    {FUNC, "--shape: shape 65536x1x65536: A (m x k)", {"--shape", "65536x1x65536"}},
+    {FUNC, "--shape '1x2x3,5x5': item '5x5': expected MxNxK", {"--shape", "1x2x3,5x5"}},
+    {BIN, "--shape: shape 1x2x3 is listed twice", {"--shape", "1x2x3,1x2x3"}},
+    {FUNC, "--shape: empty list", {"--shape", ""}},
+    {FUNC, "--shape '1x2x3,': empty item", {"--shape", "1x2x3,"}},
+    {FUNC, "--shape '1X2X3': expected MxNxK", {"--shape", "1X2X3"}},
+    {FUNC, "--shape needs a value", {"--shape"}},
+    {FUNC, "--shape given more than once", {"--shape", "1x1x1", "--shape", "2x2x2"}},
+    /* the --m/--n/--k product */
+    {BIN, "--m '0'", {"--m", "0", "--n", "1"}},
+    {FUNC, "--k 'abc'", {"--k", "abc", "--n", "1"}},
+    {BIN, "--m is given without --n", {"--m", "1024"}},
+    {FUNC, "--k is given without --n", {"--k", "1024"}},
+    {BIN, "--k is not given and --n lists 2 sizes: give --k", {"--m", "1024", "--n", "1,2"}},
+    {FUNC, "--m is not given and --n lists 2 sizes: give --m", {"--k", "1024", "--n", "1,2"}},
+    {BIN, "--m/--n/--k expand to 512 shapes (8 x 8 x 8), more than fit (at most 64 GEMM shapes a run)",
+     {"--m", "1024:8192:1024", "--n", "1024:8192:1024", "--k", "1024:8192:1024"}},
+    {FUNC, "--m/--n/--k: shape 65536x65536x1: C (m x n)", {"--m", "65536", "--n", "65536", "--k", "1"}},
+    {FUNC, "--m given more than once", {"--m", "1", "--m", "2", "--n", "3"}},
+    /* the union */
+    {BIN, "--shape: shape 1x2x3 is one too many (at most 64 GEMM shapes a run)",
+     {"--n", "1:64:1", "--shape", "1x2x3"}},
+    {BIN, "--shape: shape 1024x1024x1024 is already given by --n (each shape once)",
+     {"--n", "1024", "--shape", "1024x1024x1024"}},
+    {FUNC, "--n: shape 1024x1024x1024 is already given by --shape", {"--shape", "1024x1024x1024", "--n", "1024"}},
+    /* --shapes FILE (the files are written into @ by test_bad_table) */
+    {BIN, "--shapes '", {"--shapes", "@/missing.txt"}},
+    {BIN, "/missing.txt': cannot read it (No such file or directory)", {"--shapes", "@/missing.txt"}},
+    {BIN, "' is a directory (expected a file with one MxNxK a line)", {"--shapes", "@"}},
+    {BIN, "/fifo' is not a regular file", {"--shapes", "@/fifo"}},
+    {BIN, "--shapes '/proc/self/mem': cannot read it (", {"--shapes", "/proc/self/mem"}},
+    {BIN, "/empty.txt': no shapes in the file", {"--shapes", "@/empty.txt"}},
+    {FUNC, "/comments.txt': no shapes in the file", {"--shapes", "@/comments.txt"}},
+    {BIN, "/bad_line.txt:3: '5x5': expected MxNxK", {"--shapes", "@/bad_line.txt"}},
+    {FUNC, "--shapes ", {"--shapes", "@/bad_line.txt"}},
+    {BIN, "/bad_dim.txt:2: '0x5x5': m '0' is too small", {"--shapes", "@/bad_dim.txt"}},
+    {FUNC, "/dup.txt:4: shape 2x2x2 is already given by --shapes ", {"--shapes", "@/dup.txt"}},
+    {FUNC, "/dup.txt:2 (each shape once)", {"--shapes", "@/dup.txt"}},
+    {BIN, "/too_many.txt:66: shape 65x1x1 is one too many (at most 64 GEMM shapes a run)",
+     {"--shapes", "@/too_many.txt"}},
+    {FUNC, "/big.txt:1: shape 65536x65536x1: C (m x n)", {"--shapes", "@/big.txt"}},
+    {FUNC, "--shapes: empty path", {"--shapes", ""}},
+    {FUNC, "--shapes needs a value", {"--shapes"}},
+    {FUNC, "--shapes given more than once", {"--shapes", "@/good.txt", "--shapes", "@/good.txt"}},
+    {FUNC, "--shape: shape 7x8x9 is already given by --shapes ", {"--shapes", "@/good.txt", "--shape", "7x8x9"}},
 
     /* ops and variants */
     {BIN, "--ops: unknown op 'foo' (known: sgemm,reduce,sort", {"--ops", "foo"}},
@@ -306,6 +382,9 @@ static const bad_row bad_rows[] = {
     {BIN, "--variants 'naive' is a sgemm variant but --ops does not include sgemm",
      {"--variants", "naive", "--ops", "reduce"}},
     {BIN, "--n is given but no op it sizes is run (it sizes sgemm)", {"--n", "1024", "--ops", "reduce"}},
+    {BIN, "--shape is given but no op it sizes is run (it sizes sgemm)", {"--shape", "1x2x3", "--ops", "reduce"}},
+    {BIN, "--shapes is given but no op it sizes is run", {"--shapes", "@/good.txt", "--ops", "sort"}},
+    {FUNC, "--m is given but no op it sizes is run", {"--m", "1", "--n", "2", "--variants", "cub"}},
     {FUNC, "--n is given but no op it sizes is run", {"--variants", "cub", "--n", "1024"}},
     {BIN, "--elems is given but no op it sizes is run (it sizes reduce, sort", {"--elems", "1M", "--ops", "sgemm"}},
     {FUNC, "--elems is given but no op it sizes is run", {"--variants", "tiled32", "--elems", "1M"}},
@@ -516,6 +595,44 @@ static void check_rows_in_binary(int *bin_rows)
     munmap(res, bytes);
 }
 
+/* The --shapes files the bad-input rows name ("@/NAME"). */
+static const struct {
+    const char *name, *text;
+} shape_files[] = {
+    {"good.txt", "7x8x9\n"},
+    {"empty.txt", ""},
+    {"comments.txt", "# only comments\n\n   # and blanks\n"},
+    {"bad_line.txt", "# header\n\n5x5  # bad\n4x4x4\n"},
+    {"bad_dim.txt", "1x1x1\n0x5x5\n"},
+    {"dup.txt", "1x1x1\n2x2x2\n3x3x3\n2x2x2\n"},
+    {"big.txt", "65536x65536x1\n"},
+    {"too_many.txt", NULL}, /* a comment line, then 65 shapes */
+};
+#define SHAPE_FILES ((int)(sizeof shape_files / sizeof shape_files[0]))
+
+/* Writes (make = 1) or removes (make = 0) the shapes files and the FIFO in tmp_dir. */
+static void shape_files_make(int make)
+{
+    char path[256];
+    for (int i = 0; i < SHAPE_FILES; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, shape_files[i].name);
+        if (!make) {
+            unlink(path);
+        } else if (shape_files[i].text) {
+            write_file(path, shape_files[i].text);
+        } else {
+            char text[2048];
+            size_t used = (size_t)snprintf(text, sizeof text, "# %d shapes\n", CLI_MAX_SHAPES + 1);
+            for (int k = 1; k <= CLI_MAX_SHAPES + 1; k++)
+                used += (size_t)snprintf(text + used, sizeof text - used, "%dx1x1\n", k);
+            write_file(path, text);
+        }
+    }
+    snprintf(path, sizeof path, "%s/fifo", tmp_dir);
+    if (make) CHECK(mkfifo(path, 0600) == 0, "mkfifo %s", path);
+    else unlink(path);
+}
+
 static void test_bad_table(void)
 {
     static const char foreign_text[] = "name,value\r\nkeep me,1\n\"quoted, field\",2\n";
@@ -528,8 +645,10 @@ static void test_bad_table(void)
     write_file(foreign, foreign_text);
     nb = read_file(foreign, before, sizeof before);
 
+    shape_files_make(1);
     check_rows_in_process();
     check_rows_in_binary(&bin_rows);
+    shape_files_make(0);
     CHECK(bin_rows >= 40, "only %d bad-input rows through the binary", bin_rows);
     printf("bad-input table: %d rows in process, %d of them also through %s\n", BAD_COUNT, bin_rows, COMPARE_BIN);
 
@@ -602,7 +721,7 @@ static int list_row(const char *out, const char *op, const char *variant, char *
 
 static void test_good(void)
 {
-    static const char *const opts[] = {"--n", "--elems", "--ops", "--variants", "--list", "--warmup", "--reps",
+    static const char *const opts[] = {"--n", "--m", "--k", "--shape", "--shapes", "--elems", "--ops", "--variants", "--list", "--warmup", "--reps",
                                        "--max-reps", "--max-time", "--noise", "--seed", "--no-flush", "--device",
                                        "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help",
                                        "--plugin", "--profile"};
@@ -631,6 +750,17 @@ static void test_good(void)
         CHECK(!test_contains(proc.err, "libcublas") && !test_contains(proc.err, "libcudart") &&
                   !test_contains(proc.err, "libcompare_gpu"),
               "--help loaded a CUDA library");
+        CHECK(test_contains(proc.out, "start:end:step") && test_contains(proc.out, "MxNxK[,MxNxK...]") &&
+                  test_contains(proc.out, "shapes/llm.txt") && test_contains(proc.out, "At most 64 shapes") &&
+                  test_contains(proc.out, "takes --n's value, which must then be one size"),
+              "--help does not describe the GEMM shape options");
+    }
+    {
+        /* the shipped shapes file is accepted by the binary */
+        const char *const a[] = {"--list", "--ops", "sgemm", "--shapes", COMPARE_SOURCE_DIR "/shapes/llm.txt",
+                                 "--shape", "3x5x7", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0, "--shapes shapes/llm.txt: exit %d (%s)", proc.status, proc.err);
     }
     {
         const char *const a[] = {"--version", NULL};

@@ -1,4 +1,4 @@
-/* tests/test_sizes.c (cpu): the size grammar of --n and --elems
+/* tests/test_sizes.c (cpu): the size grammar of --m/--n/--k and --elems
  * (src/core/sizes.c): every accepted form with its exact expansion, every
  * rejected form with a message that names the bad item, the bounds, the
  * list capacity, and sizes_format. */
@@ -75,6 +75,18 @@ static void test_accepted(void)
        1LL << 26, 1LL << 27, 1LL << 28, 1LL << 29, 1LL << 30, 1LL << 31, 1LL << 32);
     /* a range ending just under a doubling stops before it */
     OK("3:47", 1, MAX_N, 3, 6, 12, 24);
+    /* stepped ranges: the end is included when it lands on a step */
+    OK("1024:8192:1024", 1, MAX_N, 1024, 2048, 3072, 4096, 5120, 6144, 7168, 8192);
+    OK("1:10:4", 1, MAX_N, 1, 5, 9);
+    OK("1:2:3", 1, MAX_N, 1);
+    OK("7:7:3", 1, MAX_N, 7);
+    OK("1000:5000:1500", 1, MAX_N, 1000, 2500, 4000);
+    OK("1K:4K:1K,100", 1, MAX_N, 1024, 2048, 3072, 4096, 100);
+    OK("2^10:2^12:2^10", 1, MAX_N, 1024, 2048, 3072, 4096);
+    OK("1M:4M:1M", 1, MAX_E, 1LL << 20, 2LL << 20, 3LL << 20, 4LL << 20);
+    OK("65536:65536:65536", 1, MAX_N, 65536);
+    OK("2^31:2^32:2^31", 1, MAX_E, 1LL << 31, 1LL << 32);
+    OK("1:3:1,4:8", 1, MAX_N, 1, 2, 3, 4, 8);
 
     /* sizes_parse_one: a single value only */
     {
@@ -113,7 +125,23 @@ static void test_rejected(void)
     expect_bad("12 ", 1, MAX_N, "'12 '");
     expect_bad("+5", 1, MAX_N, "'+5'");
     expect_bad("8192:512", 1, MAX_N, "'8192:512'");
-    expect_bad("1:2:3", 1, MAX_N, "'1:2:3'");
+    expect_bad("1:2:3:4", 1, MAX_N, "'1:2:3:4' is not a range");
+    expect_bad("1::4", 1, MAX_N, "'1::4' is not a range");
+    expect_bad("1:8:", 1, MAX_N, "'1:8:' is not a range");
+    expect_bad("::", 1, MAX_N, "'::' is not a range");
+    expect_bad("1:8:0", 1, MAX_N, "range '1:8:0': step '0' is too small (at least 1)");
+    expect_bad("1:8:x", 1, MAX_N, "range '1:8:x': step 'x' is not a size");
+    expect_bad("1:8:99999", 1, MAX_N, "step '99999' is too large (at most 65536)");
+    expect_bad("8:1:1", 1, MAX_N, "range '8:1:1' is empty");
+    expect_bad("1:9:4,5", 1, MAX_N, "'5' appears twice");
+    expect_bad("1:65:1", 1, MAX_N, "'1:65:1' expands to more than 64");
+    expect_bad("1:65536:1", 1, MAX_N, "expands to more than 64");   /* refused before expanding */
+    expect_bad("1:2^32:1", 1, MAX_E, "expands to more than 64");
+    expect_bad("1,2,3:65:1", 1, MAX_N, "more than 64");             /* 2 + 63 */
+    /* 2 + 62: exactly the cap */
+    OK("1,2,3:64:1", 1, MAX_N, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+       24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
+       51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64);
     expect_bad(":512", 1, MAX_N, "512");
     expect_bad("512:", 1, MAX_N, "512");
     expect_bad("512:abc", 1, MAX_N, "'abc'");
@@ -173,6 +201,10 @@ static void test_rejected(void)
         CHECK(sizes_parse("1:4", 1, MAX_N, out, 2, &count, err, sizeof err) == -1, "cap 2 accepted range 1:4");
         CHECK(sizes_parse("1:2", 1, MAX_N, out, 2, &count, err, sizeof err) == 0 && count == 2,
               "cap 2 refused 1:2 (%s)", err);
+        CHECK(sizes_parse("1:3:1", 1, MAX_N, out, 2, &count, err, sizeof err) == -1, "cap 2 accepted 1:3:1");
+        CHECK(sizes_parse("5,1:3:2", 1, MAX_N, out, 2, &count, err, sizeof err) == -1, "cap 2 accepted 5,1:3:2");
+        CHECK(sizes_parse("1:3:2", 1, MAX_N, out, 2, &count, err, sizeof err) == 0 && count == 2 && out[1] == 3,
+              "cap 2 refused 1:3:2 (%s)", err);
     }
     /* a tiny err buffer is never overrun and stays terminated */
     {

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "csv.h"
+#include "shapes.h"
 
-#define CLI_MAX_N 65536LL            /* 3 * 4 * n^2 bytes + FP64 reference: 48 GiB at n = 65536 */
 #define CLI_MAX_ELEMS (1LL << 32)    /* 16 GiB of floats */
 
 void cli_defaults(cli_options *o)
@@ -37,8 +37,19 @@ void cli_print_help(const char *prog)
            "Runs hand-written CUDA kernels beside cuBLAS, Thrust and CUB on the same inputs,\n"
            "verifies every result against a higher-precision reference, and reports each\n"
            "hand kernel as a percent of the library's throughput.\n\n"
-           "  --n LIST          GEMM sizes (m = n = k), default 2048. LIST: 4096 | 1024,2048 |\n"
-           "                    512:8192 (doubling range) | 2^12 | 4K\n"
+           "  --n LIST          GEMM sizes; alone (no --m, --k), square shapes m = n = k (default 2048).\n"
+           "                    LIST: 4096 | 1024,2048 | 512:8192 (doubling range) | 2^12 | 4K |\n"
+           "                    1024:8192:1024 (start:end:step; end included when it lands on a step)\n"
+           "  --m LIST          with --n: GEMM shapes m x n x k for every m, n and k listed (m\n"
+           "  --k LIST          outermost, k innermost; same LIST forms). An --m or --k not given\n"
+           "                    takes --n's value, which must then be one size\n"
+           "  --shape LIST      GEMM shapes MxNxK[,MxNxK...], e.g. 4096x14336x4096 (C = A B: A is\n"
+           "                    M x K, B is K x N, C is M x N)\n"
+           "  --shapes FILE     GEMM shapes from FILE: one MxNxK a line, # comments, blank lines\n"
+           "                    (shapes/llm.txt: common transformer shapes)\n"
+           "                    --n/--m/--k, --shape and --shapes combine: all their shapes, in the\n"
+           "                    order given; a shape given twice is an error. At most %d shapes;\n"
+           "                    each dimension in [1, %lld]; A, B and C at most 2^31-1 elements\n"
            "  --elems LIST      reduce/sort lengths, default 2^26. Same forms; K/M/G are 2^10/2^20/2^30\n"
            "  --ops LIST        operations to run (default all; --list shows them)\n"
            "  --variants LIST   variants to run (default all; see --list). The reference and\n"
@@ -68,7 +79,7 @@ void cli_print_help(const char *prog)
            "  --help            this text\n\n"
            "exit status: 0 all passed, 1 a variant failed or a GPU error, 2 bad usage,\n"
            "             77 no usable GPU, 130/143 interrupted (SIGINT/SIGTERM)\n",
-           prog);
+           prog, CLI_MAX_SHAPES, SHAPES_MAX_DIM);
 }
 
 static int cli_int(const char *opt, const char *v, long lo, long hi, int *out, char *err, size_t len)
@@ -176,16 +187,18 @@ static void cli_op_list(const catalog *cat, char *buf, size_t len)
 }
 
 typedef enum {
-    OPT_N, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP, OPT_REPS, OPT_MAX_REPS,
-    OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT, OPT_QUIET,
-    OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE, OPT_COUNT
+    OPT_M, OPT_N, OPT_K, OPT_SHAPE, OPT_SHAPES, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP,
+    OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
+    OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
     const char *name;
     int takes_value;
 } cli_opts[OPT_COUNT] = {
-    [OPT_N] = {"--n", 1},          [OPT_ELEMS] = {"--elems", 1},   [OPT_OPS] = {"--ops", 1},
+    [OPT_M] = {"--m", 1},          [OPT_N] = {"--n", 1},           [OPT_K] = {"--k", 1},
+    [OPT_SHAPE] = {"--shape", 1},  [OPT_SHAPES] = {"--shapes", 1}, [OPT_ELEMS] = {"--elems", 1},
+    [OPT_OPS] = {"--ops", 1},
     [OPT_VARIANTS] = {"--variants", 1}, [OPT_LIST] = {"--list", 0}, [OPT_WARMUP] = {"--warmup", 1},
     [OPT_REPS] = {"--reps", 1},    [OPT_MAX_REPS] = {"--max-reps", 1},
     [OPT_MAX_TIME] = {"--max-time", 1}, [OPT_NOISE] = {"--noise", 1}, [OPT_SEED] = {"--seed", 1},
@@ -198,8 +211,15 @@ static const struct {
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
 {
     int seen[OPT_COUNT] = {0};
+    /* GEMM shapes: the --m/--n/--k lists, then the three sources (the product,
+     * --shape, --shapes) with the argv index each first appeared at (0: absent) */
+    long long dims[3][SIZES_MAX_COUNT];
+    int dim_count[3] = {0, 0, 0};
+    shapes_list from[3], all;
+    int pos[3] = {0, 0, 0};
     cli_defaults(o);
     err[0] = '\0';
+    for (int s = 0; s < 3; s++) shapes_init(&from[s]);
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         char *value = NULL;
@@ -241,17 +261,26 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
         const char *opt = cli_opts[id].name;
         char sub[400];
         switch ((cli_opt_id)id) {
-        case OPT_N: {
-            long long n[SIZES_MAX_COUNT];
-            int count = 0;
-            if (sizes_parse(value, 1, CLI_MAX_N, n, SIZES_MAX_COUNT, &count, sub, sizeof sub)) {
-                snprintf(err, err_len, "--n '%s': %s", value, sub);
+        case OPT_M:
+        case OPT_N:
+        case OPT_K: {
+            int d = id == OPT_M ? 0 : id == OPT_N ? 1 : 2;
+            if (sizes_parse(value, 1, SHAPES_MAX_DIM, dims[d], SIZES_MAX_COUNT, &dim_count[d], sub,
+                            sizeof sub)) {
+                snprintf(err, err_len, "%s '%s': %s", opt, value, sub);
                 return 2;
             }
-            for (int j = 0; j < count; j++) o->gemm[j] = (cli_shape){n[j], n[j], n[j]};
-            o->gemm_count = count;
+            if (!pos[0]) pos[0] = i;
             break;
         }
+        case OPT_SHAPE:
+            if (shapes_parse_list(opt, value, &from[1], err, err_len)) return 2;
+            pos[1] = i;
+            break;
+        case OPT_SHAPES:
+            if (shapes_read_file(opt, value, &from[2], err, err_len)) return 2;
+            pos[2] = i;
+            break;
         case OPT_ELEMS:
             if (sizes_parse(value, 1, CLI_MAX_ELEMS, o->elems, SIZES_MAX_COUNT, &o->elems_count, sub,
                             sizeof sub)) {
@@ -326,6 +355,24 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
         }
         if (rc) return rc;
     }
+    if (pos[0] || pos[1] || pos[2]) {
+        const long long *const dimv[3] = {dims[0], dims[1], dims[2]};
+        int order[3] = {0, 1, 2};
+        if (pos[0] && shapes_product(dimv, dim_count, &from[0], err, err_len)) return 2;
+        /* the sources in command-line order (three items: a bubble sort) */
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2 - a; b++)
+                if (pos[order[b]] > pos[order[b + 1]]) {
+                    int t = order[b];
+                    order[b] = order[b + 1];
+                    order[b + 1] = t;
+                }
+        shapes_init(&all);
+        for (int j = 0; j < 3; j++)
+            if (shapes_merge(&all, &from[order[j]], err, err_len)) return 2;
+        memcpy(o->gemm, all.shape, (size_t)all.count * sizeof all.shape[0]);
+        o->gemm_count = all.count;
+    }
     /* one bound given alone moves the other's default out of its way */
     if (seen[OPT_REPS] && !seen[OPT_MAX_REPS] && o->max_reps < o->min_reps) o->max_reps = o->min_reps;
     if (seen[OPT_MAX_REPS] && !seen[OPT_REPS] && o->min_reps > o->max_reps) o->min_reps = o->max_reps;
@@ -346,7 +393,15 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
                  o->soak_s > 0 ? "--soak" : "--check-only");
         return 2;
     }
-    o->size_given[OP_SIZE_GEMM] = seen[OPT_N] > 0;
+    /* the first GEMM size option given, for the message when no op uses it */
+    for (int i = 1; i < argc && !o->gemm_option; i++)
+        for (int j = 0; j < 5 && !o->gemm_option; j++) {
+            static const cli_opt_id gemm_opts[5] = {OPT_M, OPT_N, OPT_K, OPT_SHAPE, OPT_SHAPES};
+            const char *name = cli_opts[gemm_opts[j]].name;
+            size_t l = strlen(name);
+            if (strncmp(argv[i], name, l) == 0 && (argv[i][l] == '\0' || argv[i][l] == '=')) o->gemm_option = name;
+        }
+    o->size_given[OP_SIZE_GEMM] = o->gemm_option != NULL;
     o->size_given[OP_SIZE_ELEMS] = seen[OPT_ELEMS] > 0;
     return 0;
 }
@@ -428,7 +483,7 @@ int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len)
         if (!used) {
             cli_sized_ops(cat, (op_size_kind)kind, list, sizeof list);
             snprintf(err, err_len, "%s is given but no op it sizes is run (it sizes %s)",
-                     kind == OP_SIZE_GEMM ? "--n" : "--elems", list[0] ? list : "none");
+                     kind == OP_SIZE_GEMM ? o->gemm_option : "--elems", list[0] ? list : "none");
             return 2;
         }
     }

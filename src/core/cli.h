@@ -33,6 +33,7 @@ typedef struct {
     const char *plugins[CLI_MAX_PLUGINS]; /* --plugin PATH, in the order given */
     int plugin_count;
     int size_given[2];                  /* a size option was given: [OP_SIZE_GEMM], [OP_SIZE_ELEMS] */
+    const char *gemm_option;            /* the first GEMM size option given ("--n", "--shape", ...), or NULL */
     int list, help, version;            /* informational modes */
     int warmup;                         /* warm-up runs per variant and size */
     int min_reps;                       /* at least this many timed samples */

@@ -110,31 +110,51 @@ int sizes_parse(const char *text, long long min, long long max,
             return -1;
         }
         if (colon) {
-            long long lo, hi;
+            long long lo, hi, step = 0;
             size_t ll = (size_t)(colon - p);
-            if (memchr(colon + 1, ':', len - ll - 1)) {
-                snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI)", (int)len, p);
-                return -1;
-            }
-            if (ll == 0 || ll + 1 == len) {
-                snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI)", (int)len, p);
+            const char *colon2 = memchr(colon + 1, ':', len - ll - 1);
+            size_t hl = colon2 ? (size_t)(colon2 - colon - 1) : len - ll - 1;
+            size_t sl = colon2 ? len - ll - hl - 2 : 0;
+            if (ll == 0 || hl == 0 || (colon2 && (sl == 0 || memchr(colon2 + 1, ':', sl)))) {
+                snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI or LO:HI:STEP)", (int)len, p);
                 return -1;
             }
             if (sizes_value(p, ll, min, max, &lo, err, err_len) ||
-                sizes_value(colon + 1, len - ll - 1, min, max, &hi, err, err_len))
+                sizes_value(colon + 1, hl, min, max, &hi, err, err_len))
                 return -1;
+            if (colon2) {
+                char sub[160];
+                long long smin = 1, smax = max > 1 ? max : 1;
+                if (sizes_value(colon2 + 1, sl, smin, smax, &step, sub, sizeof sub)) {
+                    snprintf(err, err_len, "range '%.*s': step %s", (int)len, p, sub);
+                    return -1;
+                }
+            }
             if (lo > hi) {
                 snprintf(err, err_len, "range '%.*s' is empty (LO > HI)", (int)len, p);
                 return -1;
             }
-            for (long long v = lo; v <= hi; v *= 2) {
-                if (n >= cap) {
+            if (step > 0) {
+                /* LO, LO+STEP, ... while <= HI: counted first, so a huge range fails at once */
+                long long steps = (hi - lo) / step + 1;
+                if (steps > cap - n) {
                     snprintf(err, err_len, "'%s' expands to more than %d sizes", text, cap);
                     return -1;
                 }
-                if (sizes_seen(out, n, v, text, err, err_len)) return -1;
-                out[n++] = v;
-                if (v > hi / 2) break;
+                for (long long j = 0; j < steps; j++) {
+                    if (sizes_seen(out, n, lo + j * step, text, err, err_len)) return -1;
+                    out[n++] = lo + j * step;
+                }
+            } else {
+                for (long long v = lo; v <= hi; v *= 2) {
+                    if (n >= cap) {
+                        snprintf(err, err_len, "'%s' expands to more than %d sizes", text, cap);
+                        return -1;
+                    }
+                    if (sizes_seen(out, n, v, text, err, err_len)) return -1;
+                    out[n++] = v;
+                    if (v > hi / 2) break;
+                }
             }
         } else {
             if (n >= cap) {

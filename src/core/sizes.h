@@ -1,10 +1,12 @@
-/* src/core/sizes.h: parsing of size arguments (--n, --elems).
+/* src/core/sizes.h: parsing of size arguments (--m, --n, --k, --elems).
  *
  * Accepted forms, combinable in a comma list:
  *   4096        a plain decimal integer
  *   2^26        a power of two
  *   64M, 4K, 1G a binary suffix (K = 2^10, M = 2^20, G = 2^30)
  *   512:8192    a doubling range: 512, 1024, ..., up to and including <= 8192
+ *   1024:8192:1024  a stepped range (cutlass style): 1024, 2048, ..., 8192;
+ *               the end is included when it lands on a step (1:10:4 is 1, 5, 9)
  * Every value must lie in [min, max] and appear once; no sign, no spaces, no
  * fraction. */
 #ifndef COMPARE_SIZES_H

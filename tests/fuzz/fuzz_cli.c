@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_cli.c: libFuzzer target for cli_parse.
+/* tests/fuzz/fuzz_cli.c: libFuzzer target for cli_parse + cli_resolve.
  *
  * The input bytes are split on NUL or newline into argv[1..] (argv[0] is
  * "compare"; empty tokens are kept as empty arguments, as a shell can pass
@@ -8,13 +8,14 @@
  *
  * After each call the target checks what cli_parse promises: rc is 0 or 2; on
  * 2 the message is non-empty and NUL-terminated inside err_len; on 0 every
- * size lies in the CLI's bounds, the counts fit their arrays, every --variants
- * name is a known one and points into argv, the ops mask is a non-empty subset
- * of CLI_OP_ALL, --reps <= --max-reps. A broken promise aborts (a crash).
+ * size lies in the CLI's bounds (GEMM shapes: shapes_check, each once), the
+ * counts fit their arrays, every --variants name is a known one and points
+ * into argv, the ops mask is a non-empty subset
+ * of the catalog's ops, --reps <= --max-reps. A broken promise aborts (a crash).
  *
- * Filesystem guard: --csv makes cli_parse call csv_check_target, which may
- * stat, access and read the named path but must never create, write, rename or
- * remove anything. .ci/fuzz.sh renames every filesystem-changing libc symbol
+ * Filesystem guard: --csv makes cli_parse call csv_check_target and --shapes
+ * shapes_read_file, which may stat, access and read the named path but must
+ * never create, write, rename or remove anything. .ci/fuzz.sh renames every filesystem-changing libc symbol
  * that the core objects reference (objcopy --redefine-sym fopen=fuzz_fs_fopen,
  * ...) to the guards below, which abort on any write-capable use. libFuzzer's
  * own calls (writing crash files) are untouched. FUZZ_FS_GUARD_SELFTEST=1
@@ -24,6 +25,7 @@
  * Run: bash .ci/fuzz.sh [SECONDS]   (builds this with clang -fsanitize=fuzzer) */
 #include "cli.h"
 #include "csv.h"
+#include "shapes.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -41,17 +43,20 @@
 // ---- the variant table cli_parse validates against ---------------------------
 /* Shaped like the real one: several ops, and one name ("thrust") under two ops,
  * which exercises the duplicate handling in the lookup and in the known list. */
-static const char *const fuzz_names[] = {
-    "sgemm_naive", "sgemm_tiled", "sgemm_vec4", "cublas", "cublas_tf32",
-    "reduce_warp", "reduce_vec4", "cub", "thrust",
-    "sort_radix", "thrust", "cub_radix",
+static const op_info fuzz_ops[] = {
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, ""},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, ""},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub_radix", {"u32", "f32"}, ""},
 };
-static const char *const fuzz_ops[] = {
-    "sgemm", "sgemm", "sgemm", "sgemm", "sgemm",
-    "reduce", "reduce", "reduce", "reduce",
-    "sort", "sort", "sort",
+#define FV(op, name, lib) {op, name, lib, "fp32", NULL, 0, "builtin", ""}
+static const variant_info fuzz_variants[] = {
+    FV("sgemm", "sgemm_naive", 0), FV("sgemm", "sgemm_tiled", 0), FV("sgemm", "sgemm_vec4", 0),
+    FV("sgemm", "cublas", 1),      FV("sgemm", "cublas_tf32", 1), FV("reduce", "reduce_warp", 0),
+    FV("reduce", "reduce_vec4", 0), FV("reduce", "cub", 1),      FV("reduce", "thrust", 1),
+    FV("sort", "sort_radix", 0),   FV("sort", "thrust", 1),       FV("sort", "cub_radix", 1),
 };
-static const cli_known fuzz_known = {fuzz_names, fuzz_ops, (int)(sizeof fuzz_names / sizeof fuzz_names[0])};
+static const catalog fuzz_known = {fuzz_ops, 3, fuzz_variants,
+                                   (int)(sizeof fuzz_variants / sizeof fuzz_variants[0])};
 
 // ---- filesystem guard ---------------------------------------------------------
 /* Every function here replaces one libc symbol inside the core objects only. */
@@ -158,18 +163,32 @@ static void fuzz_check_sizes(const long long *v, int count, long long hi, const 
         if (v[i] < 1 || v[i] > hi) fuzz_fail(what, "value out of bounds");
 }
 
+/* GEMM shapes: within the bounds (shapes_check), each once, at most CLI_MAX_SHAPES. */
+static void fuzz_check_shapes(const cli_options *o)
+{
+    if (o->gemm_count < 1 || o->gemm_count > CLI_MAX_SHAPES)
+        fuzz_fail("gemm_count out of [1, CLI_MAX_SHAPES]", NULL);
+    for (int i = 0; i < o->gemm_count; i++) {
+        char e[256];
+        if (shapes_check(&o->gemm[i], e, sizeof e)) fuzz_fail("accepted a GEMM shape out of bounds", e);
+        for (int j = 0; j < i; j++)
+            if (o->gemm[j].m == o->gemm[i].m && o->gemm[j].n == o->gemm[i].n && o->gemm[j].k == o->gemm[i].k)
+                fuzz_fail("accepted a GEMM shape twice", NULL);
+    }
+}
+
 static void fuzz_check_ok(const cli_options *o, char **args, const size_t *lens, int n)
 {
-    fuzz_check_sizes(o->n, o->n_count, 65536LL, "--n sizes");
+    fuzz_check_shapes(o);
     fuzz_check_sizes(o->elems, o->elems_count, 1LL << 32, "--elems sizes");
-    if (o->ops == 0 || (o->ops & ~CLI_OP_ALL)) fuzz_fail("ops mask empty or out of CLI_OP_ALL", NULL);
+    if (o->op_mask == 0 || (o->op_mask & ~7u)) fuzz_fail("op mask empty or naming an op not in the catalog", NULL);
     if (o->variant_count < 0 || o->variant_count > CLI_MAX_VARIANTS) fuzz_fail("variant_count", NULL);
     for (int i = 0; i < o->variant_count; i++) {
         int known = 0;
         if (!fuzz_in_args(o->variants[i], args, lens, n)) fuzz_fail("variant name outside argv", NULL);
-        for (int j = 0; j < fuzz_known.count && !known; j++)
-            known = strcmp(o->variants[i], fuzz_known.names[j]) == 0 &&
-                    (o->ops & cli_op_bit(fuzz_known.ops_of[j])) != 0;
+        for (int j = 0; j < fuzz_known.variant_count && !known; j++)
+            known = strcmp(o->variants[i], fuzz_known.variants[j].name) == 0 &&
+                    cli_op_runs(o, catalog_op(&fuzz_known, fuzz_known.variants[j].op));
         if (!known) fuzz_fail("accepted a variant that is unknown or whose op is not run", o->variants[i]);
     }
     if (o->min_reps < 1 || o->min_reps > o->max_reps) fuzz_fail("--reps / --max-reps", NULL);
@@ -229,7 +248,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err = malloc(FUZZ_ERR_LEN);
     if (!err) abort();
     memset(err, 'X', FUZZ_ERR_LEN);
-    rc = cli_parse(argc, argv, &fuzz_known, &opts, err, FUZZ_ERR_LEN);
+    rc = cli_parse(argc, argv, &opts, err, FUZZ_ERR_LEN);
+    if (rc == 0) rc = cli_resolve(&opts, &fuzz_known, err, FUZZ_ERR_LEN);
     if (memchr(err, '\0', FUZZ_ERR_LEN) == NULL) fuzz_fail("err not NUL-terminated", NULL);
     if (rc == 2) {
         if (err[0] == '\0') fuzz_fail("usage error with an empty message", NULL);
