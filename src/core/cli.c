@@ -74,6 +74,9 @@ void cli_print_help(const char *prog)
            "                    for nsys and ncu --nvtx --nvtx-include\n"
            "  --soak SEC        repeat the whole run for SEC seconds in one process; report device\n"
            "                    memory before/after and the spread of each median across rounds\n"
+           "  --discard-throttled  time a variant again (up to 3 times) when NVML saw the GPU slow\n"
+           "                    down for power or heat during its samples; the row keeps the last\n"
+           "                    try and its mark if it still was (clocks are observed, never set)\n"
            "  --quiet           no progress lines on stderr\n"
            "  --version         print the version and exit\n"
            "  --help            this text\n\n"
@@ -189,7 +192,8 @@ static void cli_op_list(const catalog *cat, char *buf, size_t len)
 typedef enum {
     OPT_M, OPT_N, OPT_K, OPT_SHAPE, OPT_SHAPES, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP,
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
-    OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE, OPT_COUNT
+    OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
+    OPT_DISCARD_THROTTLED, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -206,6 +210,7 @@ static const struct {
     [OPT_FORMAT] = {"--format", 1}, [OPT_QUIET] = {"--quiet", 0}, [OPT_VERSION] = {"--version", 0},
     [OPT_HELP] = {"--help", 0},    [OPT_CHECK_ONLY] = {"--check-only", 0},
     [OPT_SOAK] = {"--soak", 1},    [OPT_PLUGIN] = {"--plugin", 1}, [OPT_PROFILE] = {"--profile", 0},
+    [OPT_DISCARD_THROTTLED] = {"--discard-throttled", 0},
 };
 
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
@@ -351,6 +356,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             o->plugins[o->plugin_count++] = value;
             break;
         case OPT_PROFILE: o->profile = 1; break;
+        case OPT_DISCARD_THROTTLED: o->discard_throttled = 1; break;
         case OPT_COUNT: break;
         }
         if (rc) return rc;

@@ -49,6 +49,7 @@ typedef struct {
     int check_only;                     /* verify every variant, time nothing */
     double soak_s;                      /* > 0: repeat the whole plan for this long (leak/stability check) */
     int profile;                        /* --profile: verify, then launch each variant once, untimed */
+    int discard_throttled;              /* --discard-throttled: re-sample rows measured while throttled */
     int test_variants;                  /* COMPARE_TEST_VARIANTS=1: the test-only rows are visible */
 } cli_options;
 

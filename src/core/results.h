@@ -79,6 +79,7 @@ typedef struct {
     double power_w;            /* mean board power */
     char throttle[160];        /* clock-event reasons seen, "a|b" ("" when none) */
     int throttled;             /* 1 if a power or thermal slowdown was seen */
+    int resampled;             /* times its samples were taken again (--discard-throttled) */
 } result_row;
 
 /* Sets every "not applicable" figure of a fresh row (< 0, empty strings). */

@@ -38,6 +38,14 @@ static int device_fill_info(device_ctx *d)
                  u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     }
     CK_CUDA(cudaDeviceGetPCIBusId(in->pci_bus_id, (int)sizeof in->pci_bus_id, d->ordinal));
+    /* clocks are observed, never set: without NVML the rows carry none, and
+     * the device block says why */
+    if (clocks_open(&d->clk, in->pci_bus_id, in->clocks_note, sizeof in->clocks_note) == 0) {
+        unsigned sm = 0, mem = 0;
+        clocks_max_mhz(d->clk, &sm, &mem);
+        in->max_sm_clock_mhz = sm ? (double)sm : -1.0;
+        in->clocks_note[0] = '\0';
+    }
     return 0;
 }
 
@@ -110,6 +118,7 @@ int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, 
 
 void device_close(device_ctx *d)
 {
+    clocks_close(d->clk);
     if (d->flush_buf) cudaFree(d->flush_buf);
     if (d->ev_start) cudaEventDestroy(d->ev_start);
     if (d->ev_stop) cudaEventDestroy(d->ev_stop);

@@ -8,6 +8,7 @@
 #include <curand.h>
 #include <cuda_runtime_api.h>
 
+#include "clocks.h"
 #include "results.h"
 
 typedef struct {
@@ -19,6 +20,7 @@ typedef struct {
     void *flush_buf;           /* >= 2x L2, memset before each sample when flushing */
     size_t flush_bytes;
     cudaEvent_t ev_start, ev_stop; /* one pair, reused sample after sample */
+    clocks *clk;               /* NVML clock observer, NULL without NVML (info.clocks_note says why) */
 } device_ctx;
 
 /* Opens device `ordinal`. Returns 0; 77 if there is no usable GPU/driver

@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "check.h"
@@ -57,7 +58,7 @@ static int harness_sample(device_ctx *d, const variant *v, const op_case *c, con
 
 int harness_time(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p,
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
-                 double **samples_ms, size_t *count)
+                 double **samples_ms, size_t *count, clocks_summary *cs)
 {
     double *s = malloc((size_t)p->max_reps * sizeof *s);
     double t0;
@@ -72,6 +73,8 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
         check_cuda_status(cudaStreamSynchronize(d->stream), "cudaStreamSynchronize (warm-up)", __FILE__, __LINE__))
         st = STATUS_ERROR;
     t0 = harness_now();
+    /* the clocks are watched from here (the GPU busy with the warm-up) to the last sample */
+    int watching = st == STATUS_OK && cs && clocks_begin(d->clk) == 0;
     while (st == STATUS_OK && n < (size_t)p->max_reps) {
         if (stop && *stop) {
             st = STATUS_SKIP;
@@ -86,6 +89,10 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
             if (harness_now() - t0 >= p->max_time_s) break;
             if (stats_summarize(s, n, &sum) == 0 && sum.spread_pct <= p->noise_pct) break;
         }
+    }
+    if (cs) {
+        if (watching) clocks_end(d->clk, cs);
+        else memset(cs, 0, sizeof *cs);
     }
     if (st != STATUS_OK) {
         free(s);

@@ -24,11 +24,12 @@ typedef struct {
 typedef void (*harness_progress_fn)(void *ctx, size_t samples);
 
 /* Times v on c. On success returns STATUS_OK with *samples_ms (malloc'ed,
- * caller frees) and *count set. Returns STATUS_ERROR on a CUDA error
- * (message via status.h) and STATUS_SKIP if *stop became non-zero. */
+ * caller frees) and *count set, and (cs not NULL) what the clocks were while
+ * the samples ran (cs->valid 0 without NVML). Returns STATUS_ERROR on a CUDA
+ * error (message via status.h) and STATUS_SKIP if *stop became non-zero. */
 int harness_time(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p,
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
-                 double **samples_ms, size_t *count);
+                 double **samples_ms, size_t *count, clocks_summary *cs);
 
 /* Runs v once (prepare included) and waits for it: the checked run, and
  * --profile's single launch. */

@@ -8,6 +8,8 @@
  * is a hook of its op_desc (src/gpu/op.h). */
 #include "run.h"
 
+#define RUN_THROTTLE_RETRIES 3 /* --discard-throttled: timings taken again at most this often */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +164,19 @@ static void run_note_kernel(result_row *r, const variant *v)
     snprintf(r->kernel_note, sizeof r->kernel_note, "%s", why ? why : "");
 }
 
+/* The clocks seen while the samples ran (none without NVML). */
+static void run_note_clocks(result_row *r, const clocks_summary *cs)
+{
+    if (!cs->valid) return;
+    r->sm_clock_mhz = cs->sm_mhz_mean;
+    r->sm_clock_min_mhz = cs->sm_mhz_min;
+    r->mem_clock_mhz = cs->mem_mhz_mean == cs->mem_mhz_mean ? cs->mem_mhz_mean : -1; /* NAN: unread */
+    r->temp_c = cs->temp_c_max == cs->temp_c_max ? cs->temp_c_max : -1;
+    r->power_w = cs->power_w_mean == cs->power_w_mean ? cs->power_w_mean : -1;
+    snprintf(r->throttle, sizeof r->throttle, "%s", cs->reason_names);
+    r->throttled = cs->power_or_thermal;
+}
+
 /* NVTX: one push/pop range open at a time, so that
  * `ncu --nvtx --nvtx-include "<op> <variant> <size>/"` selects exactly the
  * launch of --profile, whatever the nesting rules of the filter. */
@@ -198,11 +213,25 @@ static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *
         nvtxRangePop();
         return st;
     }
-    run_progress_print(rs->prog, "timing", 0);
-    run_nvtx_push(c, v, "timed");
-    st = harness_time(d, v, c, hp, rs->stop, run_progress_samples, rs->prog, &r->samples_ms, &r->time_ms.count);
-    nvtxRangePop();
-    if (st == STATUS_OK && stats_summarize(r->samples_ms, r->time_ms.count, &r->time_ms) != 0) {
+    /* --discard-throttled: samples taken while the GPU slowed down for power or
+     * heat are taken again, up to RUN_THROTTLE_RETRIES times; the row keeps
+     * the last attempt (never an empty row), marked if it still was */
+    for (int attempt = 0;; attempt++) {
+        clocks_summary cs;
+        run_progress_print(rs->prog, attempt ? "timing again (throttled)" : "timing", 0);
+        run_nvtx_push(c, v, "timed");
+        free(r->samples_ms);
+        r->samples_ms = NULL;
+        r->time_ms.count = 0;
+        st = harness_time(d, v, c, hp, rs->stop, run_progress_samples, rs->prog, &r->samples_ms, &r->time_ms.count,
+                          &cs);
+        nvtxRangePop();
+        if (st != STATUS_OK) return st;
+        run_note_clocks(r, &cs);
+        if (!r->throttled || !rs->o->discard_throttled || attempt == RUN_THROTTLE_RETRIES) break;
+        r->resampled++;
+    }
+    if (stats_summarize(r->samples_ms, r->time_ms.count, &r->time_ms) != 0) {
         status_set_message("no samples");
         st = STATUS_ERROR;
     }
