@@ -154,7 +154,7 @@ static void make_info(void) { test_h200_run_info(&info, "NVIDIA H200, \"test\" r
 /* A timed hand sgemm row at n = 2048: 4.125 ms median. */
 static void make_hand_row(result_row *r)
 {
-    memset(r, 0, sizeof *r);
+    results_row_clear(r);
     r->op = "sgemm";
     r->variant = "tiled32";
     r->library = 0;
@@ -175,6 +175,14 @@ static void make_hand_row(result_row *r)
     r->pct_peak = r->tflops / info.dev.peak_fp32_tflops * 100.0;
     r->rel_err = 1.25e-7;
     r->tolerance = 3.0517578125e-05;
+    r->source = "builtin";
+    snprintf(r->kernel, sizeof r->kernel, "tiled32_k");
+    r->sm_clock_mhz = 1965.5;
+    r->sm_clock_min_mhz = 1755;
+    r->mem_clock_mhz = 3201;
+    r->temp_c = 51;
+    r->power_w = 612.25;
+    snprintf(r->throttle, sizeof r->throttle, "sw_power_cap|hw_thermal");
 }
 
 static void test_rows(void)
@@ -199,7 +207,7 @@ static void test_rows(void)
     fail.status = STATUS_FAIL;
     fail.rel_err = 0.5;
     snprintf(fail.message, sizeof fail.message, "max err 3.2 at (7, 9), \"C\" poisoned\nsecond line\\end");
-    memset(&red, 0, sizeof red);
+    results_row_clear(&red);
     red.op = "reduce";
     red.variant = "shuffle";
     red.math = "fp32";
@@ -295,6 +303,23 @@ static void test_rows(void)
     CELL(1, "flops", "17179869184");
     CELL(1, "bytes", "50331648");
     CELL(1, "message", "");
+    /* what ran, and the clocks while it ran */
+    CELL(1, "kernel", "tiled32_k");
+    CELL(1, "kernel_note", "");
+    CELL(1, "source", "builtin");
+    CELL(1, "sm_clock_mhz", "1965.5");
+    CELL(1, "sm_clock_min_mhz", "1755");
+    CELL(1, "mem_clock_mhz", "3201");
+    CELL(1, "temp_c", "51");
+    CELL(1, "power_w", "612.25");
+    CELL(1, "throttle", "sw_power_cap|hw_thermal");
+    CELL(1, "hostname", "h200-node");
+    CELL(1, "rank", "");
+    CELL(1, "device_index", "0");
+    CELL(1, "device_uuid", "GPU-00112233-4455-6677-8899-aabbccddeeff");
+    CELL(1, "pci_bus_id", "0000:19:00.0");
+    CELL(4, "sm_clock_mhz", ""); /* not observed: empty */
+    CELL(4, "throttle", "");
     /* the library row: no percent, no ref/best names */
     CELL(2, "variant", "cublas_fp32");
     CELL(2, "library", "1");

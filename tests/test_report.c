@@ -433,7 +433,7 @@ static void test_table(void)
     CHECK(strcmp(line_starting(t, "  (a ", line, sizeof line), "  (a 120 MiB memset before every sample)") == 0,
           "flush line: [%s]", line);
     CHECK(strcmp(line_starting(t, "device: ", line, sizeof line),
-                 "device: NVIDIA H200 \"lab\" \\ rig, cc 9.0, 132 SMs, SM clock 1980 MHz, memory 3201 MHz x 6016-bit, "
+                 "device: NVIDIA H200 \"lab\" \\ rig, cc 9.0, 132 SMs, SM clock max 1980 MHz, memory 3201 MHz x 6016-bit, "
                  "L2 60.0 MiB, 139.8 GiB") == 0,
           "device line: [%s]", line);
     CHECK(strcmp(line_starting(t, "driver ", line, sizeof line), "driver 13.0, CUDA runtime 13.0, cuBLAS 13.1.0") == 0,
@@ -497,7 +497,7 @@ static void test_markdown(void)
     char *t = render(CLI_FORMAT_MD, 0);
     char line[512];
     CHECK(strcmp(line_starting(t, "device: ", line, sizeof line),
-                 "device: NVIDIA H200 \"lab\" \\ rig, cc 9.0, 132 SMs, SM clock 1980 MHz, memory 3201 MHz x 6016-bit, "
+                 "device: NVIDIA H200 \"lab\" \\ rig, cc 9.0, 132 SMs, SM clock max 1980 MHz, memory 3201 MHz x 6016-bit, "
                  "L2 60.0 MiB, 139.8 GiB  ") == 0,
           "md device line (hard break): [%s]", line);
     CHECK(test_contains(t, "\n#### sgemm m=n=k=2048  (%ref"), "md sgemm heading");
@@ -724,6 +724,88 @@ static void test_json(void)
     }
 }
 
+// ---- the kernel that ran, and the clocks ----------------------------------------
+
+static void test_notes(void)
+{
+    result_row nr[2];
+    report rp;
+    char line[512], *t;
+    long n;
+    FILE *f = tmpfile();
+    run_info ni;
+    test_h200_run_info(&ni, "NVIDIA H200");
+    for (int i = 0; i < 2; i++) {
+        results_row_clear(&nr[i]);
+        nr[i].op = "sgemm";
+        nr[i].math = "tf32";
+        nr[i].source = "builtin";
+        snprintf(nr[i].case_label, sizeof nr[i].case_label, "sgemm m=n=k=4097");
+        nr[i].m = nr[i].n = nr[i].k = 4097;
+        nr[i].flops = metrics_gemm_flops(4097, 4097, 4097);
+        nr[i].rel_err = 1e-4;
+        nr[i].tolerance = 1e-3;
+        nr[i].mem_clock_mhz = 3201;
+        nr[i].temp_c = 40 + i * 15;
+        nr[i].power_w = 300 + i * 300;
+    }
+    nr[0].variant = "cublas_tf32";
+    nr[0].library = 1;
+    nr[0].sm_clock_mhz = 1980;
+    timed(&nr[0], s_tf32, 5);
+    nr[1].variant = "tf32_tma";
+    nr[1].ref_library = nr[1].best_library = "cublas_tf32";
+    snprintf(nr[1].kernel, sizeof nr[1].kernel, "tf32_mma");
+    snprintf(nr[1].kernel_note, sizeof nr[1].kernel_note, "k not a multiple of 4");
+    nr[1].sm_clock_mhz = 1600;
+    nr[1].sm_clock_min_mhz = 1400;
+    snprintf(nr[1].throttle, sizeof nr[1].throttle, "sw_power_cap");
+    nr[1].throttled = 1;
+    timed(&nr[1], s_hand, 5);
+    plan_percents(&sgemm_op, &ni.dev, nr, 2);
+    report_begin(&rp, f, CLI_FORMAT_TABLE, &ni, 0);
+    report_case(&rp, nr, 2);
+    report_end(&rp, 0);
+    n = ftell(f);
+    t = malloc((size_t)n + 1);
+    rewind(f);
+    t[fread(t, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    CHECK(test_contains(t, "\nclocks: observed through NVML while each variant is timed (never set)"),
+          "no clocks line in the device block:\n%s", t);
+    line_starting(t, "tf32_tma ", line, sizeof line);
+    CHECK(strlen(line) > 3 && strcmp(line + strlen(line) - 5, "ok *!") == 0, "tf32_tma row not marked: [%s]", line);
+    line_starting(t, "cublas_tf32 ", line, sizeof line);
+    CHECK(strlen(line) > 2 && strcmp(line + strlen(line) - 2, "ok") == 0, "cublas_tf32 row marked: [%s]", line);
+    CHECK(test_contains(t, "\n  * tf32_tma ran tf32_mma: k not a multiple of 4\n"), "no fallback note:\n%s", t);
+    CHECK(test_contains(t, "\n  ! tf32_tma: measured while the GPU slowed its clocks (sw_power_cap; SM clock 1600 "
+                           "MHz mean, 1400 min)\n"),
+          "no throttle warning:\n%s", t);
+    CHECK(test_contains(t, "\n  clocks while timed: SM 1600-1980 MHz (max 1980), memory 3201-3201 MHz, up to 55 C, "
+                           "300-600 W\n"),
+          "no clocks line under the case:\n%s", t);
+    /* %peak at the measured clock: 2 x 4097^3 FLOPs in 4 ms at 1600 MHz */
+    CHECK(fabs(nr[1].pct_peak - metrics_tflops(nr[1].flops, 4.0) / metrics_peak_fp32_tflops(132, 128, 1600000.0) *
+                                     100.0) < 1e-9,
+          "%%peak %.9g not at the measured clock", nr[1].pct_peak);
+    free(t);
+
+    /* without NVML: one line says why */
+    snprintf(ni.dev.clocks_note, sizeof ni.dev.clocks_note, "no libnvidia-ml: libnvidia-ml.so.1: cannot open");
+    f = tmpfile();
+    report_begin(&rp, f, CLI_FORMAT_TABLE, &ni, 0);
+    report_end(&rp, 0);
+    n = ftell(f);
+    t = malloc((size_t)n + 1);
+    rewind(f);
+    t[fread(t, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    CHECK(test_contains(t, "\nclocks: not observed (no libnvidia-ml: libnvidia-ml.so.1: cannot open): rows carry no "
+                           "clocks"),
+          "no 'not observed' line:\n%s", t);
+    free(t);
+}
+
 int main(void)
 {
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_report.XXXXXX");
@@ -734,6 +816,7 @@ int main(void)
     make_rows();
     test_json_parser_itself();
     test_table();
+    test_notes();
     test_markdown();
     test_json();
     rmdir(tmp_dir);

@@ -30,10 +30,16 @@ static void report_device_block(report *rp, const char *lead, const char *tail)
     fprintf(f, "%scompare %s (commit %s), %s, seed %llu, L2 flush %s%s\n", lead, COMPARE_VERSION, in->git_commit,
             in->timestamp, in->seed, in->l2_flush ? "on" : "off", tail);
     if (in->l2_flush) fprintf(f, "%s  (a %.0f MiB memset before every sample)%s\n", lead, rp->flush_bytes / 1048576.0, tail);
-    fprintf(f, "%sdevice: %s, cc %d.%d, %d SMs, SM clock %.0f MHz, memory %.0f MHz x %d-bit, L2 %.1f MiB, %.1f GiB%s\n",
+    fprintf(f, "%sdevice: %s, cc %d.%d, %d SMs, SM clock max %.0f MHz, memory %.0f MHz x %d-bit, L2 %.1f MiB, %.1f GiB%s\n",
             lead, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1e3, d->mem_clock_khz / 1e3,
             d->bus_width_bits, d->l2_bytes / 1048576.0, d->total_mem_bytes / 1073741824.0, tail);
     fprintf(f, "%sdriver %s, CUDA runtime %s, cuBLAS %s%s\n", lead, drv, rt, cb, tail);
+    if (d->clocks_note[0])
+        fprintf(f, "%sclocks: not observed (%s): rows carry no clocks, %%peak uses the maximum%s\n", lead,
+                d->clocks_note, tail);
+    else
+        fprintf(f, "%sclocks: observed through NVML while each variant is timed (never set); %%peak uses the "
+                   "measured SM clock%s\n", lead, tail);
     fprintf(f, "%sceilings: FP32 %.1f TFLOP/s (%d SMs x %d lanes x 2 x %.3f GHz), memory %.0f GB/s (%.0f MHz x 2 x %d bit / 8)%s\n",
             lead, d->peak_fp32_tflops, d->sms, d->fp32_lanes_per_sm, d->sm_clock_khz / 1e6, d->peak_mem_gbps,
             d->mem_clock_khz / 1e3, d->bus_width_bits, tail);
@@ -203,14 +209,43 @@ void report_case(report *rp, const result_row *rows, int count)
             fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s\n", r->variant, r->math, med, spr, thr, pr, pb, pk,
                     err, status_name(r->status), mark);
     }
+    {
+        /* the clocks the case's rows ran at: the range of their means */
+        double lo = 1e30, hi = -1, mlo = 1e30, mhi = -1, t = -1, plo = 1e30, phi = -1;
+        for (int i = 0; i < count; i++) {
+            const result_row *r = &rows[i];
+            if (r->sm_clock_mhz <= 0) continue;
+            lo = r->sm_clock_mhz < lo ? r->sm_clock_mhz : lo;
+            hi = r->sm_clock_mhz > hi ? r->sm_clock_mhz : hi;
+            if (r->mem_clock_mhz > 0) {
+                mlo = r->mem_clock_mhz < mlo ? r->mem_clock_mhz : mlo;
+                mhi = r->mem_clock_mhz > mhi ? r->mem_clock_mhz : mhi;
+            }
+            t = r->temp_c > t ? r->temp_c : t;
+            if (r->power_w > 0) {
+                plo = r->power_w < plo ? r->power_w : plo;
+                phi = r->power_w > phi ? r->power_w : phi;
+            }
+        }
+        if (hi > 0) {
+            fprintf(f, "%s  clocks while timed: SM %.0f-%.0f MHz (max %.0f)", md ? ">" : "", lo, hi,
+                    rp->info->dev.max_sm_clock_mhz > 0 ? rp->info->dev.max_sm_clock_mhz
+                                                       : rp->info->dev.sm_clock_khz / 1e3);
+            if (mhi > 0) fprintf(f, ", memory %.0f-%.0f MHz", mlo, mhi);
+            if (t >= 0) fprintf(f, ", up to %.0f C", t);
+            if (phi > 0) fprintf(f, ", %.0f-%.0f W", plo, phi);
+            fputc('\n', f);
+        }
+    }
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         if (r->kernel_note[0])
             fprintf(f, "%s  * %s ran %s: %s\n", md ? ">" : "", r->variant, r->kernel[0] ? r->kernel : "another kernel",
                     r->kernel_note);
         if (r->throttled)
-            fprintf(f, "%s  ! %s: measured while the GPU slowed its clocks (%s; SM clock %.0f MHz mean, %.0f min)\n",
-                    md ? ">" : "", r->variant, r->throttle, r->sm_clock_mhz, r->sm_clock_min_mhz);
+            fprintf(f, "%s  ! %s: measured while the GPU slowed its clocks (%s; SM clock %.0f MHz mean, %.0f min%s)\n",
+                    md ? ">" : "", r->variant, r->throttle, r->sm_clock_mhz, r->sm_clock_min_mhz,
+                    r->resampled ? ", after timing it again" : "");
     }
     for (int i = 0; i < count; i++) {
         if (!rows[i].message[0]) continue;
