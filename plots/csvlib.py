@@ -1,19 +1,24 @@
-"""plots/compare_csv.py: read the CSV files that `compare --csv FILE` writes.
+"""plots/csvlib.py: read the CSV files that `compare --csv FILE` writes.
 
-Shared by plot.py and tables.py (standard library only). One Row per CSV row,
-with typed fields: empty cells become None. A file that cannot be read, lacks a
-column the caller needs, or holds a malformed cell raises CsvError, whose text
-names the file (and the line and column where it applies); the scripts turn it
-into exit status 2.
+Shared by plot.py, tables.py and compare_csv.py (standard library only). One
+Row per CSV row, with typed fields: empty cells become None; columns unknown
+here are kept as text. A file that cannot be read, lacks a column the caller
+needs, or holds a malformed cell raises CsvError, whose text names the file
+(and the line and column where it applies); the scripts turn it into exit
+status 2.
 
 Series: rows are grouped by (op, math) for sort (u32 and f32 keys are two
 series, labelled "sort u32" / "sort f32") and by op alone for sgemm and reduce.
-Source: (device, git_commit): what tells two GPUs or two commits apart when
-several CSVs are read together.
+Run: (device, git_commit, l2_flush, timestamp): the rows one `compare` call
+wrote for one device. Source: a run without its timestamp: what tells two
+GPUs, two commits or flushed and unflushed measurements apart when several
+runs are read together. Several runs of one source measuring the same case
+are re-measurements: plots and tables use the newest (newest()).
 """
 
 import csv
 import dataclasses
+import math
 import re
 
 # ---- the CSV contract ---------------------------------------------------------
@@ -35,6 +40,20 @@ FLOAT_COLUMNS = (
     "pct_of_peak", "rel_err", "tolerance", "flops", "bytes", "peak_fp32_tflops",
     "peak_mem_gbps",
 )
+
+# What each tool needs (a file lacking one of its columns is refused by name):
+# CASE_COLUMNS say which run measured which case and whether it passed.
+CASE_COLUMNS = (
+    "timestamp", "git_commit", "device", "l2_flush", "op", "variant", "library",
+    "math", "m", "n", "k", "elems", "status",
+)
+PCT_COLUMNS = ("ref_library", "pct_of_ref_library", "best_library", "pct_of_best_library")
+THROUGHPUT_COLUMNS = ("time_ms_median", "tflops", "gbps", "gkeys_per_s")
+PLOT_COLUMNS = CASE_COLUMNS + THROUGHPUT_COLUMNS + PCT_COLUMNS + (
+    "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps")
+TABLE_COLUMNS = CASE_COLUMNS + THROUGHPUT_COLUMNS + PCT_COLUMNS + (
+    "spread_pct", "pct_of_peak", "rel_err")
+DIFF_COLUMNS = CASE_COLUMNS + ("time_ms_median", "pct_of_ref_library")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +103,21 @@ class Row:
 
     @property
     def source(self):
-        return (self.cells["device"], self.cells["git_commit"])
+        """(device, git_commit, l2_flush): rows of one source are comparable."""
+        return (self.cells["device"], self.cells["git_commit"], self.cells["l2_flush"])
+
+    @property
+    def run(self):
+        """The source and the timestamp: the rows of one `compare` call on one device."""
+        return self.source + (self.cells["timestamp"],)
+
+    @property
+    def case(self):
+        """(device, op, variant, math, m, n, k, elems, l2_flush): one measurement
+        of one variant; two commits' rows of the same case are compared on it."""
+        get = self.values.get
+        return (self.cells["device"], self.cells["op"], self.cells["variant"],
+                self.cells["math"], get("m"), get("n"), get("k"), get("elems"), get("l2_flush"))
 
     @property
     def series(self):
@@ -159,27 +192,50 @@ def read_csv(path, required):
 
 
 def read_all(paths, required):
-    """Rows of every file, in order; later duplicates of a case replace earlier ones.
+    """Rows of every file, in order, every run kept.
 
-    Returns (rows, notes): notes are lines worth printing (replaced duplicates,
+    A case repeated within one run (the same file read twice, say) keeps its
+    last row. Returns (rows, notes): notes are lines worth printing (repeats,
     unknown ops)."""
-    by_case = {}
-    notes = []
+    by_key = {}
+    repeats = {}
     unknown = {}
     for path in paths:
         for row in read_csv(path, required):
             if row.op not in OPS:
                 unknown[row.op] = unknown.get(row.op, 0) + 1
                 continue
-            case = (row.source, row.series, row.variant, row.math, row.size_key)
-            if case in by_case:
-                old = by_case[case]
-                notes.append(f"note: {row.path}:{row.line} replaces {old.path}:{old.line}"
-                              f" ({row.op} {row.variant} {row.math} at {size_label(row)})")
-            by_case[case] = row
+            key = (row.run, row.case)
+            if key in by_key:
+                pair = (row.path, by_key[key].path)
+                repeats[pair] = repeats.get(pair, 0) + 1
+            by_key[key] = row
+    notes = [f"note: {new}: {count} row(s) repeat a case of the same run in {old}: "
+             "the later row is used" for (new, old), count in repeats.items()]
     for op, count in sorted(unknown.items()):
         notes.append(f"note: skipped {count} row(s) of unknown op '{op}'")
-    return list(by_case.values()), notes
+    return list(by_key.values()), notes
+
+
+def newest(rows, same_commit=True):
+    """The row of the newest run (latest timestamp, then the last read) of each
+    case: of each source's cases, or with same_commit=False of each case whatever
+    its commit. Returns (rows in their first order, notes naming the runs left out)."""
+    best = {}
+    for index, row in enumerate(rows):
+        key = (row.git_commit, row.case) if same_commit else row.case
+        if key not in best or row.timestamp >= best[key][1].timestamp:
+            best[key] = (best.get(key, (index,))[0], row)
+    kept = {id(row) for _, row in best.values()}
+    left_out = {}
+    for row in rows:
+        if id(row) not in kept:
+            run = (row.path, row.timestamp)
+            left_out[run] = left_out.get(run, 0) + 1
+    same = "device, commit and L2 setting" if same_commit else "device and L2 setting"
+    notes = [f"note: {path} (run of {timestamp or 'no timestamp'}): {count} row(s) left out "
+             f"for a newer run of the same {same}" for (path, timestamp), count in left_out.items()]
+    return [row for _, row in sorted(best.values(), key=lambda item: item[0])], notes
 
 
 # ---- ordering -----------------------------------------------------------------
@@ -235,19 +291,23 @@ def parse_size(text):
     return value
 
 
+def flush_label(l2_flush):
+    return {"1": "L2 flushed", "0": "L2 not flushed"}.get(l2_flush, f"l2_flush={l2_flush}")
+
+
 def source_labels(sources):
-    """Shortest label telling the sources apart: device, commit, or both."""
+    """Shortest label telling the sources apart: what differs among device,
+    commit and L2 flush (the device alone when there is one source)."""
     sources = sorted(set(sources))
-    devices = {d for d, _ in sources}
-    commits = {c for _, c in sources}
+    differ = [len({s[i] for s in sources}) > 1 for i in range(3)]
     labels = {}
-    for device, commit in sources:
-        if len(sources) == 1 or (len(devices) > 1 and len(commits) == 1):
-            labels[(device, commit)] = device
-        elif len(devices) == 1:
-            labels[(device, commit)] = commit[:12]
-        else:
-            labels[(device, commit)] = f"{device} @ {commit[:12]}"
+    for device, commit, l2_flush in sources:
+        label = device if differ[0] or not any(differ) else ""
+        if differ[1]:
+            label = f"{label} @ {commit[:12]}" if label else commit[:12]
+        if differ[2]:
+            label = f"{label}, {flush_label(l2_flush)}" if label else flush_label(l2_flush)
+        labels[(device, commit, l2_flush)] = label
     return labels
 
 
@@ -255,5 +315,20 @@ def source_caption(rows, source):
     """'NVIDIA H200, 2026-11-29, commit abc123' for the rows of one source."""
     dates = sorted({r.date for r in rows if r.source == source})
     date = dates[0] if len(dates) == 1 else f"{dates[0]}..{dates[-1]}"
-    device, commit = source
+    device, commit, _ = source
     return f"{device}, {date}, commit {commit[:12]}"
+
+
+# ---- formatting ---------------------------------------------------------------
+
+def fmt_sig(value, digits=3):
+    """`digits` significant figures, never in exponent form: 66.9, 4810, 0.428;
+    '-' for None."""
+    if value is None:
+        return "-"
+    if value == 0:
+        return "0"
+    exponent = math.floor(math.log10(abs(value)))
+    if round(abs(value), digits - 1 - exponent) >= 10 ** (exponent + 1):
+        exponent += 1  # 99.96 rounds up to 100: three figures are "100", not "100.0"
+    return f"{value:.{max(0, digits - 1 - exponent)}f}"
