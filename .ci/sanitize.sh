@@ -70,7 +70,8 @@ for t in json.load(sys.stdin).get("tests", []):
 if [[ " $STEPS " == *" asan "* ]]; then
 echo "sanitize: configuring $SAN_DIR (COMPARE_SANITIZE=ON)"
 mkdir -p "$SAN_DIR"
-cmake -S "$ROOT" -B "$SAN_DIR" -DCOMPARE_SANITIZE=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+# COMPARE_PLOT_VENV=OFF: only the C tests run here, so no plot venv is made
+cmake -S "$ROOT" -B "$SAN_DIR" -DCOMPARE_SANITIZE=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCOMPARE_PLOT_VENV=OFF \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$SAN_DIR/sanitize-configure.log" 2>&1 \
     || { tail -40 "$SAN_DIR/sanitize-configure.log" >&2; exit 1; }
 mapfile -t san_tests < <(sanitize_list_cpu_tests "$SAN_DIR" | cut -f1)

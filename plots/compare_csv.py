@@ -1,259 +1,247 @@
-"""plots/compare_csv.py: read the CSV files that `compare --csv FILE` writes.
+#!/usr/bin/env python3
+"""plots/compare_csv.py: tools on the CSV files that `compare --csv FILE` writes.
 
-Shared by plot.py and tables.py (standard library only). One Row per CSV row,
-with typed fields: empty cells become None. A file that cannot be read, lacks a
-column the caller needs, or holds a malformed cell raises CsvError, whose text
-names the file (and the line and column where it applies); the scripts turn it
-into exit status 2.
+    python3 plots/compare_csv.py diff OLD.csv NEW.csv [--threshold PCT]
 
-Series: rows are grouped by (op, math) for sort (u32 and f32 keys are two
-series, labelled "sort u32" / "sort f32") and by op alone for sgemm and reduce.
-Source: (device, git_commit): what tells two GPUs or two commits apart when
-several CSVs are read together.
+diff: a regression check between two runs (two commits, two days). Rows are
+matched by (device, op, variant, math, m, n, k, elems, l2_flush); where a file
+holds several runs of one case, its newest run's row is used. For each hand
+row ok in both files it prints the old and new % of the reference library
+(pct_of_ref_library: the library's time over the hand kernel's, measured in
+the same run), the change, and the old and new median times, worst change
+first. The change is relative: new % / old % - 1, so a run on a warmer or
+cooler day, whose library and hand times moved together, shows no change.
+Rows whose status is not ok in either file, or whose reference library
+differs, are listed and never compared; then the library rows (their times,
+for context), and the rows found in only one file.
+
+Exit status: 0 no hand variant lost more than the threshold (default 3%) of
+its % of library; 1 at least one did (the summary names them); 2 bad usage or
+a file that cannot be read or lacks a column. Standard library only.
 """
 
-import csv
-import dataclasses
-import re
+import argparse
+import os
+import sys
 
-# ---- the CSV contract ---------------------------------------------------------
+sys.dont_write_bytecode = True  # keep plots/ free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import csvlib as cc  # noqa: E402
 
-ALL_COLUMNS = (
-    "timestamp", "git_commit", "device", "cc", "driver", "cuda_runtime",
-    "cublas_version", "seed", "l2_flush", "op", "variant", "library", "math",
-    "m", "n", "k", "elems", "samples", "time_ms_median", "time_ms_min",
-    "time_ms_q1", "time_ms_q3", "spread_pct", "tflops", "gbps", "gkeys_per_s",
-    "ref_library", "pct_of_ref_library", "best_library", "pct_of_best_library",
-    "pct_of_peak", "rel_err", "tolerance", "status", "flops", "bytes",
-    "peak_fp32_tflops", "peak_mem_gbps", "message",
-)
-
-INT_COLUMNS = ("library", "m", "n", "k", "elems", "samples", "seed", "l2_flush")
-FLOAT_COLUMNS = (
-    "time_ms_median", "time_ms_min", "time_ms_q1", "time_ms_q3", "spread_pct",
-    "tflops", "gbps", "gkeys_per_s", "pct_of_ref_library", "pct_of_best_library",
-    "pct_of_peak", "rel_err", "tolerance", "flops", "bytes", "peak_fp32_tflops",
-    "peak_mem_gbps",
-)
+DEFAULT_THRESHOLD = 3.0
+EPSILON = 1e-9  # a loss of exactly the threshold is within it, despite rounding
 
 
-@dataclasses.dataclass(frozen=True)
-class OpInfo:
-    """How one op is measured and plotted."""
-    throughput_column: str   # CSV column holding the op's throughput
-    unit: str                # its unit, for axes and table headers
-    size_name: str           # "n" (GEMM dimension) or "elems"
-    peak_name: str           # what pct_of_peak is a percent of ("" if none)
+# ---- matching -------------------------------------------------------------------
+
+def load(path):
+    """{case: row} of one file (the newest run of each case) and notes."""
+    rows, notes = cc.read_all([path], cc.DIFF_COLUMNS)
+    rows, left_out = cc.newest(rows, same_commit=False)
+    return {row.case: row for row in rows}, notes + left_out
 
 
-OPS = {
-    "sgemm": OpInfo("tflops", "TFLOP/s", "n", "FP32 peak"),
-    "reduce": OpInfo("gbps", "GB/s", "elems", "memory BW"),
-    "sort": OpInfo("gkeys_per_s", "Gkeys/s", "elems", ""),
-}
+def describe(path, rows):
+    """'a.csv: 39 row(s); NVIDIA H200; commit 2971c2d; 2026-11-30T02:06:49Z'."""
+    def joined(values):
+        return ", ".join(sorted(v for v in set(values) if v)) or "-"
+    return (f"{path}: {len(rows)} row(s); {joined(r.device for r in rows)}; "
+            f"commit {joined(r.git_commit for r in rows)}; {joined(r.timestamp for r in rows)}")
 
 
-class CsvError(Exception):
-    """A CSV file that cannot be used: the message says which and why."""
+def not_comparable(old, new):
+    """Why a pair of matched hand rows is not compared, or "" when it is."""
+    if not old.ok or not new.ok:
+        return f"status {old.status or '(empty)'} -> {new.status or '(empty)'}"
+    old_ref, new_ref = old.cells.get("ref_library", ""), new.cells.get("ref_library", "")
+    if old_ref and new_ref and old_ref != new_ref:
+        return f"reference library changed: {old_ref} -> {new_ref}"
+    if not old.pct_of_ref_library or new.pct_of_ref_library is None:
+        return "no % of library"
+    return ""
 
 
-@dataclasses.dataclass
-class Row:
-    """One measured (variant, size) row; numbers are None where the cell is empty."""
-    path: str                # file it came from
-    line: int                # its line number there
-    cells: dict              # every cell as text, by column name
-    values: dict             # typed INT_COLUMNS / FLOAT_COLUMNS values (or None)
-
-    def __getattr__(self, name):
-        values = self.__dict__.get("values", {})
-        if name in values:
-            return values[name]
-        cells = self.__dict__.get("cells", {})
-        if name in cells:
-            return cells[name]
-        raise AttributeError(name)
-
-    @property
-    def ok(self):
-        return self.cells["status"] == "ok"
-
-    @property
-    def is_library(self):
-        return self.values.get("library") == 1
-
-    @property
-    def source(self):
-        return (self.cells["device"], self.cells["git_commit"])
-
-    @property
-    def series(self):
-        """(op, math) for sort, (op, "") otherwise."""
-        op = self.cells["op"]
-        return (op, self.cells["math"]) if op == "sort" else (op, "")
-
-    @property
-    def info(self):
-        return OPS.get(self.cells["op"])
-
-    @property
-    def size_x(self):
-        """The size on a chart's x axis: n for sgemm, elems for reduce/sort."""
-        return self.values.get(self.info.size_name) if self.info else None
-
-    @property
-    def size_key(self):
-        """What makes two rows the same case: (m, n, k) for sgemm, elems otherwise."""
-        if self.cells["op"] == "sgemm":
-            return (self.values.get("m"), self.values.get("n"), self.values.get("k"))
-        return self.values.get("elems")
-
-    @property
-    def throughput(self):
-        return self.values.get(self.info.throughput_column) if self.info else None
-
-    @property
-    def date(self):
-        return self.cells["timestamp"][:10]
-
-
-# ---- reading ------------------------------------------------------------------
-
-def _parse_cell(path, line, column, text):
-    if text.strip() == "":
+def relative_change(old_value, new_value):
+    """new / old - 1, in percent (None if old is not positive or either is missing)."""
+    if old_value is None or new_value is None or old_value <= 0:
         return None
+    return (new_value / old_value - 1.0) * 100.0
+
+
+# ---- printing -------------------------------------------------------------------
+
+def signed(value):
+    return "-" if value is None else f"{value:+.1f}"
+
+
+def is_number(text):
     try:
-        if column in INT_COLUMNS:
-            return int(text)
-        value = float(text)
+        float(text)
     except ValueError:
-        raise CsvError(f"{path}:{line}: column '{column}': not a number: {text!r}") from None
-    return value
+        return text == "-"
+    return True
 
 
-def read_csv(path, required):
-    """All rows of one CSV file; raises CsvError if a `required` column is missing."""
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f, strict=True)
-            header = reader.fieldnames or []
-            if not header:
-                raise CsvError(f"{path}: empty file: no header row")
-            missing = [c for c in required if c not in header]
-            if missing:
-                raise CsvError(f"{path}: missing column(s): {', '.join(missing)}")
-            rows = []
-            for cells in reader:
-                line = reader.line_num
-                if None in cells or any(v is None for v in cells.values()):
-                    raise CsvError(f"{path}:{line}: expected {len(header)} fields")
-                values = {c: _parse_cell(path, line, c, cells[c])
-                          for c in INT_COLUMNS + FLOAT_COLUMNS if c in cells}
-                cells.setdefault("message", "")
-                rows.append(Row(path, line, cells, values))
-            return rows
-    except OSError as e:
-        raise CsvError(f"{path}: cannot read: {e.strerror or e}") from None
-    except (csv.Error, UnicodeDecodeError) as e:
-        raise CsvError(f"{path}: not a valid CSV file: {e}") from None
+def text_table(header, rows):
+    """Columns padded to their widest cell; columns of numbers right-aligned."""
+    widths = [max(len(c) for c in column) for column in zip(header, *rows)]
+    numeric = [all(is_number(c) for c in column) for column in zip(*rows)]
+    lines = []
+    for cells in [header] + rows:
+        lines.append("  ".join(c.rjust(w) if right else c.ljust(w)
+                               for c, w, right in zip(cells, widths, numeric)).rstrip())
+    return "\n".join(lines)
 
 
-def read_all(paths, required):
-    """Rows of every file, in order; later duplicates of a case replace earlier ones.
-
-    Returns (rows, notes): notes are lines worth printing (replaced duplicates,
-    unknown ops)."""
-    by_case = {}
-    notes = []
-    unknown = {}
-    for path in paths:
-        for row in read_csv(path, required):
-            if row.op not in OPS:
-                unknown[row.op] = unknown.get(row.op, 0) + 1
-                continue
-            case = (row.source, row.series, row.variant, row.math, row.size_key)
-            if case in by_case:
-                old = by_case[case]
-                notes.append(f"note: {row.path}:{row.line} replaces {old.path}:{old.line}"
-                              f" ({row.op} {row.variant} {row.math} at {size_label(row)})")
-            by_case[case] = row
-    for op, count in sorted(unknown.items()):
-        notes.append(f"note: skipped {count} row(s) of unknown op '{op}'")
-    return list(by_case.values()), notes
+def case_cells(row, show_device, show_flush):
+    cells = [row.device] if show_device else []
+    cells += [row.op, cc.size_label(row), row.variant, row.math]
+    if show_flush:
+        cells.append(cc.flush_label(row.cells["l2_flush"]))
+    return cells
 
 
-# ---- ordering -----------------------------------------------------------------
-
-def first_seen(items):
-    """Distinct items in order of first appearance."""
-    return list(dict.fromkeys(items))
+def case_header(show_device, show_flush):
+    return (["device"] if show_device else []) + ["op", "size", "variant", "math"] + \
+        (["L2"] if show_flush else [])
 
 
-def size_order(key):
-    """Sort key for size keys: (m, n, k) tuples or element counts, None first."""
-    parts = key if isinstance(key, tuple) else (key,)
-    return tuple(-1 if p is None else p for p in parts)
+def case_name(row):
+    """'tiled32 (sgemm n=2048)', 'radix (sort u32 2^20 elements)'."""
+    plain = row.op != "sort" and (row.math in ("fp32", "") or row.math in row.variant)
+    math = "" if plain else f" {row.math}"
+    return f"{row.variant} ({row.op}{math} {cc.size_label(row)})"
 
 
-# ---- labels -------------------------------------------------------------------
+# ---- diff -----------------------------------------------------------------------
 
-def series_label(series):
-    op, math = series
-    return f"{op} {math}" if math else op
-
-
-def series_slug(series):
-    return "_".join(p for p in series if p)
+def verdict(change, threshold):
+    if -change > threshold + EPSILON:
+        return "REGRESSION"
+    return "faster" if change > threshold + EPSILON else ""
 
 
-def pow2_label(value):
-    """'2^26' for a power of two, else the number."""
-    if value and value > 0 and value & (value - 1) == 0:
-        return f"2^{value.bit_length() - 1}"
-    return str(value)
+def why_it_moved(old, new, threshold):
+    """' (library faster; own time +0.6%)' where a hand row's % fell while its
+    own median time held within the threshold: the reference got faster (or the
+    clocks rose for it alone), the kernel did not get slower."""
+    own = relative_change(old.time_ms_median, new.time_ms_median)
+    if own is None or own > threshold + EPSILON:
+        return ""
+    return f" (library faster; own time {signed(own)}%)"
 
 
-def size_label(row):
-    if row.op == "sgemm":
-        m, n, k = row.size_key
-        return f"n={n}" if m == n == k else f"m={m} n={n} k={k}"
-    return f"{pow2_label(row.elems)} elements"
-
-
-def parse_size(text):
-    """'2048', '2^26' or '1<<26' -> int; raises ValueError otherwise."""
-    text = text.strip()
-    match = re.fullmatch(r"(\d+)\s*(?:\^|\*\*)\s*(\d+)", text)
-    if match:
-        return int(match.group(1)) ** int(match.group(2))
-    match = re.fullmatch(r"(\d+)\s*<<\s*(\d+)", text)
-    if match:
-        return int(match.group(1)) << int(match.group(2))
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-def source_labels(sources):
-    """Shortest label telling the sources apart: device, commit, or both."""
-    sources = sorted(set(sources))
-    devices = {d for d, _ in sources}
-    commits = {c for _, c in sources}
-    labels = {}
-    for device, commit in sources:
-        if len(sources) == 1 or (len(devices) > 1 and len(commits) == 1):
-            labels[(device, commit)] = device
-        elif len(devices) == 1:
-            labels[(device, commit)] = commit[:12]
+def match(old, new):
+    """The matched cases sorted out: ([(old, new, change)] of the compared hand
+    rows, worst first; [(old, new, why)] of those not compared; [(old, new)] of
+    the library rows)."""
+    compared, skipped, libraries = [], [], []
+    for key in (k for k in old if k in new):
+        o, n = old[key], new[key]
+        if o.is_library or n.is_library:
+            libraries.append((o, n))
+            continue
+        why = not_comparable(o, n)
+        if why:
+            skipped.append((o, n, why))
         else:
-            labels[(device, commit)] = f"{device} @ {commit[:12]}"
-    return labels
+            compared.append((o, n, relative_change(o.pct_of_ref_library, n.pct_of_ref_library)))
+    compared.sort(key=lambda item: (item[2], item[0].op, item[0].variant,
+                                    cc.size_order(item[0].size_key)))
+    return compared, skipped, libraries
 
 
-def source_caption(rows, source):
-    """'NVIDIA H200, 2026-11-29, commit abc123' for the rows of one source."""
-    dates = sorted({r.date for r in rows if r.source == source})
-    date = dates[0] if len(dates) == 1 else f"{dates[0]}..{dates[-1]}"
-    device, commit = source
-    return f"{device}, {date}, commit {commit[:12]}"
+def diff(args):
+    old, old_notes = load(args.old)
+    new, new_notes = load(args.new)
+    compared, skipped, libraries = match(old, new)
+    everything = list(old.values()) + list(new.values())
+    show_device = len({r.device for r in everything}) > 1
+    show_flush = len({r.cells["l2_flush"] for r in everything}) > 1
+    head = case_header(show_device, show_flush)
+
+    def cells(row):
+        return case_cells(row, show_device, show_flush)
+
+    print(f"OLD {describe(args.old, list(old.values()))}")
+    print(f"NEW {describe(args.new, list(new.values()))}")
+    for line in old_notes + new_notes:
+        print(line)
+
+    print(f"\nhand rows, % of the reference library, worst change first "
+          f"(change = new % / old % - 1; threshold {args.threshold:g}%):")
+    body = [cells(o) + [o.cells.get("ref_library", "") or "-", f"{o.pct_of_ref_library:.1f}",
+                        f"{n.pct_of_ref_library:.1f}", signed(change),
+                        cc.fmt_sig(o.time_ms_median, 4), cc.fmt_sig(n.time_ms_median, 4),
+                        verdict(change, args.threshold)
+                        + (why_it_moved(o, n, args.threshold)
+                           if verdict(change, args.threshold) == "REGRESSION" else "")]
+            for o, n, change in compared]
+    print(text_table(head + ["% of", "old %", "new %", "change %", "old ms", "new ms", ""],
+                     body) if body else "(none)")
+    if skipped:
+        print("\nnot compared:")
+        print(text_table(head + ["why"], [cells(o) + [why] for o, _, why in skipped]))
+    if libraries:
+        print("\nlibrary rows (the references, not judged): median time")
+        print(text_table(head + ["old ms", "new ms", "change %", "status"],
+                         [cells(o) + [cc.fmt_sig(o.time_ms_median, 4),
+                                      cc.fmt_sig(n.time_ms_median, 4),
+                                      signed(relative_change(o.time_ms_median,
+                                                             n.time_ms_median)),
+                                      f"{o.status} -> {n.status}"] for o, n in libraries]))
+    for title, mine, other in (("only in OLD", old, new), ("only in NEW", new, old)):
+        alone = [row for key, row in mine.items() if key not in other]
+        if alone:
+            print(f"\n{title}:")
+            print(text_table(head + ["library", "status"],
+                             [cells(r) + ["yes" if r.is_library else "no", r.status]
+                              for r in alone]))
+
+    print()
+    if not (compared or skipped or libraries):
+        print("note: no row of OLD matches a row of NEW (device, op, variant, math, "
+              "size and L2 flush): nothing was compared")
+    lost = [(o, change) for o, _, change in compared
+            if verdict(change, args.threshold) == "REGRESSION"]
+    if lost:
+        names = "; ".join(f"{case_name(o)} {change:+.1f}%" for o, change in lost)
+        print(f"REGRESSION: {len(lost)} of {len(compared)} hand row(s) lost more than "
+              f"{args.threshold:g}% of their % of library: {names}")
+        return 1
+    print(f"ok: none of {len(compared)} hand row(s) lost more than {args.threshold:g}% "
+          "of its % of library")
+    return 0
+
+
+# ---- main -----------------------------------------------------------------------
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        prog="compare_csv.py", description="Tools on compare's CSV files.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    d = sub.add_parser("diff", help="regressions of hand kernels between two runs",
+                       description="Compare two CSV files row by row; exit 1 when a hand "
+                                   "variant lost more than the threshold of its % of library.")
+    d.add_argument("old", metavar="OLD.csv", help="the earlier run (the baseline)")
+    d.add_argument("new", metavar="NEW.csv", help="the later run")
+    d.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, metavar="PCT",
+                   help="relative loss of %% of library that counts as a regression "
+                        "(default: %(default)g)")
+    args = parser.parse_args(argv)
+    if not args.threshold >= 0:
+        parser.error(f"--threshold: expected a percentage >= 0, got {args.threshold:g}")
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        return diff(args)
+    except cc.CsvError as e:
+        print(f"compare_csv.py: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -13,8 +13,10 @@ Writes, as PNG and SVG, into DIR (default: plots/, beside this script):
   roofline              FLOP/s against arithmetic intensity, under the FP32
                         and memory ceilings of each device (sort has no FLOPs:
                         not drawn)
-Several CSVs go on the same charts; their series are told apart by device
-and/or commit in the legend. Rows whose status is not ok are not plotted.
+Several CSVs go on the same charts; their series are told apart by device,
+commit and/or L2 flush in the legend. Where several runs of one device, commit
+and L2 setting measured the same case, the newest run's row is plotted (a note
+names the rows left out). Rows whose status is not ok are not plotted.
 Each file is written to a temporary name in DIR and renamed into place.
 
 Exit status: 0 charts written; 1 nothing to plot, matplotlib missing or an
@@ -28,14 +30,8 @@ import sys
 
 sys.dont_write_bytecode = True  # keep plots/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare_csv as cc  # noqa: E402
+import csvlib as cc  # noqa: E402
 
-REQUIRED = (
-    "timestamp", "git_commit", "device", "op", "variant", "library", "math",
-    "m", "n", "k", "elems", "time_ms_median", "tflops", "gbps", "gkeys_per_s",
-    "ref_library", "pct_of_ref_library", "best_library", "pct_of_best_library",
-    "status", "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps",
-)
 # 14 distinct hand colours: the SGEMM ladder alone has 10 hand variants
 HAND_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
                "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "navy", "gold",
@@ -74,13 +70,12 @@ def variant_label(row):
     return row.variant
 
 
-def fmt_sig(value):
-    """Three significant figures, never in exponent form: 66.9, 4810, 0.25."""
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
-
-
 def title_caption(rows):
-    return "\n".join(cc.source_caption(rows, s) for s in sorted({r.source for r in rows}))
+    sources = sorted({r.source for r in rows})
+    flushes = {s[2] for s in sources}
+    return "\n".join(cc.source_caption(rows, s) + (f", {cc.flush_label(s[2])}"
+                                                   if len(flushes) > 1 else "")
+                     for s in sources)
 
 
 def place_legend(ax, fontsize, loc, handles=None):
@@ -158,7 +153,7 @@ def collect_bars(rows, op, requested, notes):
         mine = [r for r in rows if r.op == op and r.source == source]
         key, why = pick_size(mine, requested)
         if why:
-            notes.append(f"note: {op} ({source[0]}, {source[1][:12]}): {why}")
+            notes.append(f"note: {op} ({cc.source_caption(mine, source)}): {why}")
         if key is None:
             continue
         for row in mine:
@@ -301,7 +296,7 @@ def chart_throughput(mpl, rows, op):
     for device, peak in sorted(peak_lines(rows, op)):
         what = "FP32 peak" if op == "sgemm" else "memory bandwidth"
         handles.append(ax.axhline(peak, color="tab:red", linestyle=":", linewidth=1.2,
-                                  label=f"{what}, {device}: {fmt_sig(peak)} {cc.OPS[op].unit}"))
+                                  label=f"{what}, {device}: {cc.fmt_sig(peak)} {cc.OPS[op].unit}"))
     handles += source_handles(mpl, sources)
     values = [p[1] for pts in series.values() for p in pts if p[1] > 0]
     if values and max(values) / min(values) > 20:
@@ -364,8 +359,8 @@ def draw_ceilings(ax, roofs, lo, hi):
         ridge = peak / (bw * 1e-3)
         line, = ax.plot([lo, ridge, hi], [bw * 1e-3 * lo, peak, peak], color="tab:red",
                         linestyle=("-", "--", ":", "-.")[i % 4], linewidth=2,
-                        label=f"{device}: FP32 {fmt_sig(peak)} TFLOP/s, "
-                              f"memory {fmt_sig(bw * 1e-3)} TB/s")
+                        label=f"{device}: FP32 {cc.fmt_sig(peak)} TFLOP/s, "
+                              f"memory {cc.fmt_sig(bw * 1e-3)} TB/s")
         handles.append(line)
     return handles
 
@@ -471,7 +466,9 @@ def main(argv):
     args = parse_args(argv)
     mpl = load_matplotlib()
     try:
-        rows, notes = cc.read_all(args.csv, REQUIRED)
+        rows, notes = cc.read_all(args.csv, cc.PLOT_COLUMNS)
+        rows, left_out = cc.newest(rows)
+        notes += left_out
     except cc.CsvError as e:
         print(f"plot.py: error: {e}", file=sys.stderr)
         return 2

@@ -9,7 +9,9 @@ median ms, spread %, throughput, % of the reference and of the fastest
 library, % of device peak, relative error, status; then a "ladder": hand
 variants x sizes, each cell the variant's % of its library: the op's
 reference library, except sgemm TF32 hand rows (e.g. tf32_mma), whose line
-is against cublas_tf32.
+is against cublas_tf32. One block per source (device, commit, L2 flush), each
+under a caption line; where several runs of one source measured the same case,
+the newest run's row is shown (a note on stderr names the rows left out).
 
 --readme FILE rewrites, in place and atomically, the text between marker lines
 so that README tables are generated, never typed:
@@ -30,21 +32,14 @@ or a CSV that cannot be read or lacks a column. Standard library only.
 """
 
 import argparse
-import math
 import os
 import re
 import sys
 
 sys.dont_write_bytecode = True  # keep plots/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare_csv as cc  # noqa: E402
+import csvlib as cc  # noqa: E402
 
-REQUIRED = (
-    "timestamp", "git_commit", "device", "op", "variant", "library", "math",
-    "m", "n", "k", "elems", "time_ms_median", "spread_pct", "tflops", "gbps",
-    "gkeys_per_s", "ref_library", "pct_of_ref_library", "best_library",
-    "pct_of_best_library", "pct_of_peak", "rel_err", "status",
-)
 VIEWS = ("all", "sizes", "ladder")
 TF32_LIBRARY = "cublas_tf32"
 MARKER_PREFIX = re.compile(r"^\s*<!--\s*tables:")
@@ -57,16 +52,6 @@ class UsageError(Exception):
 
 
 # ---- formatting -----------------------------------------------------------------
-
-def fmt_sig(value, digits):
-    """`digits` significant figures in fixed notation: 49.0, 0.4278, 2512."""
-    if value is None:
-        return "-"
-    if value == 0:
-        return "0"
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return f"{value:.{decimals}f}"
-
 
 def fmt_fixed(value, decimals):
     return "-" if value is None else f"{value:.{decimals}f}"
@@ -148,8 +133,8 @@ def size_table(rows, series):
               f"% of {ref}" if ref else "% of ref library",
               f"% of {best}" if best else "% of best library",
               f"% of {info.peak_name}" if info.peak_name else "% of peak", "rel err", "status"]
-    body = [[r.variant, fmt_sig(r.time_ms_median, 4), fmt_fixed(r.spread_pct, 1),
-             fmt_sig(r.throughput, 3), pct_cell(r, "ref_library", ref),
+    body = [[r.variant, cc.fmt_sig(r.time_ms_median, 4), fmt_fixed(r.spread_pct, 1),
+             cc.fmt_sig(r.throughput, 3), pct_cell(r, "ref_library", ref),
              pct_cell(r, "best_library", best), fmt_fixed(r.pct_of_peak, 1),
              fmt_err(r.rel_err), status_cell(r)] for r in rows]
     return md_table(header, "lrrrrrrrl", body)
@@ -322,7 +307,8 @@ def rewrite_readme(readme, default_csvs):
     out = []
     done = 0
     for begin, end, options in blocks:
-        rows, _ = cc.read_all(options["csvs"], REQUIRED)
+        rows, _ = cc.read_all(options["csvs"], cc.TABLE_COLUMNS)
+        rows, _ = cc.newest(rows)
         text = render(rows, options["op"], options["sizes"], options["view"])
         if not text:
             raise UsageError(f"{readme}:{begin + 1}: the block selects no row")
@@ -395,7 +381,9 @@ def main(argv):
             else:
                 print(f"{args.readme}: tables already up to date")
             return 0
-        rows, notes = cc.read_all(args.csv, REQUIRED)
+        rows, notes = cc.read_all(args.csv, cc.TABLE_COLUMNS)
+        rows, left_out = cc.newest(rows)
+        notes += left_out
         for line in notes:
             print(line, file=sys.stderr)
         text = render(rows, args.op, args.sizes, args.view)

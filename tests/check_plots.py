@@ -19,9 +19,10 @@
         plot.py to exit 2 with a message naming the file and the column; also
         requires exit 2 and the file's name for a CSV that does not exist.
 
-Both fail (exit 1, with a message) when matplotlib cannot be imported: CI
-installs plots/requirements.txt, so a missing matplotlib is a failure, never a
-skip.
+When matplotlib cannot be imported (configure could not make the venv, e.g.
+offline: --why says what it reported), both print SKIPPED and the reason and
+exit 77 (ctest: skipped); with COMPARE_REQUIRE_PLOTS=1 in the environment (CI)
+they fail instead (exit 1).
 """
 
 import argparse
@@ -35,6 +36,7 @@ import xml.etree.ElementTree as ET
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHART_SUFFIXES = (".png", ".svg", ".tmp")
+SKIP_EXIT = 77  # the tests' SKIP_RETURN_CODE
 
 
 class CheckFailed(Exception):
@@ -43,13 +45,22 @@ class CheckFailed(Exception):
 
 # ---- helpers ------------------------------------------------------------------
 
-def require_matplotlib():
+class Skipped(Exception):
+    """The test cannot run here: the message says why and how to fix it."""
+
+
+def require_matplotlib(why):
     try:
         importlib.import_module("matplotlib")
     except ImportError as e:
-        raise CheckFailed(f"matplotlib is not importable ({e}); install it with "
-                          "'pip install -r plots/requirements.txt' (these tests fail, "
-                          "they do not skip, without it)") from None
+        text = (f"matplotlib is not importable by {sys.executable} ({e})"
+                + (f"; configure said: {why}" if why else
+                   "; re-run the configure step (it makes build/venv from "
+                   "plots/requirements.txt) or pip install -r plots/requirements.txt"))
+        if os.environ.get("COMPARE_REQUIRE_PLOTS") == "1":
+            raise CheckFailed(f"{text} (COMPARE_REQUIRE_PLOTS=1: a failure, not a skip)") \
+                from None
+        raise Skipped(text) from None
 
 
 def run(cmd):
@@ -110,7 +121,7 @@ def expected_stems(csv_paths):
 # ---- commands -------------------------------------------------------------------
 
 def cmd_plot(args):
-    require_matplotlib()
+    require_matplotlib(args.why)
     empty_chart_dir(args.out)
     rc, out, err = run([sys.executable, args.script, "--out", args.out] + args.csv)
     if rc != 0:
@@ -157,7 +168,7 @@ def expect_exit_2(cmd, needles, what):
 
 
 def cmd_missing_column(args):
-    require_matplotlib()
+    require_matplotlib(args.why)
     os.makedirs(args.work, exist_ok=True)
     out_dir = os.path.join(args.work, "charts")
     for column in args.column:
@@ -178,6 +189,7 @@ def parse_args(argv):
     sub = parser.add_subparsers(dest="command", required=True)
     plot = sub.add_parser("plot", help="run plot.py and validate its charts")
     plot.add_argument("--script", required=True, help="path of plots/plot.py")
+    plot.add_argument("--why", default="", help="why configure found no python with matplotlib")
     plot.add_argument("--out", required=True, help="chart directory (emptied first)")
     plot.add_argument("--expect", action="append", default=[], metavar="STEM",
                       help="a chart expected, without extension; repeat for each "
@@ -186,6 +198,7 @@ def parse_args(argv):
     plot.add_argument("csv", nargs="+")
     missing = sub.add_parser("missing-column", help="bad CSVs must exit 2 with a clear message")
     missing.add_argument("--script", required=True, help="path of plots/plot.py")
+    missing.add_argument("--why", default="", help="why configure found no python with matplotlib")
     missing.add_argument("--work", required=True, help="scratch directory")
     missing.add_argument("--column", action="append", required=True, help="column to remove")
     missing.add_argument("csv")
@@ -202,6 +215,9 @@ def main(argv):
     except CheckFailed as e:
         print(f"FAIL: {e}", file=sys.stderr)
         return 1
+    except Skipped as e:
+        print(f"SKIPPED: {e}")
+        return SKIP_EXIT
     return 0
 
 

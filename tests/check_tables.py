@@ -21,8 +21,9 @@ import argparse
 import csv
 import os
 import shutil
-import subprocess
 import sys
+
+from checklib import CheckFailed, fresh_work_dir, run
 
 EXPECTED_ROWS = (
     "**sgemm, n=2048**",
@@ -68,17 +69,7 @@ Text after.
 SENTINEL = ".check_tables"
 
 
-class CheckFailed(Exception):
-    """A check that did not hold: the message says which."""
-
-
 # ---- helpers ------------------------------------------------------------------
-
-def run(script, *args):
-    result = subprocess.run([sys.executable, script] + list(args),
-                            capture_output=True, text=True, timeout=120)
-    return result.returncode, result.stdout, result.stderr
-
 
 def run_ok(script, *args):
     rc, out, err = run(script, *args)
@@ -180,17 +171,6 @@ def check_missing_column(script, csv_path, work):
     print(f"ok: missing column: exit 2, {err.strip()}")
 
 
-def fresh_work_dir(path):
-    """Recreate `path`; only a directory this script made (it holds SENTINEL) is deleted."""
-    if os.path.exists(path):
-        if os.listdir(path) and not os.path.exists(os.path.join(path, SENTINEL)):
-            raise CheckFailed(f"{path}: not empty and not made by check_tables.py: "
-                              "refusing to delete it")
-        shutil.rmtree(path)
-    os.makedirs(path)
-    open(os.path.join(path, SENTINEL), "w").close()
-
-
 def main(argv):
     parser = argparse.ArgumentParser(prog="check_tables.py", description=__doc__.split("\n")[0])
     parser.add_argument("--script", required=True, help="path of plots/tables.py")
@@ -199,7 +179,7 @@ def main(argv):
     parser.add_argument("csv", help="tests/data/synthetic.csv")
     args = parser.parse_args(argv)
     try:
-        fresh_work_dir(args.work)
+        fresh_work_dir(args.work, SENTINEL)
         check_full_output(args.script, args.csv)
         check_selection(args.script, args.csv)
         check_readme(args.script, args.csv, args.work)

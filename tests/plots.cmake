@@ -1,49 +1,66 @@
-# tests/plots.cmake: ctest tests (label cpu) for plots/plot.py and plots/tables.py.
-# Included from tests/CMakeLists.txt. They need Python 3 with matplotlib
-# (pip install -r plots/requirements.txt): without either they FAIL with a
-# message saying so, they never skip, so CI cannot pass without its plots.
+# tests/plots.cmake: ctest tests (label cpu) for the Python tools under plots/.
+# Included from tests/CMakeLists.txt.
 #
 #   test_plot_synthetic       plot.py on tests/data/synthetic.csv: every chart is a valid PNG and SVG
 #   test_plot_h200            the same on results/h200/*.csv (registered only when such files exist)
 #   test_plot_missing_column  a CSV lacking a column, or absent: exit 2 naming the file and column
 #   test_tables               tables.py rows, selections, and the --readme rewrite on a copy
+#   test_readme_tables        the README's generated tables are up to date
+#   test_diff_identical       compare_csv.py diff: identical figures exit 0
+#   test_diff_regression      a hand variant 5% slower exits 1 and is named
+#   test_diff_threshold       2% passes --threshold 3, fails --threshold 1; a uniform slowdown passes
+#   test_diff_missing_column  a missing column / absent file / bad argument exits 2, named
+#   test_csv_merge_runs       runs of one device and commit are all kept; the newest re-run is used
+#
+# The test_plot_* tests need matplotlib: they run with COMPARE_PLOT_PYTHON
+# (plots/python_env.cmake: the found python3, or the venv it makes in the build
+# tree). Where there is none (offline, no venv) they are SKIPPED (exit 77),
+# saying why; with COMPARE_REQUIRE_PLOTS=1 in the environment (as .ci/run sets
+# it) they FAIL instead. The others need only python3's standard library.
 
 get_filename_component(compare_plots_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-set(compare_plots_py "${compare_plots_root}/plots/plot.py")
-set(compare_tables_py "${compare_plots_root}/plots/tables.py")
+include("${compare_plots_root}/plots/python_env.cmake")
+
+set(compare_plots_dir "${compare_plots_root}/plots")
+set(compare_plots_py "${compare_plots_dir}/plot.py")
 set(compare_plots_check "${compare_plots_root}/tests/check_plots.py")
-set(compare_tables_check "${compare_plots_root}/tests/check_tables.py")
 set(compare_plots_fixture "${compare_plots_root}/tests/data/synthetic.csv")
 
 # CONFIGURE_DEPENDS: adding a CSV under results/h200 re-runs the configure step
 # at the next build, so test_plot_h200 appears as soon as there is data.
 file(GLOB compare_h200_csvs CONFIGURE_DEPENDS "${compare_plots_root}/results/h200/*.csv")
 
-set(compare_plot_tests test_plot_synthetic test_plot_missing_column test_tables)
+set(compare_plot_tests test_plot_synthetic test_plot_missing_column)
 if(compare_h200_csvs)
   list(APPEND compare_plot_tests test_plot_h200)
 endif()
+set(compare_diff_checks identical regression threshold missing-column)
+set(compare_csv_tests test_tables test_readme_tables test_csv_merge_runs)
+foreach(check IN LISTS compare_diff_checks)
+  string(REPLACE "-" "_" name "${check}")
+  list(APPEND compare_csv_tests test_diff_${name})
+endforeach()
 
-find_package(Python3 COMPONENTS Interpreter)
-
-if(NOT Python3_Interpreter_FOUND)
-  message(WARNING "Python 3 not found: the plot tests (${compare_plot_tests}) will fail")
-  set(compare_no_python "${CMAKE_CURRENT_BINARY_DIR}/no_python3.cmake")
-  file(WRITE "${compare_no_python}"
-       "message(FATAL_ERROR \"Python 3 was not found when configuring: install python3, "
-       "then pip install -r plots/requirements.txt, and re-run cmake\")\n")
-  foreach(t IN LISTS compare_plot_tests)
-    add_test(NAME ${t} COMMAND ${CMAKE_COMMAND} -P "${compare_no_python}")
-    set_tests_properties(${t} PROPERTIES LABELS cpu)
+if(NOT COMPARE_PYTHON)
+  # nothing can run these: skipped (failed with COMPARE_REQUIRE_PLOTS=1), never dropped
+  foreach(t IN LISTS compare_plot_tests compare_csv_tests)
+    add_test(NAME ${t} COMMAND "${CMAKE_COMMAND}" "-DWHY=${COMPARE_PLOT_PYTHON_WHY}"
+                               -P "${CMAKE_CURRENT_LIST_DIR}/skip_or_fail.cmake")
+    set_tests_properties(${t} PROPERTIES LABELS cpu SKIP_REGULAR_EXPRESSION "^SKIPPED: ")
   endforeach()
   return()
 endif()
 
-execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import matplotlib"
-                RESULT_VARIABLE compare_mpl_rc OUTPUT_QUIET ERROR_QUIET)
-if(NOT compare_mpl_rc EQUAL 0)
-  message(WARNING "matplotlib is not importable by ${Python3_EXECUTABLE}: the plot tests "
-                  "will fail until you run: pip install -r plots/requirements.txt")
+# ---- plot.py (matplotlib) ---------------------------------------------------------
+if(COMPARE_PLOT_PYTHON)
+  set(compare_plot_python "${COMPARE_PLOT_PYTHON}")
+else()
+  set(compare_plot_python "${COMPARE_PYTHON}")  # check_plots.py reports the skip
+endif()
+set(compare_plot_check "${compare_plot_python}" "${compare_plots_check}")
+set(compare_why "")
+if(COMPARE_PLOT_PYTHON_WHY)
+  set(compare_why --why "${COMPARE_PLOT_PYTHON_WHY}")
 endif()
 
 set(compare_expected_charts "")
@@ -53,29 +70,50 @@ foreach(stem sgemm_pct_of_library sgemm_throughput reduce_pct_of_library reduce_
 endforeach()
 
 add_test(NAME test_plot_synthetic
-         COMMAND "${Python3_EXECUTABLE}" "${compare_plots_check}" plot
+         COMMAND ${compare_plot_check} plot ${compare_why}
                  --script "${compare_plots_py}"
                  --out "${CMAKE_CURRENT_BINARY_DIR}/plots_synthetic"
                  ${compare_expected_charts} --skipped 2 "${compare_plots_fixture}")
 
 if(compare_h200_csvs)
   add_test(NAME test_plot_h200
-           COMMAND "${Python3_EXECUTABLE}" "${compare_plots_check}" plot
+           COMMAND ${compare_plot_check} plot ${compare_why}
                    --script "${compare_plots_py}"
                    --out "${CMAKE_CURRENT_BINARY_DIR}/plots_h200" ${compare_h200_csvs})
 endif()
 
 add_test(NAME test_plot_missing_column
-         COMMAND "${Python3_EXECUTABLE}" "${compare_plots_check}" missing-column
+         COMMAND ${compare_plot_check} missing-column ${compare_why}
                  --script "${compare_plots_py}"
                  --work "${CMAKE_CURRENT_BINARY_DIR}/plots_missing_column"
                  --column pct_of_ref_library --column status "${compare_plots_fixture}")
 
+set_tests_properties(${compare_plot_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# ---- tables.py and compare_csv.py (standard library) ------------------------------
 add_test(NAME test_tables
-         COMMAND "${Python3_EXECUTABLE}" "${compare_tables_check}"
-                 --script "${compare_tables_py}"
+         COMMAND "${COMPARE_PYTHON}" "${compare_plots_root}/tests/check_tables.py"
+                 --script "${compare_plots_dir}/tables.py"
                  --work "${CMAKE_CURRENT_BINARY_DIR}/tables_work" "${compare_plots_fixture}")
 
-set_tests_properties(${compare_plot_tests} PROPERTIES
-                     LABELS cpu TIMEOUT 300
-                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1;MPLBACKEND=Agg")
+# The README's result tables are generated from the committed CSVs
+# (plots/tables.py --readme); this fails when they are stale or hand-edited.
+add_test(NAME test_readme_tables
+         COMMAND "${COMPARE_PYTHON}" "${compare_plots_dir}/tables.py"
+                 --readme "${compare_plots_root}/README.md" --check)
+
+function(compare_check_diff test check)
+  add_test(NAME ${test}
+           COMMAND "${COMPARE_PYTHON}" "${compare_plots_root}/tests/check_diff.py" ${check}
+                   --plots "${compare_plots_dir}" --work "${CMAKE_CURRENT_BINARY_DIR}/${test}"
+                   "${compare_plots_fixture}")
+endfunction()
+foreach(check IN LISTS compare_diff_checks)
+  string(REPLACE "-" "_" name "${check}")
+  compare_check_diff(test_diff_${name} ${check})
+endforeach()
+compare_check_diff(test_csv_merge_runs merge-runs)
+
+set_tests_properties(${compare_plot_tests} ${compare_csv_tests} PROPERTIES
+                     LABELS cpu ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1;MPLBACKEND=Agg")
+set_tests_properties(${compare_csv_tests} PROPERTIES TIMEOUT 120)
