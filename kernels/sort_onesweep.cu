@@ -28,7 +28,7 @@
  *         the lanes holding the same digit (cheaper than __match_any_sync for
  *         8 bits), the highest of them adds their number to the warp's
  *         counter for that digit with one shared atomic and broadcasts the
- *         old value; rank = old value + same-digit lanes at or below. Order
+ *         old value; slot = old value + same-digit lanes below. Order
  *         is (warp, round, lane) = input order: stable. Each key is stored at
  *         once at its rank in shared memory, so the tile ends up sorted by
  *         digit there and ranks are never kept in registers;
@@ -65,7 +65,8 @@
  * others' work. Pass loads are 32-bit and warp-striped: each warp load is one
  * fully used 128-byte request, and 16-byte loads would give a thread 4
  * consecutive keys, breaking the (round, lane) = input order that the stable
- * rank needs without a transpose through shared memory.
+ * rank needs without a transpose through shared memory. Key loads are
+ * evict-first (__ldcs): each key is read once a pass.
  *
  * Constraints: 1 <= n <= 2^31 - 1 (larger: cudaErrorInvalidValue), any n: the
  * partial last tile is padded with keys of digit 255 that rank after every
