@@ -35,12 +35,16 @@
  * the histogram on the host or a device-side copy, and breaks the fixed
  * ping-pong parity).
  *
- * Measured on the H200 (results/h200/reduce_sort.csv, median, L2 flushed):
- *   u32 at 2^20 / 2^24 / 2^26 / 2^28: 81.1 / 55.8 / 53.4 / 53.6% of cub,
- *   231 / 81 / 64 / 57% of thrust::sort; f32 about the same (88.8 / 56.1 /
- *   53.5 / 53.9% of cub). ~22-25 Gkeys/s at 2^26: 4 passes of ~16 B/key.
+ * Why it is slower than a single-pass sort (sort_onesweep.cu): a pass is
+ * three launches, and the upsweep and the downsweep each read every key, so a
+ * pass moves about 3n words (keys read twice, written once) where onesweep
+ * moves 2n; the scan is a launch of its own between them (a grid-wide
+ * barrier: no tile can scatter until every tile has been counted), where
+ * onesweep's decoupled look-back lets tile t scatter as soon as the tiles
+ * before it have published their counts.
  * Run just this one: ./compare --variants radix   (op sort, u32 and f32) */
 #include "sort.h"
+#include "sort_common.cuh"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -69,22 +73,6 @@ static_assert(SORT_WARP_KEYS == SORT_KEYS_PER_THREAD * 32,
               "a warp's keys are its 16 rounds of 32 consecutive keys");
 static_assert(SORT_WARP_KEYS <= 0xFFFF && SORT_KEYS_PER_THREAD % 2 == 0,
               "downsweep packs two in-warp ranks per register, 16 bits each");
-
-// ---- key helpers -------------------------------------------------------------
-
-/* float bits -> key whose unsigned order is IEEE totalOrder: sign set, flip
- * all bits; sign clear, flip the sign bit only. */
-static __device__ __forceinline__ uint32_t sort_float_to_key(uint32_t bits)
-{
-    return bits ^ ((uint32_t)(-(int32_t)(bits >> 31)) | 0x80000000u);
-}
-
-/* inverse: key top bit set came from a sign-clear float (flip the sign back),
- * clear came from a sign-set float (flip every bit back). */
-static __device__ __forceinline__ uint32_t sort_key_to_float(uint32_t key)
-{
-    return key ^ (((key >> 31) - 1u) | 0x80000000u);
-}
 
 // ---- (a) upsweep: per-tile digit histogram -------------------------------------------
 

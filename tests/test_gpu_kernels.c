@@ -4,7 +4,8 @@
  *    must equal the exact sum: a dropped or doubled element cannot hide in a
  *    tolerance), at misaligned starts x+1, x+2, x+3 and awkward lengths;
  *  - sort on sorted, reversed, all-equal, few-distinct and special-float
- *    inputs against the CPU radix sort;
+ *    inputs against the CPU radix sort; the hand sorts (radix, onesweep)
+ *    also in place (in == out) and on bad arguments;
  *  - the shim's error path: an impossible allocation is an error code and
  *    a message, not a crash. */
 #include <math.h>
@@ -136,17 +137,19 @@ static void make_keys(uint32_t *k, size_t n, int pat, int is_float)
 
 static void test_sort_patterns(cudaStream_t s)
 {
-    static const size_t lens[] = {1, 2, 31, 33, 1000, 4095, 4097, 65537, 1 << 20};
+    /* 4095/4097: radix's tile (4096) edges; 7679/7681: onesweep's (7680) */
+    static const size_t lens[] = {1, 2, 31, 33, 1000, 4095, 4097, 7679, 7681, 65537, 1 << 20};
     const char *quick = getenv("COMPARE_TEST_QUICK");
-    const size_t nlens = quick && strcmp(quick, "1") == 0 ? 7 : sizeof lens / sizeof lens[0];
+    const size_t nlens = quick && strcmp(quick, "1") == 0 ? 9 : sizeof lens / sizeof lens[0];
     const size_t maxn = 1 << 20;
     uint32_t *h = malloc(maxn * 4), *ref = malloc(maxn * 4), *tmp = malloc(maxn * 4), *got = malloc(maxn * 4);
-    void *din, *dout, *scratch, *temp;
-    size_t sb = sort_radix_scratch_bytes((long long)maxn), tb = 0;
+    void *din, *dout, *scratch, *scratch_os, *temp;
+    size_t sb = sort_radix_scratch_bytes((long long)maxn), sb_os = sort_onesweep_scratch_bytes((long long)maxn), tb = 0;
     char msg[512];
     CK(cudaMalloc(&din, maxn * 4));
     CK(cudaMalloc(&dout, maxn * 4));
     CK(cudaMalloc(&scratch, sb));
+    CK(cudaMalloc(&scratch_os, sb_os));
     CHECK(shim_cub_sort_temp_bytes((long long)maxn, &tb, msg, sizeof msg) == 0, "cub sort temp: %s", msg);
     CK(cudaMalloc(&temp, tb ? tb : 16));
     for (int is_float = 0; is_float < 2; is_float++)
@@ -163,8 +166,8 @@ static void test_sort_patterns(cudaStream_t s)
                  * below then read din while it is being written (the cause of
                  * the "radix f32 ... keys differ" failures, see tests/stress.c). */
                 CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
-                for (int impl = 0; impl < 3; impl++) {
-                    const char *name = impl == 0 ? "radix" : impl == 1 ? "cub" : "thrust";
+                for (int impl = 0; impl < 4; impl++) {
+                    const char *name = impl == 0 ? "radix" : impl == 1 ? "cub" : impl == 2 ? "thrust" : "onesweep";
                     int rc;
                     size_t bad = 0, first = 0;
                     CK(cudaMemsetAsync(dout, 0xff, n * 4, s));
@@ -174,6 +177,9 @@ static void test_sort_patterns(cudaStream_t s)
                     else if (impl == 1)
                         rc = is_float ? shim_cub_sort_f32(din, dout, (long long)n, temp, tb, s, msg, sizeof msg)
                                       : shim_cub_sort_u32(din, dout, (long long)n, temp, tb, s, msg, sizeof msg);
+                    else if (impl == 3)
+                        rc = is_float ? sort_onesweep_f32(din, dout, (long long)n, scratch_os, sb_os, s)
+                                      : sort_onesweep_u32(din, dout, (long long)n, scratch_os, sb_os, s);
                     else {
                         CK(cudaMemcpyAsync(dout, din, n * 4, cudaMemcpyDeviceToDevice, s));
                         rc = is_float ? shim_thrust_sort_f32(dout, (long long)n, s, msg, sizeof msg)
@@ -190,7 +196,7 @@ static void test_sort_patterns(cudaStream_t s)
                     CHECK(bad == 0, "%s %s %s n=%zu: %zu keys differ, first at %zu (%08x vs %08x)", name,
                           is_float ? "f32" : "u32", pat_names[pat], n, bad, first, got[first], ref[first]);
                 }
-                /* the input is never modified by the hand sort or cub */
+                /* the input is never modified by the hand sorts or cub */
                 CK(cudaMemcpyAsync(got, din, n * 4, cudaMemcpyDeviceToHost, s));
                 CK(cudaStreamSynchronize(s));
                 CHECK(memcmp(got, h, n * 4) == 0, "input modified (%s n=%zu)", pat_names[pat], n);
@@ -204,16 +210,64 @@ static void test_sort_patterns(cudaStream_t s)
         memcpy(ref, h, n * 4);
         sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
         CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
-        CHECK(sort_radix_f32(din, dout, (long long)n, scratch, sb, s) == 0, "radix NaN launch");
-        CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
-        CK(cudaStreamSynchronize(s));
-        CHECK(memcmp(got, ref, n * 4) == 0, "radix with NaNs differs from the CPU order");
-        CHECK(got[0] == 0xffc00000u && got[n - 1] == 0x7fc00000u, "NaN placement: first %08x last %08x", got[0],
-              got[n - 1]);
+        for (int impl = 0; impl < 2; impl++) {
+            const char *name = impl == 0 ? "radix" : "onesweep";
+            CK(cudaMemsetAsync(dout, 0xff, n * 4, s));
+            CHECK((impl == 0 ? sort_radix_f32(din, dout, (long long)n, scratch, sb, s)
+                             : sort_onesweep_f32(din, dout, (long long)n, scratch_os, sb_os, s)) == 0,
+                  "%s NaN launch", name);
+            CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
+            CK(cudaStreamSynchronize(s));
+            CHECK(memcmp(got, ref, n * 4) == 0, "%s with NaNs differs from the CPU order", name);
+            CHECK(got[0] == 0xffc00000u && got[n - 1] == 0x7fc00000u, "%s NaN placement: first %08x last %08x", name,
+                  got[0], got[n - 1]);
+        }
     }
+    /* the hand sorts in place (in == out), across several tiles and a partial one */
+    for (int is_float = 0; is_float < 2; is_float++) {
+        size_t n = 65537;
+        make_keys(h, n, PAT_RANDOM, is_float);
+        memcpy(ref, h, n * 4);
+        if (is_float) sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
+        else sortkey_cpu_radix_u32(ref, tmp, n);
+        for (int impl = 0; impl < 2; impl++) {
+            const char *name = impl == 0 ? "radix" : "onesweep";
+            int rc;
+            CK(cudaMemcpyAsync(dout, h, n * 4, cudaMemcpyHostToDevice, s));
+            if (impl == 0)
+                rc = is_float ? sort_radix_f32(dout, dout, (long long)n, scratch, sb, s)
+                              : sort_radix_u32(dout, dout, (long long)n, scratch, sb, s);
+            else
+                rc = is_float ? sort_onesweep_f32(dout, dout, (long long)n, scratch_os, sb_os, s)
+                              : sort_onesweep_u32(dout, dout, (long long)n, scratch_os, sb_os, s);
+            CHECK(rc == 0, "%s %s in place: error %d", name, is_float ? "f32" : "u32", rc);
+            CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
+            CK(cudaStreamSynchronize(s));
+            CHECK(memcmp(got, ref, n * 4) == 0, "%s %s in place differs from the CPU order", name,
+                  is_float ? "f32" : "u32");
+        }
+    }
+    /* bad arguments: cudaErrorInvalidValue, nothing launched (no sticky error) */
+    CHECK(sort_radix_scratch_bytes(0) == 0 && sort_radix_scratch_bytes(1LL << 31) == 0,
+          "radix scratch bytes out of range");
+    CHECK(sort_onesweep_scratch_bytes(0) == 0 && sort_onesweep_scratch_bytes(1LL << 31) == 0,
+          "onesweep scratch bytes out of range");
+    CHECK(sort_onesweep_scratch_bytes(1) > 0 && sort_onesweep_scratch_bytes((1LL << 31) - 1) > 0,
+          "onesweep scratch bytes in range");
+    CHECK(sort_onesweep_u32(din, dout, 0, scratch_os, sb_os, s) == (int)cudaErrorInvalidValue, "onesweep n = 0");
+    CHECK(sort_onesweep_u32(din, dout, 1LL << 31, scratch_os, sb_os, s) == (int)cudaErrorInvalidValue,
+          "onesweep n = 2^31");
+    CHECK(sort_onesweep_f32(din, dout, 1000, scratch_os, sort_onesweep_scratch_bytes(1000) - 1, s) ==
+              (int)cudaErrorInvalidValue,
+          "onesweep scratch too small");
+    CHECK(sort_onesweep_u32(NULL, dout, 1000, scratch_os, sb_os, s) == (int)cudaErrorInvalidValue, "onesweep in NULL");
+    CHECK(sort_radix_u32(din, dout, 0, scratch, sb, s) == (int)cudaErrorInvalidValue, "radix n = 0");
+    CK(cudaStreamSynchronize(s));
+    CHECK(cudaGetLastError() == cudaSuccess, "an error was left behind by the bad-argument calls");
     cudaFree(din);
     cudaFree(dout);
     cudaFree(scratch);
+    cudaFree(scratch_os);
     cudaFree(temp);
     free(h);
     free(ref);
