@@ -27,8 +27,10 @@ typedef int (*sort_f32_fn)(const float *in, float *out, long long n, void *scrat
 typedef size_t (*sort_scratch_fn)(long long n);
 
 /* name, u32 launcher, f32 launcher, scratch query, what it is */
-#define SORT_HAND_ROWS(X) \
-    X(radix, sort_radix_u32, sort_radix_f32, sort_radix_scratch_bytes, "LSD radix sort, 8-bit digits, 3 kernels a pass")
+#define SORT_HAND_ROWS(X)                                                                                  \
+    X(radix, sort_radix_u32, sort_radix_f32, sort_radix_scratch_bytes, "LSD radix sort, 8-bit digits, 3 kernels a pass") \
+    X(onesweep, sort_onesweep_u32, sort_onesweep_f32, sort_onesweep_scratch_bytes,                           \
+      "single-pass LSD radix sort: one histogram pass, then one pass a digit with decoupled look-back")
 
 #define SORT_DECLARE(name, u32, f32, scratch, about)                                                        \
     int u32(const uint32_t *in, uint32_t *out, long long n, void *scratch_, size_t scratch_bytes, cudaStream_t s); \
