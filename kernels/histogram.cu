@@ -22,8 +22,9 @@
  *                   so a warp's 32 shared atomics go to 32 distinct banks and 32
  *                   distinct addresses whatever the data: uniform and skewed
  *                   inputs cost the same single pass. Loads are 16 bytes
- *                   (16 bytes or 4 floats), HISTOGRAM_FAST_UNROLL of them issued
- *                   before their updates; a scalar head (up to the first 16-byte
+ *                   (16 bytes or 4 floats), HIST_FAST_UNROLL_* of them issued
+ *                   before their updates (u8: 16 equal bytes are one update of
+ *                   16, the run-length shortcut cub also takes on flat data); a scalar head (up to the first 16-byte
  *                   boundary) and tail are taken by the first threads of block
  *                   0. The merge reads the 32 copies of a bin rotated by the bin
  *                   (bank (j + bin) % 32, conflict-free), sums them and does one
@@ -155,6 +156,14 @@ hist_shared_private_kernel(const void *__restrict__ x, long long n, float lo, fl
 template <int FORM>
 static __device__ __forceinline__ void hist_add16(uint4 w, unsigned int *mine, float lo, float hi, float r)
 {
+    if (FORM == HIST_U8) {
+        /* 16 equal bytes (flat image regions, constant data): one update of 16 */
+        const unsigned int splat = (w.x & 0xffu) * 0x01010101u;
+        if (w.x == splat && w.y == splat && w.z == splat && w.w == splat) {
+            atomicAdd(&mine[(w.x & 0xffu) * HIST_COPIES], 16u);
+            return;
+        }
+    }
     const unsigned int words[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
     for (int j = 0; j < 4; j++) {

@@ -6,7 +6,8 @@
  *    1000x1, and 4194400 rows, past the 65535-block grid limit of every
  *    kernel), distinct values compared bit for bit, unaligned in/out, guard
  *    words around the output, and which path transpose_fast took;
- *  - histogram: uniform, skewed (90% in three bins) and single-value inputs,
+ *  - histogram: uniform, skewed (90% in three bins), single-value and
+ *    run-length (runs of 1..64 equal bytes) inputs,
  *    values on and beside every f32 bin edge, out-of-range values, NaN and
  *    infinities, unaligned starts (x+1, x+3), bins poisoned before each call
  *    (the launchers zero them), counts compared exactly;
@@ -253,11 +254,13 @@ static void hist_check_counts(const char *what, const char *name, long long n, i
 
 static void test_histogram_u8(cudaStream_t s, uint8_t *d_x, unsigned int *d_bins)
 {
-    static const char *const kinds[] = {"uniform", "skewed", "one-value"};
+    static const char *const kinds[] = {"uniform", "skewed", "one-value", "runs"};
     const size_t nx = HIST_MAX_N + 8;
     uint8_t *h_x = host_alloc(nx);
     unsigned int ref[HISTOGRAM_U8_BINS], h_bins[HISTOGRAM_U8_BINS];
-    for (int kind = 0; kind < 3; kind++) {
+    for (int kind = 0; kind < 4; kind++) {
+        uint8_t run_value = 0;
+        size_t run_left = 0;
         for (size_t i = 0; i < nx; i++) {
             uint32_t r = rng_next();
             if (kind == 0)
@@ -265,8 +268,16 @@ static void test_histogram_u8(cudaStream_t s, uint8_t *d_x, unsigned int *d_bins
             else if (kind == 1) /* 90% in bins 0, 7, 200; the rest uniform */
                 h_x[i] = (r % 10) < 9 ? (uint8_t)((r >> 8) % 3 == 0 ? 0 : (r >> 8) % 3 == 1 ? 7 : 200)
                                       : (uint8_t)(r >> 24);
-            else
+            else if (kind == 2)
                 h_x[i] = 255;
+            else { /* runs of 1..64 equal bytes: some 16-byte words uniform, some not */
+                if (run_left == 0) {
+                    run_value = (uint8_t)(r >> 24);
+                    run_left = 1 + (r % 64);
+                }
+                h_x[i] = run_value;
+                run_left--;
+            }
         }
         CK(cudaMemcpyAsync(d_x, h_x, nx, cudaMemcpyHostToDevice, s));
         for (size_t li = 0; li < sizeof hist_lens / sizeof hist_lens[0]; li++) {
