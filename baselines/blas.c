@@ -23,3 +23,17 @@ int blas_dgemm(cublasHandle_t h, const double *A, const double *B, double *C, in
     CK_CUBLAS(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, n, A, k, &zero, C, n));
     return 0;
 }
+
+/* Row-major in (m x n) read column-major is in^T (n x m, leading dimension n);
+ * row-major out (n x m) read column-major is out^T (m x n, leading dimension
+ * m). out = in^T means out^T = in = (in^T)^T: geam with op(A) = A^T of the
+ * column-major view of in, an m x n result, lda = n, ldc = m. With beta = 0
+ * the B term adds nothing; B is in again (transb = T, ldb = n, the same valid
+ * m x n operand), so even a B that were read would be finite input, never
+ * the (poisoned) output. */
+int blas_transpose(cublasHandle_t h, const float *in, float *out, int m, int n)
+{
+    const float one = 1.0f, zero = 0.0f;
+    CK_CUBLAS(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_T, m, n, &one, in, n, &zero, in, n, out, m));
+    return 0;
+}

@@ -10,5 +10,8 @@
 int blas_sgemm(cublasHandle_t h, const float *A, const float *B, float *C, int m, int n, int k, int tf32);
 /* The FP64 reference: C = A * B in double, row-major. */
 int blas_dgemm(cublasHandle_t h, const double *A, const double *B, double *C, int m, int n, int k);
+/* out (n x m) = transpose of in (m x n), float, row-major, through
+ * cublasSgeam (alpha = 1, beta = 0). Returns a status_t. */
+int blas_transpose(cublasHandle_t h, const float *in, float *out, int m, int n);
 
 #endif

@@ -35,6 +35,33 @@ int shim_cub_sort_u32(const uint32_t *in, uint32_t *out, long long n, void *temp
 int shim_cub_sort_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes,
                       cudaStream_t stream, char *msg, size_t msg_len);
 
+/* cub::DeviceHistogram::HistogramEven into bins (device memory; cub zeroes it).
+ * u8: 256 bins over bytes, levels 0..256 (bin = the byte). f32: num_bins
+ * equal bins over [lo, hi), levels lo..hi (num_bins + 1 levels); a float x is
+ * counted iff lo <= x < hi, in bin (int)((x - lo) * (num_bins / (hi - lo))),
+ * all in float. A value just below hi whose product rounds up to num_bins
+ * falls outside cub's bins (kernels/histogram.h clamps it to the last one):
+ * callers comparing the two keep such values out. The temp size depends on
+ * the bin count: query per form. */
+int shim_cub_histogram_u8_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len);
+int shim_cub_histogram_u8(const uint8_t *x, long long n, unsigned int *bins, void *temp, size_t temp_bytes,
+                          cudaStream_t stream, char *msg, size_t msg_len);
+int shim_cub_histogram_f32_temp_bytes(long long n, int num_bins, size_t *bytes, char *msg, size_t msg_len);
+int shim_cub_histogram_f32(const float *x, long long n, float lo, float hi, int num_bins, unsigned int *bins,
+                           void *temp, size_t temp_bytes, cudaStream_t stream, char *msg, size_t msg_len);
+
+/* cub::DeviceScan::InclusiveSum from in to out (in == out allowed); one temp
+ * size serves both element types */
+int shim_cub_scan_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len);
+int shim_cub_scan_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes, cudaStream_t stream,
+                      char *msg, size_t msg_len);
+int shim_cub_scan_i32(const int32_t *in, int32_t *out, long long n, void *temp, size_t temp_bytes,
+                      cudaStream_t stream, char *msg, size_t msg_len);
+/* thrust::inclusive_scan(thrust::cuda::par.on(stream), in, in + n, out) */
+int shim_thrust_scan_f32(const float *in, float *out, long long n, cudaStream_t stream, char *msg, size_t msg_len);
+int shim_thrust_scan_i32(const int32_t *in, int32_t *out, long long n, cudaStream_t stream, char *msg,
+                         size_t msg_len);
+
 /* Test hook: asks thrust for an impossible allocation (bytes) and must return
  * an error with a message, never throw or abort. */
 int shim_thrust_alloc_probe(size_t bytes, cudaStream_t stream, char *msg, size_t msg_len);

@@ -12,7 +12,7 @@
  *
  * Thrust is called as a user calls it: thrust::cuda::par.on(stream), its own
  * temporary allocation on every call, reduce's result copied back to the host
- * (so shim_thrust_reduce_f32 and the sorts synchronise the stream, as
+ * (so shim_thrust_reduce_f32, the sorts and the scans synchronise the stream, as
  * thrust's par policy does).
  *
  * CUB: num_items goes in as int when n <= INT_MAX (the type most callers use,
@@ -38,14 +38,17 @@
 #include <thrust/functional.h>
 #include <thrust/memory.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
 #include <thrust/system/cuda/error.h>
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/system/detail/bad_alloc.h>
 #include <thrust/system_error.h>
 
+#include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "shim.h"
 
@@ -171,6 +174,101 @@ int shim_cub_sort(const KeyT *in, KeyT *out, long long n, void *temp, size_t tem
     SHIM_CATCH(msg, msg_len, what)
 }
 
+/* Byte histogram: levels 0..256 as int, so the bin is the byte itself. */
+cudaError_t shim_cub_hist_u8(void *temp, size_t &bytes, const uint8_t *x, unsigned int *bins, long long n,
+                             cudaStream_t stream)
+{
+    if (n <= INT_MAX)
+        return cub::DeviceHistogram::HistogramEven(temp, bytes, x, bins, 257, 0, 256, (int)n, stream);
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, x, bins, 257, 0, 256, n, stream);
+}
+
+cudaError_t shim_cub_hist_f32(void *temp, size_t &bytes, const float *x, float lo, float hi, int num_bins,
+                              unsigned int *bins, long long n, cudaStream_t stream)
+{
+    if (n <= INT_MAX)
+        return cub::DeviceHistogram::HistogramEven(temp, bytes, x, bins, num_bins + 1, lo, hi, (int)n, stream);
+    return cub::DeviceHistogram::HistogramEven(temp, bytes, x, bins, num_bins + 1, lo, hi, n, stream);
+}
+
+template <typename T>
+cudaError_t shim_cub_inclusive_sum(void *temp, size_t &bytes, const T *in, T *out, long long n, cudaStream_t stream)
+{
+    if (n <= INT_MAX)
+        return cub::DeviceScan::InclusiveSum(temp, bytes, in, out, (int)n, stream);
+    return cub::DeviceScan::InclusiveSum(temp, bytes, in, out, n, stream);
+}
+
+/* The body every temp-storage query added for histograms and scans shares:
+ * argument checks, query(b) (CUB's size query, or its error), the report. */
+template <typename Query>
+int shim_temp_query(long long n, size_t *bytes, char *msg, size_t msg_len, const char *what, Query query)
+{
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (bytes == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "bytes is NULL");
+        size_t b = 0;
+        cudaError_t err = query(b);
+        if (err != cudaSuccess)
+            return shim_cuda_fail(msg, msg_len, what, err);
+        *bytes = b;
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+/* The body of every CUB run added for histograms and scans: bad_args (NULL
+ * when the arguments are fine, else why not), a temp buffer, run() (the CUB
+ * call), the report. */
+template <typename Run>
+int shim_cub_run(long long n, const char *bad_args, const void *temp, char *msg, size_t msg_len, const char *what,
+                 Run run)
+{
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (bad_args != nullptr)
+            return shim_bad_arg(msg, msg_len, what, bad_args);
+        if (temp == nullptr)
+            return shim_bad_arg(msg, msg_len, what, "temp is NULL (size it with the matching *_temp_bytes query)");
+        cudaError_t err = run();
+        if (err != cudaSuccess)
+            return shim_cuda_fail(msg, msg_len, what, err);
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
+template <typename T>
+int shim_cub_scan(const T *in, T *out, long long n, void *temp, size_t temp_bytes, cudaStream_t stream, char *msg,
+                  size_t msg_len, const char *what)
+{
+    const char *bad = (in == nullptr || out == nullptr) && n > 0 ? "in or out is NULL" : nullptr;
+    return shim_cub_run(n, bad, temp, msg, msg_len, what, [&]() {
+        size_t bytes = temp_bytes;
+        return shim_cub_inclusive_sum<T>(temp, bytes, in, out, n, stream);
+    });
+}
+
+template <typename T>
+int shim_thrust_scan(const T *in, T *out, long long n, cudaStream_t stream, char *msg, size_t msg_len,
+                     const char *what)
+{
+    try {
+        if (n < 0)
+            return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if ((in == nullptr || out == nullptr) && n > 0)
+            return shim_bad_arg(msg, msg_len, what, "in or out is NULL");
+        thrust::device_ptr<const T> p = thrust::device_pointer_cast(in);
+        thrust::device_ptr<T> q = thrust::device_pointer_cast(out);
+        thrust::inclusive_scan(thrust::cuda::par.on(stream), p, p + n, q);
+        return shim_ok(msg, msg_len);
+    }
+    SHIM_CATCH(msg, msg_len, what)
+}
+
 } // namespace
 
 // ---- Thrust ----------------------------------------------------------------------
@@ -278,6 +376,86 @@ extern "C" int shim_cub_sort_f32(const float *in, float *out, long long n, void 
 {
     return shim_cub_sort<float>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
                                 "cub::DeviceRadixSort::SortKeys (float keys)");
+}
+
+extern "C" int shim_thrust_scan_f32(const float *in, float *out, long long n, cudaStream_t stream, char *msg,
+                                    size_t msg_len)
+{
+    return shim_thrust_scan<float>(in, out, n, stream, msg, msg_len, "thrust::inclusive_scan (float)");
+}
+
+extern "C" int shim_thrust_scan_i32(const int32_t *in, int32_t *out, long long n, cudaStream_t stream, char *msg,
+                                    size_t msg_len)
+{
+    return shim_thrust_scan<int32_t>(in, out, n, stream, msg, msg_len, "thrust::inclusive_scan (int32)");
+}
+
+extern "C" int shim_cub_histogram_u8_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len)
+{
+    return shim_temp_query(n, bytes, msg, msg_len, "cub::DeviceHistogram::HistogramEven (uint8, temp storage query)",
+                           [&](size_t &b) { return shim_cub_hist_u8(nullptr, b, nullptr, nullptr, n, 0); });
+}
+
+extern "C" int shim_cub_histogram_u8(const uint8_t *x, long long n, unsigned int *bins, void *temp,
+                                     size_t temp_bytes, cudaStream_t stream, char *msg, size_t msg_len)
+{
+    const char *bad = bins == nullptr || (x == nullptr && n > 0) ? "x or bins is NULL" : nullptr;
+    return shim_cub_run(n, bad, temp, msg, msg_len, "cub::DeviceHistogram::HistogramEven (uint8, 256 bins)", [&]() {
+        size_t bytes = temp_bytes;
+        return shim_cub_hist_u8(temp, bytes, x, bins, n, stream);
+    });
+}
+
+extern "C" int shim_cub_histogram_f32_temp_bytes(long long n, int num_bins, size_t *bytes, char *msg,
+                                                 size_t msg_len)
+{
+    const char *what = "cub::DeviceHistogram::HistogramEven (float, temp storage query)";
+    if (num_bins < 1)
+        return shim_bad_arg(msg, msg_len, what, "num_bins < 1");
+    return shim_temp_query(n, bytes, msg, msg_len, what, [&](size_t &b) {
+        return shim_cub_hist_f32(nullptr, b, nullptr, 0.0f, 1.0f, num_bins, nullptr, n, 0);
+    });
+}
+
+extern "C" int shim_cub_histogram_f32(const float *x, long long n, float lo, float hi, int num_bins,
+                                      unsigned int *bins, void *temp, size_t temp_bytes, cudaStream_t stream,
+                                      char *msg, size_t msg_len)
+{
+    const char *bad = num_bins < 1                              ? "num_bins < 1"
+                      : !(lo < hi)                              ? "lo < hi does not hold"
+                      : bins == nullptr || (x == nullptr && n > 0) ? "x or bins is NULL"
+                                                                : nullptr;
+    return shim_cub_run(n, bad, temp, msg, msg_len, "cub::DeviceHistogram::HistogramEven (float)", [&]() {
+        size_t bytes = temp_bytes;
+        return shim_cub_hist_f32(temp, bytes, x, lo, hi, num_bins, bins, n, stream);
+    });
+}
+
+extern "C" int shim_cub_scan_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len)
+{
+    return shim_temp_query(n, bytes, msg, msg_len, "cub::DeviceScan::InclusiveSum (temp storage query)",
+                           [&](size_t &b) {
+                               size_t b_f32 = 0, b_i32 = 0;
+                               cudaError_t err = shim_cub_inclusive_sum<float>(nullptr, b_f32, nullptr, nullptr, n, 0);
+                               if (err == cudaSuccess)
+                                   err = shim_cub_inclusive_sum<int32_t>(nullptr, b_i32, nullptr, nullptr, n, 0);
+                               b = b_f32 > b_i32 ? b_f32 : b_i32;
+                               return err;
+                           });
+}
+
+extern "C" int shim_cub_scan_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes,
+                                 cudaStream_t stream, char *msg, size_t msg_len)
+{
+    return shim_cub_scan<float>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
+                                "cub::DeviceScan::InclusiveSum (float)");
+}
+
+extern "C" int shim_cub_scan_i32(const int32_t *in, int32_t *out, long long n, void *temp, size_t temp_bytes,
+                                 cudaStream_t stream, char *msg, size_t msg_len)
+{
+    return shim_cub_scan<int32_t>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
+                                  "cub::DeviceScan::InclusiveSum (int32)");
 }
 
 // ---- test hook ---------------------------------------------------------------------
