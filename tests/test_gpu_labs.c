@@ -35,7 +35,7 @@
 #include "kernel_ran.h"
 #include "scan.h"
 #include "shim.h"
-#include "testlib.h"
+#include "testlib_gpu.h"
 #include "transpose.h"
 
 static uint64_t rng_state;
