@@ -15,6 +15,14 @@
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
 #             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
 #             "search-tma": only the wgmma/TMA candidates)
+#   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
+#             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan) ${STRESS_REPS:-500}
+#             times, first alone, then while a second process (compare --soak) loads the
+#             GPU; plus the pageable-copy race probe; log stress.txt (results/h200/sort_stress.txt)
+#   sanitize-full  racecheck and synccheck at full sizes: test_gpu_kernels (1M-key sorts,
+#             2^22-element reductions) and stress_gpu --reps 2 (every stressed kernel)
+#   ncu       one variant's kernels selected by its NVTX range with Nsight Compute
+#             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort"): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush
@@ -59,7 +67,10 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
     --format=csv >"$LOG/gpu.txt" 2>&1
 
 if has build; then
-    step configure cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release || finish
+    gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    # no network on the GPU machine: draw plots with its python if it can, make no venv
+    step configure cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOMPARE_PLOT_VENV=OFF || finish
     step build cmake --build "$BUILD" -j "$JOBS" || finish
 fi
 
@@ -138,6 +149,44 @@ if has bench; then
     else
         step bench "$BUILD/compare" "$@"
     fi
+fi
+
+if has stress; then
+    SR=${STRESS_REPS:-500}
+    step stress-alone "$BUILD/tests/stress_gpu" --reps "$SR" --h2d-probe "${H2D_PROBES:-200}"
+    # a second process loading the GPU the whole time: the default comparison, repeated
+    "$BUILD/compare" --ops sgemm,reduce --n 4096 --elems 2^26 --soak 3600 --quiet >"$LOG/stress-load.log" 2>&1 &
+    load=$!
+    sleep 3
+    step stress-loaded "$BUILD/tests/stress_gpu" --reps "$SR" --h2d-probe "${H2D_PROBES:-200}"
+    kill -INT $load 2>/dev/null
+    wait $load
+    echo "load process: exit $? (130: stopped by SIGINT as planned)" >>"$LOG/stress-load.log"
+    {
+        echo "# stress_gpu: $SR repetitions per case, alone and beside a second process"
+        echo "# (compare --ops sgemm,reduce --n 4096 --elems 2^26 --soak) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+        echo "## alone"
+        grep -v "^rep " "$LOG/stress-alone.log"
+        echo "## with the second process loading the GPU"
+        grep -v "^rep " "$LOG/stress-loaded.log"
+        echo "## the load process"
+        tail -n 3 "$LOG/stress-load.log"
+    } >"$LOG/stress.txt"
+fi
+
+if has sanitize-full; then
+    for tool in racecheck synccheck; do
+        step "sanitizer-$tool-kernels-full" env COMPARE_TEST_QUICK=0 COMPARE_TEST_NO_ALLOC_PROBE=1 timeout 500 "$CS" \
+            --tool "$tool" --error-exitcode 1 "$BUILD/tests/test_gpu_kernels"
+        step "sanitizer-$tool-stress" timeout 500 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/tests/stress_gpu" --reps 2
+    done
+fi
+
+if has ncu; then
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    step ncu-nvtx "$NCU" --clock-control none --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/" \
+        --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
 fi
 
 has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --csv "$LOG/sweep.csv"
