@@ -365,9 +365,11 @@ static int stress_count_stale(const uint32_t *d_x, const uint32_t *d_want, size_
     return gpucheck_compare_keys(d_x, d_want, n, 0, cnt, s);
 }
 
-static void stress_h2d_probe(device_ctx *d, int iters)
+/* One size: `iters` copies of n words each way (old and fixed). A copy that
+ * fits the driver's staging buffer can return as soon as it is staged, its
+ * DMA still to come: the sort test's copies were 4 MiB. */
+static void stress_h2d_probe_size(device_ctx *d, int iters, size_t n)
 {
-    const size_t n = (size_t)16 << 20; /* 64 MiB: many staging chunks */
     uint32_t *h = malloc(n * 4), *d_x, *d_want;
     unsigned long long *cnt, hc[2];
     for (int mode = 0; mode < 2; mode++) {
@@ -399,16 +401,22 @@ static void stress_h2d_probe(device_ctx *d, int iters)
                 if (hc[0] > max_stale) max_stale = hc[0];
             }
         }
-        printf("h2d-probe %s: %d copies of 64 MiB, %lld read stale data by the next kernel (at most %llu of %zu "
+        printf("h2d-probe %-62s %8zu KiB x %d: %lld read stale data by the next kernel (at most %llu of %zu "
                "words)\n",
-               mode == 0 ? "cudaMemcpy (legacy stream) + kernel on a non-blocking stream"
-                         : "cudaMemcpyAsync on the kernel's stream                      ",
-               iters, stale_iters, max_stale, n);
+               mode == 0 ? "cudaMemcpy (legacy stream) + kernel on a non-blocking stream:"
+                         : "cudaMemcpyAsync on the kernel's stream:",
+               n * 4 / 1024, iters, stale_iters, max_stale, n);
         cudaFree(d_x);
         cudaFree(d_want);
         cudaFree(cnt);
     }
     free(h);
+}
+
+static void stress_h2d_probe(device_ctx *d, int iters)
+{
+    static const size_t words[] = {16 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20}; /* 64 KiB .. 64 MiB */
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) stress_h2d_probe_size(d, iters, words[i]);
 }
 
 // ---------------------------------------------------------------------------

@@ -31,7 +31,8 @@ typedef struct {
     device_ctx *dev;           /* stream, cuBLAS handle, cuRAND generator */
     unsigned long long seed;   /* the inputs' seed */
     void *data;                /* the op's buffers (its own struct), made by setup */
-    void *workspace;           /* the variants' scratch: max over the case's variants, zeroed once */
+    void *workspace;           /* the variants' scratch: max over the case's variants, zeroed before
+                                  each variant's first call (so a variant's state survives only its own calls) */
     size_t workspace_bytes;
 } op_case;
 

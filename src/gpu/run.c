@@ -1,6 +1,6 @@
 /* src/gpu/run.c: executes the plan. Per case: the op's set-up (inputs from
  * cuRAND, the reference), one workspace for its variants (the largest any of
- * them needs, zeroed once), then for every variant in plan order (library rows
+ * them needs, zeroed before each variant starts), then for every variant in plan order (library rows
  * first, so the percents have their denominators): poison the output, run
  * once, verify, and only then time (or, with --profile, launch once). A failed
  * variant is reported and the others still run; a sticky device error stops
@@ -196,6 +196,10 @@ static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *
     int st;
     check_clear();
     kernel_ran_clear();
+    /* each variant starts from a zeroed workspace: a launcher may keep state
+     * there between its own calls (reduce.h), and the previous variant of the
+     * case (cub's temp storage, say) left its own bytes */
+    if (c->workspace) CK_CUDA(cudaMemsetAsync(c->workspace, 0, c->workspace_bytes, d->stream));
     run_nvtx_push(c, v, "verify");
     st = c->op->poison(c);
     if (st == STATUS_OK) st = harness_run_once(d, v, c);
@@ -257,14 +261,9 @@ static void run_case(run_state *rs, const plan_case *pc)
     setup_st = c.op->setup(&c);
     if (setup_st == STATUS_OK) {
         c.workspace_bytes = run_workspace_bytes(pc);
-        if (c.workspace_bytes) {
-            /* zeroed once: launchers may keep state there between calls (reduce.h) */
-            if (check_cuda_status(cudaMalloc(&c.workspace, c.workspace_bytes), "cudaMalloc(workspace)", __FILE__,
-                                  __LINE__) ||
-                check_cuda_status(cudaMemsetAsync(c.workspace, 0, c.workspace_bytes, rs->dev->stream),
-                                  "cudaMemsetAsync(workspace)", __FILE__, __LINE__))
-                setup_st = STATUS_ERROR;
-        }
+        if (c.workspace_bytes && check_cuda_status(cudaMalloc(&c.workspace, c.workspace_bytes),
+                                                   "cudaMalloc(workspace)", __FILE__, __LINE__))
+            setup_st = STATUS_ERROR;
     }
     for (int i = 0; i < pc->variant_count; i++) {
         const variant *v = ops_variant(pc->variant[i]);
