@@ -34,13 +34,13 @@ static void collect_case(void *ctx, result_row *rows, int count)
 }
 
 /* Rows one case of op `oi` must give: its visible variants, once per type. */
-static int expected_rows(const catalog *cat, int oi)
+static int expected_rows(const catalog *cat, int oi, const cli_options *o)
 {
     int n = 0, types = 0;
     while (types < OP_MAX_TYPES && cat->ops[oi].types[types]) types++;
     for (int i = 0; i < cat->variant_count; i++)
         if (strcmp(cat->variants[i].op, cat->ops[oi].name) == 0 && !cat->variants[i].test_only) n++;
-    return n * (types ? types : 1);
+    return n * (types ? types : 1) * (cat->ops[oi].per_dist ? o->dist_count : 1);
 }
 
 /* Plans and runs op `oi` at one size (--check-only); checks every row. */
@@ -71,7 +71,8 @@ static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long e
     CHECK(cli_resolve(&o, cat, err, sizeof err) == 0, "%s: cli_resolve: %s", what, err);
     CHECK(plan_build(&p, &o, cat, err, sizeof err) == 0, "%s: plan_build: %s", what, err);
     CHECK(run_plan(dev, &o, &p, &sink, &stop) == 0, "%s: run_plan failed", what);
-    CHECK(c.rows == expected_rows(cat, oi), "%s: %d rows, expected %d", what, c.rows, expected_rows(cat, oi));
+    CHECK(c.rows == expected_rows(cat, oi, &o), "%s: %d rows, expected %d", what, c.rows,
+          expected_rows(cat, oi, &o));
     plan_free(&p);
 }
 
@@ -109,7 +110,7 @@ int main(void)
     cat = ops_catalog();
     /* every op of the catalog, at every size of its kind, each size with its own seed */
     for (int oi = 0; oi < cat->op_count; oi++) {
-        if (cat->ops[oi].size_kind == OP_SIZE_GEMM)
+        if (cat->ops[oi].size_kind != OP_SIZE_ELEMS) /* GEMM shapes; matrix ops take their m x n */
             for (size_t i = 0; i < gemm_count; i++) run_one(&dev, oi, &gemm[i], 0, seed + i);
         else
             for (size_t i = 0; i < elems_count; i++) run_one(&dev, oi, NULL, elems[i], seed + 100 + i);

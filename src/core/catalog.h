@@ -8,9 +8,9 @@
 #ifndef COMPARE_CATALOG_H
 #define COMPARE_CATALOG_H
 
-/* What sizes an op: GEMM shapes (--n, --shape, --m/--n/--k, --shapes) or a
- * length (--elems). */
-typedef enum { OP_SIZE_GEMM, OP_SIZE_ELEMS } op_size_kind;
+/* What sizes an op: GEMM shapes (--n, --shape, --m/--n/--k, --shapes), a
+ * matrix m x n (the same options; k is not used) or a length (--elems). */
+typedef enum { OP_SIZE_GEMM, OP_SIZE_ELEMS, OP_SIZE_MATRIX } op_size_kind;
 /* The throughput an op is reported in. */
 typedef enum { OP_RATE_TFLOPS, OP_RATE_GBPS, OP_RATE_GKEYS } op_rate;
 /* The device ceiling behind %peak. */
@@ -27,6 +27,7 @@ typedef struct {
     const char *best_library;         /* and %best against this one (the fastest library) */
     const char *types[OP_MAX_TYPES];  /* element types run per size, e.g. {"u32", "f32"}; {NULL}: one,
                                          each row's math is its variant's */
+    int per_dist;                     /* 1: one case per input distribution of --dist */
     const char *about;                /* one line for --list */
 } op_info;
 

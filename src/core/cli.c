@@ -29,6 +29,11 @@ void cli_defaults(cli_options *o)
     o->csv_path = NULL;
     o->format = CLI_FORMAT_TABLE;
     o->progress = 1;
+    o->dists[0] = "uniform";
+    o->dists[1] = "skewed";
+    o->dist_count = 2;
+    o->chunks = 4;
+    o->cpu_max_n = 2048;
 }
 
 void cli_print_help(const char *prog)
@@ -77,6 +82,11 @@ void cli_print_help(const char *prog)
            "  --discard-throttled  time a variant again (up to 3 times) when NVML saw the GPU slow\n"
            "                    down for power or heat during its samples; the row keeps the last\n"
            "                    try and its mark if it still was (clocks are observed, never set)\n"
+           "  --dist LIST       histogram inputs: uniform, skewed (most values in a few bins) or\n"
+           "                    both, the default (uniform,skewed); recorded in the CSV\n"
+           "  --chunks C        transfer: chunks (one stream each) of the overlapped variant (default 4)\n"
+           "  --cpu-max-n N     the CPU (OpenMP) sgemm row runs up to max(m,n,k) = N, SKIP beyond\n"
+           "                    (default 2048; 0: never)\n"
            "  --quiet           no progress lines on stderr\n"
            "  --version         print the version and exit\n"
            "  --help            this text\n\n"
@@ -193,7 +203,7 @@ typedef enum {
     OPT_M, OPT_N, OPT_K, OPT_SHAPE, OPT_SHAPES, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP,
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
-    OPT_DISCARD_THROTTLED, OPT_COUNT
+    OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -211,6 +221,7 @@ static const struct {
     [OPT_HELP] = {"--help", 0},    [OPT_CHECK_ONLY] = {"--check-only", 0},
     [OPT_SOAK] = {"--soak", 1},    [OPT_PLUGIN] = {"--plugin", 1}, [OPT_PROFILE] = {"--profile", 0},
     [OPT_DISCARD_THROTTLED] = {"--discard-throttled", 0},
+    [OPT_DIST] = {"--dist", 1},    [OPT_CHUNKS] = {"--chunks", 1}, [OPT_CPU_MAX_N] = {"--cpu-max-n", 1},
 };
 
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
@@ -357,6 +368,28 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             break;
         case OPT_PROFILE: o->profile = 1; break;
         case OPT_DISCARD_THROTTLED: o->discard_throttled = 1; break;
+        case OPT_DIST: {
+            const char *names[4];
+            int count = 0;
+            rc = cli_names(opt, value, names, 2, &count, err, err_len);
+            if (rc) break;
+            for (int j = 0; j < count; j++)
+                if (strcmp(names[j], "uniform") != 0 && strcmp(names[j], "skewed") != 0) {
+                    snprintf(err, err_len, "--dist: unknown distribution '%s' (expected uniform, skewed or both: "
+                             "uniform,skewed)", names[j]);
+                    return 2;
+                }
+            for (int j = 0; j < count; j++) o->dists[j] = names[j];
+            o->dist_count = count;
+            break;
+        }
+        case OPT_CHUNKS: rc = cli_int(opt, value, 1, 64, &o->chunks, err, err_len); break;
+        case OPT_CPU_MAX_N: {
+            int v = 0;
+            rc = cli_int(opt, value, 0, 65536, &v, err, err_len);
+            o->cpu_max_n = v;
+            break;
+        }
         case OPT_COUNT: break;
         }
         if (rc) return rc;
@@ -407,8 +440,8 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             size_t l = strlen(name);
             if (strncmp(argv[i], name, l) == 0 && (argv[i][l] == '\0' || argv[i][l] == '=')) o->gemm_option = name;
         }
-    o->size_given[OP_SIZE_GEMM] = o->gemm_option != NULL;
-    o->size_given[OP_SIZE_ELEMS] = seen[OPT_ELEMS] > 0;
+    o->size_given[0] = o->gemm_option != NULL;
+    o->size_given[1] = seen[OPT_ELEMS] > 0;
     return 0;
 }
 
@@ -422,13 +455,16 @@ int cli_op_runs(const cli_options *o, int op_index)
     return op_index >= 0 && op_index < CLI_MAX_OPS && (o->op_mask >> op_index & 1u);
 }
 
+/* 0 for the ops the GEMM shape options size (GEMM and matrix ops), 1 for --elems */
+static int cli_size_kind(op_size_kind k) { return k == OP_SIZE_ELEMS ? 1 : 0; }
+
 /* "sgemm" or "sgemm, reduce": the names of the ops sized by `kind`. */
 static void cli_sized_ops(const catalog *cat, op_size_kind kind, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < cat->op_count && used + 1 < len; i++) {
-        if (cat->ops[i].size_kind != kind) continue;
+        if (cli_size_kind(cat->ops[i].size_kind) != (int)kind) continue;
         int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", cat->ops[i].name);
         if (w < 0) break;
         used += (size_t)w;
@@ -485,11 +521,11 @@ int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len)
     for (int kind = 0; kind < 2; kind++) {
         int used = 0;
         if (!o->size_given[kind]) continue;
-        for (int i = 0; i < cat->op_count; i++) used |= cli_op_runs(o, i) && (int)cat->ops[i].size_kind == kind;
+        for (int i = 0; i < cat->op_count; i++) used |= cli_op_runs(o, i) && cli_size_kind(cat->ops[i].size_kind) == kind;
         if (!used) {
-            cli_sized_ops(cat, (op_size_kind)kind, list, sizeof list);
+            cli_sized_ops(cat, kind ? OP_SIZE_ELEMS : OP_SIZE_GEMM, list, sizeof list);
             snprintf(err, err_len, "%s is given but no op it sizes is run (it sizes %s)",
-                     kind == OP_SIZE_GEMM ? o->gemm_option : "--elems", list[0] ? list : "none");
+                     kind == 0 ? o->gemm_option : "--elems", list[0] ? list : "none");
             return 2;
         }
     }

@@ -32,7 +32,7 @@ typedef struct {
     int variant_count;
     const char *plugins[CLI_MAX_PLUGINS]; /* --plugin PATH, in the order given */
     int plugin_count;
-    int size_given[2];                  /* a size option was given: [OP_SIZE_GEMM], [OP_SIZE_ELEMS] */
+    int size_given[2];                  /* a size option was given: [0] a GEMM shape option, [1] --elems */
     const char *gemm_option;            /* the first GEMM size option given ("--n", "--shape", ...), or NULL */
     int list, help, version;            /* informational modes */
     int warmup;                         /* warm-up runs per variant and size */
@@ -50,6 +50,10 @@ typedef struct {
     double soak_s;                      /* > 0: repeat the whole plan for this long (leak/stability check) */
     int profile;                        /* --profile: verify, then launch each variant once, untimed */
     int discard_throttled;              /* --discard-throttled: re-sample rows measured while throttled */
+    const char *dists[2];               /* --dist: input distributions of the ops that take one */
+    int dist_count;                     /* ("uniform", "skewed"; default both) */
+    int chunks;                         /* --chunks: streams of the overlapped transfer (default 4) */
+    long long cpu_max_n;                /* --cpu-max-n: the CPU sgemm row runs up to this dimension */
     int test_variants;                  /* COMPARE_TEST_VARIANTS=1: the test-only rows are visible */
 } cli_options;
 

@@ -67,16 +67,31 @@ int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, siz
         if (!cli_op_runs(o, oi)) continue;
         memset(&c, 0, sizeof c);
         c.op = oi;
+        c.opts = o;
         c.variant_count = plan_order(o, cat, oi, c.variant);
         if (c.variant_count == 0) continue;
-        nsizes = op->size_kind == OP_SIZE_GEMM ? o->gemm_count : o->elems_count;
+        nsizes = op->size_kind == OP_SIZE_ELEMS ? o->elems_count : o->gemm_count;
         for (int si = 0; si < nsizes; si++) {
-            int ntypes = 0;
+            int ntypes = 0, ndists = op->per_dist ? o->dist_count : 1;
             while (ntypes < OP_MAX_TYPES && op->types[ntypes]) ntypes++;
-            for (int ti = 0; ti < (ntypes ? ntypes : 1); ti++) {
-                char sz[32];
-                c.type = ntypes ? op->types[ti] : NULL;
-                if (op->size_kind == OP_SIZE_GEMM) {
+            for (int ti = 0; ti < (ntypes ? ntypes : 1) * ndists; ti++) {
+                char sz[32], tp[48];
+                c.type = ntypes ? op->types[ti / ndists] : NULL;
+                c.dist = op->per_dist ? o->dists[ti % ndists] : NULL;
+                snprintf(tp, sizeof tp, "%s%s%s%s", c.type ? " " : "", c.type ? c.type : "", c.dist ? " " : "",
+                         c.dist ? c.dist : "");
+                if (op->size_kind == OP_SIZE_MATRIX) {
+                    /* m x n of each shape, k unused: a shape repeating an (m, n) makes no new case */
+                    int dup = 0;
+                    for (int sj = 0; sj < si; sj++) dup |= o->gemm[sj].m == o->gemm[si].m && o->gemm[sj].n == o->gemm[si].n;
+                    if (dup) continue;
+                    c.m = o->gemm[si].m;
+                    c.n = o->gemm[si].n;
+                    c.k = 0;
+                    c.elems = 0;
+                    snprintf(c.label, sizeof c.label, "%s%s %lldx%lld", op->name, tp, c.m, c.n);
+                    snprintf(c.nvtx, sizeof c.nvtx, "%s%s %lldx%lld", op->name, tp, c.m, c.n);
+                } else if (op->size_kind == OP_SIZE_GEMM) {
                     c.m = o->gemm[si].m;
                     c.n = o->gemm[si].n;
                     c.k = o->gemm[si].k;
@@ -92,10 +107,8 @@ int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, siz
                     c.m = c.n = c.k = 0;
                     c.elems = o->elems[si];
                     sizes_format(c.elems, sz, sizeof sz);
-                    snprintf(c.label, sizeof c.label, "%s%s%s elems=%s", op->name, c.type ? " " : "",
-                             c.type ? c.type : "", sz);
-                    snprintf(c.nvtx, sizeof c.nvtx, "%s%s%s %lld", op->name, c.type ? " " : "", c.type ? c.type : "",
-                             c.elems);
+                    snprintf(c.label, sizeof c.label, "%s%s elems=%s", op->name, tp, sz);
+                    snprintf(c.nvtx, sizeof c.nvtx, "%s%s %lld", op->name, tp, c.elems);
                 }
                 if (plan_push(p, &cap, &c)) {
                     snprintf(err, err_len, "out of host memory for the plan");

@@ -18,10 +18,12 @@ typedef struct {
     long long m, n, k;                /* GEMM shape (ops sized by GEMM shapes), else 0 */
     long long elems;                  /* length (ops sized by --elems), else 0 */
     const char *type;                 /* element type for ops that run several, else NULL */
+    const char *dist;                 /* input distribution for ops that take one (per_dist), else NULL */
     int variant[PLAN_MAX_VARIANTS];   /* indices into the catalog's variants, in run order */
     int variant_count;
     char label[96];                   /* "sgemm 4096x4096x4096", "sort u32 elems=2^26" */
     char nvtx[96];                    /* prefix of its NVTX ranges: "sgemm 4096x4096x4096" */
+    const cli_options *opts;          /* the run's options (per-op knobs: --chunks, --cpu-max-n) */
 } plan_case;
 
 typedef struct {

@@ -180,7 +180,7 @@ static const variant reduce_variants[] = {
 };
 
 const op_desc op_reduce = {
-    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0,
      "float sum of E elements (GB/s of input read)"},
     reduce_variants,
     (int)(sizeof reduce_variants / sizeof reduce_variants[0]),

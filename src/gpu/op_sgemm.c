@@ -230,7 +230,7 @@ static const variant sgemm_variants[] = {
 };
 
 const op_desc op_sgemm = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, 0,
      "C = A B, FP32 row-major (TF32 rows: tensor cores), any m, n, k"},
     sgemm_variants,
     (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),

@@ -228,7 +228,7 @@ static const variant sort_variants[] = {
 };
 
 const op_desc op_sort = {
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, 0,
      "32-bit keys ascending, u32 and f32 (Gkeys/s)"},
     sort_variants,
     (int)(sizeof sort_variants / sizeof sort_variants[0]),

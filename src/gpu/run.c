@@ -101,7 +101,7 @@ int run_check_memory(const plan *p, char *err, size_t err_len)
             snprintf(err, err_len,
                      "%s needs %.2f GiB of device memory, only %.2f GiB free (of %.2f GiB): choose a smaller %s",
                      pc->label, (need + (256u << 20)) / gib, free_b / gib, total_b / gib,
-                     op->info.size_kind == OP_SIZE_GEMM ? "shape (--n, --shape)" : "--elems");
+                     op->info.size_kind == OP_SIZE_ELEMS ? "--elems" : "shape (--n, --shape)");
             return 2;
         }
     }
