@@ -29,8 +29,8 @@
  * library. */
 static const op_info test_ops[] = {
     {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, 0, ""},
-    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, ""},
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, 0, ""},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, 0, {NULL, NULL}, ""},
 };
 static const variant_info test_variants[] = {
     {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", ""}, {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", ""},

@@ -292,7 +292,7 @@ static void timed(result_row *r, double *s, size_t n)
 
 static const op_info sgemm_op = {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32",
                                   "cublas_tf32", {NULL}, 0, ""};
-static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, ""};
+static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""};
 
 static void make_rows(void)
 {
@@ -789,6 +789,37 @@ static void test_notes(void)
                                      100.0) < 1e-9,
           "%%peak %.9g not at the measured clock", nr[1].pct_peak);
     free(t);
+
+    /* a pair the op compares: "overlap: 1.25x the speed of pinned" */
+    {
+        static double s4[3] = {4, 4, 4}, s5[3] = {5, 5, 5};
+        result_row tr[2];
+        for (int i = 0; i < 2; i++) {
+            results_row_clear(&tr[i]);
+            tr[i].op = "transfer";
+            tr[i].math = "fp32";
+            tr[i].rate = OP_RATE_GBPS;
+            tr[i].elems = 1000;
+            tr[i].bytes = 8000;
+            snprintf(tr[i].case_label, sizeof tr[i].case_label, "transfer elems=1000");
+        }
+        tr[0].variant = "pinned";
+        timed(&tr[0], s5, 3);
+        tr[1].variant = "overlap";
+        tr[1].speedup_vs = "pinned";
+        timed(&tr[1], s4, 3);
+        f = tmpfile();
+        report_begin(&rp, f, CLI_FORMAT_TABLE, &ni, 0);
+        report_case(&rp, tr, 2);
+        report_end(&rp, 0);
+        n = ftell(f);
+        t = malloc((size_t)n + 1);
+        rewind(f);
+        t[fread(t, 1, (size_t)n, f)] = '\0';
+        fclose(f);
+        CHECK(test_contains(t, "\n  overlap: 1.25x the speed of pinned\n"), "no speed-up line:\n%s", t);
+        free(t);
+    }
 
     /* without NVML: one line says why */
     snprintf(ni.dev.clocks_note, sizeof ni.dev.clocks_note, "no libnvidia-ml: libnvidia-ml.so.1: cannot open");

@@ -28,6 +28,8 @@ typedef struct {
     const char *types[OP_MAX_TYPES];  /* element types run per size, e.g. {"u32", "f32"}; {NULL}: one,
                                          each row's math is its variant's */
     int per_dist;                     /* 1: one case per input distribution of --dist */
+    const char *speedup[2];           /* {"a", "b"}: the table says how much faster variant a ran
+                                         than variant b (transfer: overlap vs pinned); NULLs: none */
     const char *about;                /* one line for --list */
 } op_info;
 

@@ -33,7 +33,10 @@ static void report_device_block(report *rp, const char *lead, const char *tail)
     fprintf(f, "%sdevice: %s, cc %d.%d, %d SMs, SM clock max %.0f MHz, memory %.0f MHz x %d-bit, L2 %.1f MiB, %.1f GiB%s\n",
             lead, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1e3, d->mem_clock_khz / 1e3,
             d->bus_width_bits, d->l2_bytes / 1048576.0, d->total_mem_bytes / 1073741824.0, tail);
-    fprintf(f, "%sdriver %s, CUDA runtime %s, cuBLAS %s%s\n", lead, drv, rt, cb, tail);
+    fprintf(f, "%sdriver %s, CUDA runtime %s, cuBLAS %s", lead, drv, rt, cb);
+    if (d->pcie_gen > 0) fprintf(f, ", PCIe gen %d x%d", d->pcie_gen, d->pcie_width);
+    if (d->copy_engines > 0) fprintf(f, ", %d copy engine%s", d->copy_engines, d->copy_engines == 1 ? "" : "s");
+    fprintf(f, "%s\n", tail);
     if (d->clocks_note[0])
         fprintf(f, "%sclocks: not observed (%s): rows carry no clocks, %%peak uses the maximum%s\n", lead,
                 d->clocks_note, tail);
@@ -236,6 +239,14 @@ void report_case(report *rp, const result_row *rows, int count)
             if (phi > 0) fprintf(f, ", %.0f-%.0f W", plo, phi);
             fputc('\n', f);
         }
+    }
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        if (!r->speedup_vs || r->status != STATUS_OK || r->time_ms.count == 0) continue;
+        for (int j = 0; j < count; j++)
+            if (strcmp(rows[j].variant, r->speedup_vs) == 0 && rows[j].status == STATUS_OK && rows[j].time_ms.count)
+                fprintf(f, "%s  %s: %.2fx the speed of %s\n", md ? ">" : "", r->variant,
+                        rows[j].time_ms.median / r->time_ms.median, rows[j].variant);
     }
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];

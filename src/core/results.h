@@ -29,6 +29,8 @@ typedef struct {
     char pci_bus_id[32];       /* "0000:19:00.0" */
     double max_sm_clock_mhz;   /* NVML's maximum SM clock (< 0 unknown) */
     char clocks_note[160];     /* why clocks are not observed ("" when they are) */
+    int copy_engines;          /* asynchronous copy engines (cudaDevAttrAsyncEngineCount) */
+    int pcie_gen, pcie_width;  /* the PCIe link now (NVML), 0 unknown */
 } device_info;
 
 typedef struct {
@@ -53,6 +55,7 @@ typedef struct {
     char kernel[96];           /* the kernel that really ran ("" when not known) */
     char kernel_note[160];     /* why it is not the variant's own kernel ("" when it is) */
     const char *dist;          /* input distribution, for ops that have one ("uniform", "skewed"), else NULL */
+    const char *speedup_vs;    /* the table also says how much faster this row ran than that one */
     long long m, n, k;         /* GEMM shape, 0 when not a GEMM */
     long long elems;           /* reduce/sort length, 0 for GEMM */
     status_t status;           /* ok / FAIL / ERROR / SKIP */

@@ -47,6 +47,8 @@ typedef struct {
     nvml_return (*power)(nvml_device, unsigned *);                /* nvmlDeviceGetPowerUsage, mW */
     nvml_return (*reasons)(nvml_device, unsigned long long *);    /* ...ClocksEventReasons, else
                                                                      ...ClocksThrottleReasons */
+    nvml_return (*pcie_gen)(nvml_device, unsigned *);             /* nvmlDeviceGetCurrPcieLinkGeneration */
+    nvml_return (*pcie_width)(nvml_device, unsigned *);           /* nvmlDeviceGetCurrPcieLinkWidth */
 } clocks_nvml;
 
 // ---------------------------------------------------------------------------
@@ -351,6 +353,8 @@ int clocks_open(clocks **out, const char *pci_bus_id, char *why, size_t why_len)
     clocks_sym(c->api.lib, "nvmlDeviceGetMaxClockInfo", &c->api.max_clock);
     clocks_sym(c->api.lib, "nvmlDeviceGetTemperature", &c->api.temperature);
     clocks_sym(c->api.lib, "nvmlDeviceGetPowerUsage", &c->api.power);
+    clocks_sym(c->api.lib, "nvmlDeviceGetCurrPcieLinkGeneration", &c->api.pcie_gen);
+    clocks_sym(c->api.lib, "nvmlDeviceGetCurrPcieLinkWidth", &c->api.pcie_width);
     if (!clocks_sym(c->api.lib, "nvmlDeviceGetCurrentClocksEventReasons", &c->api.reasons))
         clocks_sym(c->api.lib, "nvmlDeviceGetCurrentClocksThrottleReasons", &c->api.reasons); /* older drivers */
 
@@ -394,6 +398,14 @@ fail:
     if (c->api.lib) dlclose(c->api.lib);
     free(c);
     return -1;
+}
+
+void clocks_pcie_link(const clocks *c, unsigned *gen, unsigned *width)
+{
+    *gen = *width = 0;
+    if (!c) return;
+    if (c->api.pcie_gen && c->api.pcie_gen(c->dev, gen) != NVML_RET_SUCCESS) *gen = 0;
+    if (c->api.pcie_width && c->api.pcie_width(c->dev, width) != NVML_RET_SUCCESS) *width = 0;
 }
 
 void clocks_close(clocks *c)

@@ -75,6 +75,9 @@ int clocks_set_period_us(clocks *c, long period_us);
 /* The device's maximum SM and memory clocks in MHz, 0 where NVML has none. */
 void clocks_max_mhz(const clocks *c, unsigned *sm_mhz, unsigned *mem_mhz);
 
+/* The PCIe link the device is on now (generation, lanes), 0 where NVML has none. */
+void clocks_pcie_link(const clocks *c, unsigned *gen, unsigned *width);
+
 /* Opens a window: one sample now, then the sampler thread. Returns 0, or -1
  * (NULL handle, a window already open, no thread). */
 int clocks_begin(clocks *c);

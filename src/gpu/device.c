@@ -41,11 +41,15 @@ static int device_fill_info(device_ctx *d)
     /* clocks are observed, never set: without NVML the rows carry none, and
      * the device block says why */
     if (clocks_open(&d->clk, in->pci_bus_id, in->clocks_note, sizeof in->clocks_note) == 0) {
-        unsigned sm = 0, mem = 0;
+        unsigned sm = 0, mem = 0, gen = 0, width = 0;
         clocks_max_mhz(d->clk, &sm, &mem);
         in->max_sm_clock_mhz = sm ? (double)sm : -1.0;
         in->clocks_note[0] = '\0';
+        clocks_pcie_link(d->clk, &gen, &width);
+        in->pcie_gen = (int)gen;
+        in->pcie_width = (int)width;
     }
+    CK_CUDA(cudaDeviceGetAttribute(&in->copy_engines, cudaDevAttrAsyncEngineCount, d->ordinal));
     return 0;
 }
 

@@ -49,6 +49,9 @@ struct variant {
     /* 1: the call synchronises with the host (allocates, returns a result to
      * it): timed from an idle stream, so those host costs are in its figure. */
     int host_sync;
+    /* 1: the work is the host's (the CPU rows): timed by a wall clock, not by
+     * events on the stream. */
+    int host_timed;
     variant_fn fn, fn2;        /* launchers the adapter calls (one adapter serves many rows) */
     variant_fn aux;            /* a helper of the row's family (sort: its scratch-size query) */
     /* Scratch bytes it needs for this case (NULL: none); from sizes only. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "cpu_omp.h"
 #include "check.h"
 #include "inputs.h"
 #include "metrics.h"
@@ -53,6 +54,7 @@ typedef struct {
     float *A, *B, *C;       /* inputs and the variants' output */
     double *C64;            /* FP64 reference */
     double *sums;           /* verification sums (device) */
+    float *hA, *hB, *hC;    /* host copies for the CPU row (made by its prepare, once) */
 } sgemm_data;
 
 static size_t sgemm_case_bytes(const plan_case *pc)
@@ -71,6 +73,9 @@ static void sgemm_teardown(op_case *c)
     cudaFree(d->C);
     cudaFree(d->C64);
     cudaFree(d->sums);
+    free(d->hA);
+    free(d->hB);
+    free(d->hC);
     free(d);
     c->data = NULL;
 }
@@ -197,6 +202,52 @@ static int v_test_wrong(const op_case *c, const variant *v, cudaStream_t s)
     return STATUS_OK;
 }
 
+/* The CPU row (kernels/cpu_omp.c, OpenMP): A and B copied to the host once,
+ * untimed; C computed on the host (timed by the wall clock) and uploaded for
+ * the same verification as every row (the upload is inside its time: small
+ * next to an O(n^3) CPU product). */
+static int v_cpu_prepare(const op_case *c, const variant *v, cudaStream_t s)
+{
+    sgemm_data *d = c->data;
+    size_t na = (size_t)c->pc->m * c->pc->k, nb = (size_t)c->pc->k * c->pc->n, nc = (size_t)c->pc->m * c->pc->n;
+    (void)v;
+    if (d->hA) return STATUS_OK;
+    d->hA = malloc(na * 4);
+    d->hB = malloc(nb * 4);
+    d->hC = malloc(nc * 4);
+    if (!d->hA || !d->hB || !d->hC) {
+        status_set_message("out of host memory for the CPU row");
+        return STATUS_ERROR;
+    }
+    CK_CUDA(cudaMemcpyAsync(d->hA, d->A, na * 4, cudaMemcpyDeviceToHost, s));
+    CK_CUDA(cudaMemcpyAsync(d->hB, d->B, nb * 4, cudaMemcpyDeviceToHost, s));
+    CK_CUDA(cudaStreamSynchronize(s));
+    return STATUS_OK;
+}
+
+static int v_cpu(const op_case *c, const variant *v, cudaStream_t s)
+{
+    sgemm_data *d = c->data;
+    (void)v;
+    CK_LAUNCH(cpu_omp_sgemm(d->hA, d->hB, d->hC, (int)c->pc->m, (int)c->pc->n, (int)c->pc->k));
+    CK_CUDA(cudaMemcpyAsync(d->C, d->hC, (size_t)c->pc->m * c->pc->n * 4, cudaMemcpyHostToDevice, s));
+    CK_CUDA(cudaStreamSynchronize(s));
+    return STATUS_OK;
+}
+
+/* an O(n^3) product on the host: past --cpu-max-n it would take minutes */
+static int v_cpu_supports(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t len)
+{
+    long long big = pc->m > pc->n ? pc->m : pc->n;
+    (void)dev;
+    (void)v;
+    if (big < pc->k) big = pc->k;
+    if (big <= pc->opts->cpu_max_n) return 1;
+    snprintf(why, len, "CPU row not run past --cpu-max-n %lld (this case's largest dimension is %lld)",
+             pc->opts->cpu_max_n, big);
+    return 0;
+}
+
 /* the wgmma/TMA kernels are built for sm_90a: on any other GPU there is no
  * code for them to run */
 static int sgemm_needs_sm90a(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t len)
@@ -223,6 +274,8 @@ static const variant sgemm_variants[] = {
     {.info = {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", "cuBLAS SGEMM, CUBLAS_TF32_TENSOR_OP_MATH"},
      .run = v_cublas},
     SGEMM_HAND_ROWS(SGEMM_ROW)
+    {.info = {"sgemm", "cpu_omp", 0, "fp32", NULL, 0, "builtin", "the host: OpenMP, cache-blocked, FP32 (up to --cpu-max-n)"},
+     .run = v_cpu, .prepare = v_cpu_prepare, .host_timed = 1, .supports = v_cpu_supports},
     {.info = {"sgemm", "test_fault", 0, "fp32", NULL, 1, "builtin", "test only: illegal address"},
      .run = v_test_fault},
     {.info = {"sgemm", "test_wrong", 0, "fp32", NULL, 1, "builtin", "test only: wrong result"},
@@ -230,8 +283,13 @@ static const variant sgemm_variants[] = {
 };
 
 const op_desc op_sgemm = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, 0,
-     "C = A B, FP32 row-major (TF32 rows: tensor cores), any m, n, k"},
+    {.name = "sgemm",
+     .size_kind = OP_SIZE_GEMM,
+     .rate = OP_RATE_TFLOPS,
+     .peak = OP_PEAK_FP32,
+     .ref_library = "cublas_fp32",
+     .best_library = "cublas_tf32",
+     .about = "C = A B, FP32 row-major (TF32 rows: tensor cores), any m, n, k"},
     sgemm_variants,
     (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),
     sgemm_case_bytes,

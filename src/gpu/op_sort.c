@@ -228,8 +228,14 @@ static const variant sort_variants[] = {
 };
 
 const op_desc op_sort = {
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, 0,
-     "32-bit keys ascending, u32 and f32 (Gkeys/s)"},
+    {.name = "sort",
+     .size_kind = OP_SIZE_ELEMS,
+     .rate = OP_RATE_GKEYS,
+     .peak = OP_PEAK_NONE,
+     .ref_library = "thrust",
+     .best_library = "cub",
+     .types = {"u32", "f32"},
+     .about = "32-bit keys ascending, u32 and f32 (Gkeys/s)"},
     sort_variants,
     (int)(sizeof sort_variants / sizeof sort_variants[0]),
     sort_case_bytes,
