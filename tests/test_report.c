@@ -726,13 +726,28 @@ static void test_json(void)
 
 // ---- the kernel that ran, and the clocks ----------------------------------------
 
+/* The table report of one case (count rows; none: the device block alone), malloc'd. */
+static char *render_case(const run_info *ri, const result_row *rs, int count)
+{
+    report rp;
+    FILE *f = tmpfile();
+    long n;
+    char *t;
+    report_begin(&rp, f, CLI_FORMAT_TABLE, ri, 0);
+    if (count) report_case(&rp, rs, count);
+    report_end(&rp, 0);
+    n = ftell(f);
+    t = malloc((size_t)n + 1);
+    rewind(f);
+    t[fread(t, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    return t;
+}
+
 static void test_notes(void)
 {
     result_row nr[2];
-    report rp;
     char line[512], *t;
-    long n;
-    FILE *f = tmpfile();
     run_info ni;
     test_h200_run_info(&ni, "NVIDIA H200");
     for (int i = 0; i < 2; i++) {
@@ -763,14 +778,7 @@ static void test_notes(void)
     nr[1].throttled = 1;
     timed(&nr[1], s_hand, 5);
     plan_percents(&sgemm_op, &ni.dev, nr, 2);
-    report_begin(&rp, f, CLI_FORMAT_TABLE, &ni, 0);
-    report_case(&rp, nr, 2);
-    report_end(&rp, 0);
-    n = ftell(f);
-    t = malloc((size_t)n + 1);
-    rewind(f);
-    t[fread(t, 1, (size_t)n, f)] = '\0';
-    fclose(f);
+    t = render_case(&ni, nr, 2);
     CHECK(test_contains(t, "\nclocks: observed through NVML while each variant is timed (never set)"),
           "no clocks line in the device block:\n%s", t);
     line_starting(t, "tf32_tma ", line, sizeof line);
@@ -808,29 +816,14 @@ static void test_notes(void)
         tr[1].variant = "overlap";
         tr[1].speedup_vs = "pinned";
         timed(&tr[1], s4, 3);
-        f = tmpfile();
-        report_begin(&rp, f, CLI_FORMAT_TABLE, &ni, 0);
-        report_case(&rp, tr, 2);
-        report_end(&rp, 0);
-        n = ftell(f);
-        t = malloc((size_t)n + 1);
-        rewind(f);
-        t[fread(t, 1, (size_t)n, f)] = '\0';
-        fclose(f);
+        t = render_case(&ni, tr, 2);
         CHECK(test_contains(t, "\n  overlap: 1.25x the speed of pinned\n"), "no speed-up line:\n%s", t);
         free(t);
     }
 
     /* without NVML: one line says why */
     snprintf(ni.dev.clocks_note, sizeof ni.dev.clocks_note, "no libnvidia-ml: libnvidia-ml.so.1: cannot open");
-    f = tmpfile();
-    report_begin(&rp, f, CLI_FORMAT_TABLE, &ni, 0);
-    report_end(&rp, 0);
-    n = ftell(f);
-    t = malloc((size_t)n + 1);
-    rewind(f);
-    t[fread(t, 1, (size_t)n, f)] = '\0';
-    fclose(f);
+    t = render_case(&ni, NULL, 0);
     CHECK(test_contains(t, "\nclocks: not observed (no libnvidia-ml: libnvidia-ml.so.1: cannot open): rows carry no "
                            "clocks"),
           "no 'not observed' line:\n%s", t);
