@@ -166,6 +166,37 @@ static void test_fault(const char *dir)
     CHECK(count_lines_with(proc.out, "  ok") >= 4, "the other variants did not all pass:\n%s", proc.out);
 }
 
+/* A plugin's variants beside ours: each outcome reported like a built-in
+ * row's, and the CSV names the plugin as the source. */
+static void test_plugin(const char *dir)
+{
+    char csv[512];
+    char *text;
+    snprintf(csv, sizeof csv, "%s/plugin.csv", dir);
+    char *argv[] = {COMPARE_BIN, "--plugin", GOOD_PLUGIN, "--n", "100", "--elems", "4099", "--variants",
+                    "good_sgemm,good_declines,good_error,good_wrong,good_reduce", "--reps", "3", "--max-time", "0.2",
+                    "--csv", csv, "--quiet", NULL};
+    test_run(argv, NULL, 0, 0, 120, &proc);
+    CHECK(proc.status == 1, "plugin run: exit %d (expected 1: an ERROR and a FAIL row)\n%s\n%s", proc.status, proc.out,
+          proc.err);
+    CHECK(test_contains(proc.out, "\ngood_sgemm ") && test_contains(proc.out, "\ngood_reduce "), "rows missing:\n%s",
+          proc.out);
+    CHECK(test_contains(proc.out, "good_declines SKIP: good_declines takes no 100x100x100"), "no SKIP with the reason:\n%s",
+          proc.out);
+    CHECK(test_contains(proc.out, "good_error ERROR: good_error:") &&
+              test_contains(proc.out, "cudaErrorInvalidConfiguration"),
+          "no ERROR naming the launcher's error:\n%s", proc.out);
+    CHECK(test_contains(proc.out, "good_wrong FAIL"), "good_wrong not FAIL:\n%s", proc.out);
+    text = read_file(csv);
+    CHECK(text != NULL, "no CSV");
+    if (!text) return;
+    CHECK(count_lines_with(text, ",sgemm,good_sgemm,0,fp32,") == 1 && count_lines_with(text, ",libgood_plugin.so,") == 5,
+          "CSV: the plugin rows and their source:\n%s", text);
+    CHECK(test_contains(text, ",sgemm,good_sgemm,0,fp32,100,100,100,,3,"), "good_sgemm row not timed:\n%s", text);
+    CHECK(test_contains(text, ",reduce,good_reduce,0,fp32,,,,4099,3,"), "good_reduce row not timed:\n%s", text);
+    free(text);
+}
+
 static void test_memory_refusal(void)
 {
     /* no shape the CLI accepts is too large for an H200: pretend 1 GiB is free
@@ -214,6 +245,7 @@ int main(void)
     if (!mkdtemp(dir)) return 1;
     test_smoke(dir);
     test_fault(dir);
+    test_plugin(dir);
     test_memory_refusal();
     test_interrupt(dir, SIGINT, 130);
     test_interrupt(dir, SIGTERM, 143);

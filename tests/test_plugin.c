@@ -1,0 +1,87 @@
+/* tests/test_plugin.c (cpu): `compare --plugin`, all that needs no GPU.
+ *  - the good test plugin's variants join the catalog: --list shows them with
+ *    their kind, math and source (the plugin's file name), --variants takes them;
+ *  - every bad plugin is refused with exit 2 and a message naming the plugin
+ *    and what is wrong, before any GPU work (CUDA_VISIBLE_DEVICES="" hides any
+ *    GPU: the refusal still comes first, exit 2, not 77): a missing file, a
+ *    missing symbol (with dlerror's text), an ABI mismatch, a built-in name, an
+ *    invalid name, an op that takes no plugin, the wrong launcher for its op, a
+ *    name listed twice; and the same plugin given twice. */
+#include <string.h>
+
+#include "testlib.h"
+
+static test_proc proc;
+
+static void run(char *const *argv)
+{
+    char *env[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    test_run(argv, env, 0, 0, 60.0, &proc);
+}
+
+static void bad(const char *plugin, const char *needle1, const char *needle2)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", PLUGIN_DIR, plugin);
+    char *argv[] = {COMPARE_BIN, "--plugin", path, "--n", "64", NULL};
+    run(argv);
+    CHECK(proc.status == 2, "--plugin %s: exit %d, expected 2 (stderr: %s)", plugin, proc.status, proc.err);
+    CHECK(test_contains(proc.err, "--plugin '") && test_contains(proc.err, plugin), "%s: the message does not name it: %s",
+          plugin, proc.err);
+    CHECK(test_contains(proc.err, needle1), "%s: message lacks \"%s\": %s", plugin, needle1, proc.err);
+    if (needle2) CHECK(test_contains(proc.err, needle2), "%s: message lacks \"%s\": %s", plugin, needle2, proc.err);
+    CHECK(proc.out[0] == '\0', "%s: wrote to stdout: %s", plugin, proc.out);
+}
+
+int main(void)
+{
+    /* the good plugin: its rows in --list, whole columns */
+    {
+        char *argv[] = {COMPARE_BIN, "--plugin", GOOD_PLUGIN, "--list", NULL};
+        static const char *const rows[][3] = {{"sgemm", "good_sgemm", "fp32"},   {"sgemm", "good_declines", "fp32"},
+                                              {"sgemm", "good_error", "fp32"},   {"sgemm", "good_wrong", "fp32"},
+                                              {"reduce", "good_reduce", "fp32"}};
+        run(argv);
+        CHECK(proc.status == 0, "--plugin good --list: exit %d (%s)", proc.status, proc.err);
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            char want[160];
+            /* the source column is 9 wide: a longer name pushes the next column along */
+            snprintf(want, sizeof want, "\n%-10s %-13s %-8s %-7s libgood_plugin.so ", rows[i][0], rows[i][1], "hand",
+                     rows[i][2]);
+            CHECK(test_contains(proc.out, want), "--list lacks [%s]:\n%s", want + 1, proc.out);
+        }
+        CHECK(test_contains(proc.out, "\nsgemm      naive         hand     fp32    builtin "), "built-in rows gone:\n%s",
+              proc.out);
+    }
+    {
+        /* --variants takes a plugin's name (and only with the plugin loaded) */
+        char *argv[] = {COMPARE_BIN, "--plugin", GOOD_PLUGIN, "--variants", "good_sgemm", "--list", NULL};
+        char *argv2[] = {COMPARE_BIN, "--variants", "good_sgemm", "--list", NULL};
+        run(argv);
+        CHECK(proc.status == 0, "--variants good_sgemm with the plugin: exit %d (%s)", proc.status, proc.err);
+        run(argv2);
+        CHECK(proc.status == 2 && test_contains(proc.err, "unknown variant 'good_sgemm'"),
+              "--variants good_sgemm without the plugin: exit %d (%s)", proc.status, proc.err);
+    }
+    {
+        char *argv[] = {COMPARE_BIN, "--plugin", "/nonexistent/libnone.so", "--list", NULL};
+        run(argv);
+        CHECK(proc.status == 2 && test_contains(proc.err, "--plugin '/nonexistent/libnone.so': cannot load it") &&
+                  test_contains(proc.err, "No such file"),
+              "a missing plugin: exit %d (%s)", proc.status, proc.err);
+    }
+    {
+        char *argv[] = {COMPARE_BIN, "--plugin", GOOD_PLUGIN, "--plugin", GOOD_PLUGIN, "--list", NULL};
+        run(argv);
+        CHECK(proc.status == 2 && test_contains(proc.err, "given twice"), "the same plugin twice: exit %d (%s)",
+              proc.status, proc.err);
+    }
+    bad("libbad_plugin_1.so", "no symbol compare_plugin_get", "undefined symbol");
+    bad("libbad_plugin_2.so", "ABI version 99", "speaks version 1");
+    bad("libbad_plugin_3.so", "variant 'naive' of op sgemm already exists", NULL);
+    bad("libbad_plugin_4.so", "invalid name 'Bad-Name'", NULL);
+    bad("libbad_plugin_5.so", "op 'fft' takes no plugin", NULL);
+    bad("libbad_plugin_6.so", "variant 'crossed' (op sgemm): needs exactly its op's launcher", NULL);
+    bad("libbad_plugin_7.so", "variant 'twice' is listed twice", NULL);
+    return test_finish("test_plugin");
+}
