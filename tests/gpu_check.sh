@@ -24,8 +24,11 @@
 #   ncu       one variant's kernels selected by its NVTX range with Nsight Compute
 #             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
-#             default "n2048 sgemm reduce-sort"): compare --n 2048; sgemm at
-#             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush
+#             default "n2048 sgemm reduce-sort labs shapes plugin"): compare --n 2048; sgemm at
+#             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
+#             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
+#             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
+#             from the installed package beside tuned (plugin_example.csv)
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
 # Logs and CSVs go to LOGDIR; the last lines printed are a summary. Exit status
@@ -136,10 +139,25 @@ fi
 
 if has bench; then
     if [ $# -eq 0 ]; then
-        sets=" ${BENCH_SETS:-n2048 sgemm reduce-sort} "
-        [[ $sets == *" n2048 "* ]] && step compare-n2048 "$BUILD/compare" --n 2048
+        sets=" ${BENCH_SETS:-n2048 sgemm reduce-sort labs shapes plugin} "
+        [[ $sets == *" n2048 "* ]] && step compare-n2048 "$BUILD/compare" --ops sgemm,reduce,sort --n 2048
         [[ $sets == *" sgemm "* ]] &&
             step bench-sgemm "$BUILD/compare" --ops sgemm --n 2048,4096,8192 --csv "$LOG/sgemm.csv"
+        # the labs' ops at 2-4 sizes each, odd ones included (transpose: m x n of the shapes)
+        [[ $sets == *" labs "* ]] &&
+            step bench-labs "$BUILD/compare" --ops transpose,histogram,scan,transfer --shape 1000x999x1,8192x8192x1 \
+                --elems 1000003,2^24,2^26,2^28 --csv "$LOG/labs.csv"
+        # every SGEMM variant on the LLM shapes and on odd ones (not multiples of 4, primes)
+        [[ $sets == *" shapes "* ]] &&
+            step bench-shapes "$BUILD/compare" --ops sgemm --shapes shapes/llm.txt --shape 1537x1537x1537,4097x4097x4097,3001x1021x2053,129x4099x257 \
+                --cpu-max-n 0 --csv "$LOG/shapes_llm.csv"
+        # a user's plugin, built from the installed package like a user builds it
+        if [[ $sets == *" plugin "* ]]; then
+            step plugin-install cmake --install "$BUILD" --prefix "$LOG/../prefix" &&
+                step plugin-build bash -c "cmake -S examples/plugin -B '$BUILD/example' -DCMAKE_PREFIX_PATH='$LOG/../prefix' -DCMAKE_BUILD_TYPE=Release && cmake --build '$BUILD/example'" &&
+                step bench-plugin "$LOG/../prefix/bin/compare" --plugin "$BUILD/example/libmine.so" --ops sgemm \
+                    --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv"
+        fi
         if [[ $sets == *" reduce-sort "* ]]; then
             step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
                 --csv "$LOG/reduce_sort.csv"
