@@ -389,7 +389,7 @@ static void stress_h2d_probe_size(device_ctx *d, int iters, size_t n)
             CK(cudaMemcpyAsync(cnt, hc, sizeof hc, cudaMemcpyHostToDevice, d->stream));
             CK(cudaStreamSynchronize(d->stream));
             if (mode == 0) /* the old test: legacy stream, pageable source */
-                CK(cudaMemcpy(d_x, h, n * 4, cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(d_x, h, n * 4, cudaMemcpyHostToDevice)); /* legacy stream on purpose */
             else /* the fix: on the kernel's stream */
                 CK(cudaMemcpyAsync(d_x, h, n * 4, cudaMemcpyHostToDevice, d->stream));
             CK((cudaError_t)stress_count_stale(d_x, d_want, n, cnt, d->stream));

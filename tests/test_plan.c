@@ -197,9 +197,26 @@ static void test_percents(void)
     CHECK(fabs(plan_row_throughput(&rows[0]) - 6.7108864) < 1e-12, "plan_row_throughput");
 }
 
+/* the op's speed-up pair: the first row names the second */
+static void test_speedup(void)
+{
+    static const op_info transfer = {.name = "transfer", .rate = OP_RATE_GBPS, .ref_library = "cuda_memcpy",
+                                     .best_library = "cuda_memcpy", .speedup = {"overlap", "pinned"}};
+    run_info info;
+    result_row r[3];
+    test_h200_run_info(&info, "NVIDIA H200");
+    row(&r[0], "cuda_memcpy", 1, NULL, NULL, 1.0);
+    row(&r[1], "pinned", 0, "cuda_memcpy", "cuda_memcpy", 2.0);
+    row(&r[2], "overlap", 0, "cuda_memcpy", "cuda_memcpy", 1.5);
+    plan_percents(&transfer, &info.dev, r, 3);
+    CHECK(r[2].speedup_vs && strcmp(r[2].speedup_vs, "pinned") == 0, "overlap does not name pinned");
+    CHECK(!r[1].speedup_vs && !r[0].speedup_vs, "only the first of the pair names the other");
+}
+
 int main(void)
 {
     test_build();
+    test_speedup();
     test_percents();
     return test_finish("test_plan");
 }

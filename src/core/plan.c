@@ -141,6 +141,8 @@ void plan_percents(const op_info *op, const device_info *dev, result_row *rows, 
 {
     for (int i = 0; i < count; i++) {
         result_row *r = &rows[i];
+        /* the pair the op compares (transfer: overlap against pinned) */
+        if (op->speedup[0] && r->variant && strcmp(r->variant, op->speedup[0]) == 0) r->speedup_vs = op->speedup[1];
         if (r->status != STATUS_OK || r->time_ms.count == 0) continue;
         double ms = r->time_ms.median;
         switch (op->rate) {

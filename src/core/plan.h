@@ -47,7 +47,8 @@ void plan_free(plan *p);
  * ref_library / best_library (only rows that passed and were timed count),
  * %peak against the device ceiling of the op (FP32 peak or memory
  * bandwidth; the row's measured SM / memory clock, when known, sets the
- * ceiling at the clock the row really ran at, else the device maximum). */
+ * ceiling at the clock the row really ran at, else the device maximum);
+ * and marks the row of the op's speed-up pair (op_info.speedup). */
 void plan_percents(const op_info *op, const device_info *dev, result_row *rows, int count);
 
 /* The throughput the table shows for a row, in its op's unit; < 0 n/a. */

@@ -133,7 +133,6 @@ static void run_row_init(result_row *r, const op_case *c, const variant *v)
     r->peak = op->info.peak;
     snprintf(r->case_label, sizeof r->case_label, "%s", c->pc->label);
     r->dist = c->pc->dist;
-    if (op->info.speedup[0] && strcmp(op->info.speedup[0], v->info.name) == 0) r->speedup_vs = op->info.speedup[1];
     op->fill_row(c, v, r);
     if (!r->library) {
         r->ref_library = v->info.ref_library ? v->info.ref_library : op->info.ref_library;
