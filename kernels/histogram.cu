@@ -52,8 +52,8 @@
  *   - every launcher zeroes bins on `stream` first (cudaMemsetAsync), then
  *     launches one kernel; nothing is kept between calls.
  *
- * Run just one variant (once the op is wired into compare):
- *   ./compare --ops histogram_u8,histogram_f32 --variants global_atomic,shared_private,fast
+ * Run just these variants:
+ *   ./compare --ops histogram --variants global_atomic,shared_private,fast
  */
 #include <math.h>
 #include <stdint.h>

@@ -59,7 +59,7 @@
  *     8 bytes a tile after it; the multi-level variants use it from 0 for the
  *     block totals of every level (about n / 256 bytes). 8-byte alignment.
  *
- * Run just one variant (once the op is wired into compare):
+ * Run just these variants:
  *   ./compare --ops scan --variants hillis_steele,blelloch,decoupled
  */
 #include <stdint.h>

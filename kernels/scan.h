@@ -7,8 +7,8 @@
  *     the result equals the exact sum modulo 2^32, whatever the order.
  *   - float: float additions in an order of the variant's own; not bitwise
  *     reproducible for scan_decoupled (how far a tile's look-back goes depends
- *     on timing, as for cub). Error bound: see tests/test_gpu_labs.c
- *     (scan_f32_tolerance).
+ *     on timing, as for cub). Error bound: see src/core/verify.h
+ *     (verify_scan_tolerance).
  * `scratch` is device memory of at least scan_scratch_bytes(n) bytes, allocated
  * by the caller outside any timed region, with no required contents: each
  * launcher resets on the stream what it needs (scan_decoupled: its tile

@@ -46,7 +46,7 @@
  *     scalar path and says so through kernel_ran_note.
  *   - in and out must not overlap; every launcher runs only on `stream`.
  *
- * Run just one variant (once the op is wired into compare):
+ * Run just these variants:
  *   ./compare --variants naive,tiled,tiled_padded,fast --ops transpose
  */
 #include <stdint.h>

@@ -381,8 +381,8 @@ static const bad_row bad_rows[] = {
     {FUNC, "'test_fault'", {"--variants", "test_fault"}}, /* hidden without COMPARE_TEST_VARIANTS=1 */
     {BIN, "--variants 'naive' is a sgemm variant but --ops does not include sgemm",
      {"--variants", "naive", "--ops", "reduce"}},
-    {BIN, "--n is given but no op it sizes is run (it sizes sgemm)", {"--n", "1024", "--ops", "reduce"}},
-    {BIN, "--shape is given but no op it sizes is run (it sizes sgemm)", {"--shape", "1x2x3", "--ops", "reduce"}},
+    {BIN, "--n is given but no op it sizes is run (it sizes sgemm", {"--n", "1024", "--ops", "reduce"}},
+    {BIN, "--shape is given but no op it sizes is run (it sizes sgemm", {"--shape", "1x2x3", "--ops", "reduce"}},
     {BIN, "--shapes is given but no op it sizes is run", {"--shapes", "@/good.txt", "--ops", "sort"}},
     {FUNC, "--m is given but no op it sizes is run", {"--m", "1", "--n", "2", "--variants", "cub"}},
     {FUNC, "--n is given but no op it sizes is run", {"--variants", "cub", "--n", "1024"}},
@@ -733,7 +733,14 @@ static void test_good(void)
         {"reduce", "thrust", "library", "fp32"},    {"reduce", "cub", "library", "fp32"},
         {"reduce", "interleaved", "hand", "fp32"},  {"reduce", "sequential", "hand", "fp32"},
         {"reduce", "shuffle", "hand", "fp32"},      {"sort", "cub", "library", "u32,f32"},
-        {"sort", "thrust", "library", "u32,f32"},   {"sort", "radix", "hand", "u32,f32"}};
+        {"sort", "thrust", "library", "u32,f32"},   {"sort", "radix", "hand", "u32,f32"},
+        {"transpose", "cublas_geam", "library", "fp32"}, {"transpose", "naive", "hand", "fp32"},
+        {"transpose", "tiled", "hand", "fp32"},     {"transpose", "tiled_padded", "hand", "fp32"},
+        {"transpose", "fast", "hand", "fp32"},      {"histogram", "cub", "library", "u8,f32"},
+        {"histogram", "global_atomic", "hand", "u8,f32"}, {"histogram", "shared_private", "hand", "u8,f32"},
+        {"histogram", "fast", "hand", "u8,f32"},    {"scan", "thrust", "library", "i32,f32"},
+        {"scan", "cub", "library", "i32,f32"},      {"scan", "hillis_steele", "hand", "i32,f32"},
+        {"scan", "blelloch", "hand", "i32,f32"},    {"scan", "decoupled", "hand", "i32,f32"}};
     char kind[64], math[64], source[64];
     {
         /* --help and --version load no GPU library: they work with none to load */

@@ -111,7 +111,8 @@ static void test_smoke(const char *dir)
     CHECK(test_contains(proc.out, "ceilings: FP32"), "no ceilings line");
     CHECK(test_contains(proc.out, "cuBLAS "), "no cuBLAS version");
     const char *names[] = {"naive", "tiled16", "tiled32", "cublas_fp32", "cublas_tf32", "interleaved", "sequential",
-                           "shuffle", "vec4", "thrust", "cub", "radix"};
+                           "shuffle", "vec4", "thrust", "cub", "radix", "cublas_geam", "tiled_padded", "global_atomic",
+                           "shared_private", "hillis_steele", "blelloch", "decoupled"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK(table_has_row(proc.out, names[i]), "variant %s missing from the table", names[i]);
     CHECK(!test_contains(proc.out, "FAIL") && !test_contains(proc.out, "ERROR"), "a FAIL/ERROR in the smoke table");
@@ -130,6 +131,15 @@ static void test_smoke(const char *dir)
           2 * ns);
     CHECK(count_lines_with(text, ",reduce,") == 2 * nr, "%d reduce rows", count_lines_with(text, ",reduce,"));
     CHECK(count_lines_with(text, ",sort,") == 2 * 2 * nk, "%d sort rows", count_lines_with(text, ",sort,"));
+    /* transpose at 2 matrix sizes; histogram at 2 types x 2 distributions; scan at 2 types */
+    int nt = listed_variants("transpose"), nh = listed_variants("histogram"), nc = listed_variants("scan");
+    CHECK(nt >= 5 && nh >= 4 && nc >= 5, "--list: %d transpose, %d histogram, %d scan variants", nt, nh, nc);
+    CHECK(count_lines_with(text, ",transpose,") == 2 * nt, "%d transpose rows, expected %d",
+          count_lines_with(text, ",transpose,"), 2 * nt);
+    CHECK(count_lines_with(text, ",histogram,") == 2 * 2 * 2 * nh, "%d histogram rows, expected %d",
+          count_lines_with(text, ",histogram,"), 2 * 2 * 2 * nh);
+    CHECK(count_lines_with(text, ",scan,") == 2 * 2 * nc, "%d scan rows, expected %d", count_lines_with(text, ",scan,"),
+          2 * 2 * nc);
     CHECK(count_lines_with(text, ",builtin,") == rec - 1, "rows without source builtin");
     CHECK(count_lines_with(text, ",ok,") == rec - 1, "%d ok rows of %d", count_lines_with(text, ",ok,"), rec - 1);
     free(text);

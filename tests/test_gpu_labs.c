@@ -13,9 +13,10 @@
  *    (the launchers zero them), counts compared exactly;
  *  - scan: int32 exactly (also wrapping past 2^31 for the hand kernels),
  *    float exactly on integer-valued inputs (every partial sum exact) and
- *    within scan_f32_tolerance on random inputs, sizes around the block and
- *    tile sizes and past three levels / many look-back windows, in place,
- *    unaligned, scratch filled with 0x00 and 0xff patterns;
+ *    within verify_scan_tolerance (src/core/verify.h) on random inputs,
+ *    sizes around the block and tile sizes and past three levels / many
+ *    look-back windows, in place, unaligned, scratch filled with 0x00 and
+ *    0xff patterns;
  *  - every launcher twice in a row (no state left behind), and the argument
  *    checks.
  * All copies are cudaMemcpyAsync/cudaMemsetAsync on the test's non-blocking
@@ -37,6 +38,7 @@
 #include "shim.h"
 #include "testlib_gpu.h"
 #include "transpose.h"
+#include "verify.h"
 
 static uint64_t rng_state;
 static uint32_t rng_next(void)
@@ -501,26 +503,9 @@ static const long long scan_lens[] = {1,    2,    31,    33,      1000,         
                                       2944, 2945, 4097,  65537,   1 << 20,       (1 << 20) + 1, (1 << 22) + 3};
 #define SCAN_MAX_N ((1LL << 22) + 3)
 
-/* Float scan bound, per element: |y_i - r_i| <= scan_f32_tolerance(n) * A_i,
- * r_i the double inclusive sum and A_i = |x_0| + ... + |x_i|, which bounds
- * every partial sum that can enter y_i. Each float addition rounds by at most
- * u32 = 2^-24 times its result, so at most u32 * A_i.
- *   tol(n) = u32 * (32 + 4 sqrt(n))
- * The constant covers, worst case, the fixed-depth part of a block or tile
- * scan (decoupled: 22 sequential item additions, 5 warp steps, the warp and
- * tile prefixes; Hillis-Steele: 10 steps a level). The square root covers
- * the part whose length grows with n (the chain of tile prefixes of a
- * decoupled scan, n / 2944 additions here and similar in cub; the levels of
- * the multi-level ones; even a sequential scan's n) as a random walk: with
- * random data the rounding errors are independent, each with std <= u32 A_i
- * / sqrt(3), so n of them have std <= u32 A_i sqrt(n / 3) and 4 sqrt(n) is
- * about 7 sigma. Not a worst-case bound (that is n u32 A_i for a chain of n).
- * It still catches a lost tile (~1500 A units at i < ~10^7 for n = 2^20) or
- * an exclusive-for-inclusive shift near the start (x_i against ~2.5e-4 A_i). */
-static double scan_f32_tolerance(long long n)
-{
-    return ldexp(1.0, -24) * (32.0 + 4.0 * sqrt((double)n));
-}
+/* Float scan bound: per element verify_scan_ratio(y_i, r_i, A_i) <=
+ * verify_scan_tolerance(n), r_i the double inclusive sum and A_i =
+ * |x_0| + ... + |x_i| (the rule and its derivation: src/core/verify.h). */
 
 /* 0: integers -2..2 as floats (exact); 1: uniform [0, 1); 2: uniform [-1, 1) */
 static void scan_fill_f32(float *x, size_t n, int kind)
@@ -550,7 +535,7 @@ static void test_scan_f32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
         for (size_t li = 0; li < sizeof scan_lens / sizeof scan_lens[0]; li++) {
             const long long n = scan_lens[li];
             const int noff = n <= (1 << 20) + 1 ? 3 : 1;
-            const double tol = kind == 0 ? 0.0 : scan_f32_tolerance(n);
+            const double tol = kind == 0 ? 0.0 : verify_scan_tolerance(n);
             /* scratch contents are the launcher's business: vary them */
             CK(cudaMemsetAsync(scratch, li % 2 ? 0x00 : 0xff, sb, s));
             for (int oi = 0; oi < noff; oi++) {
@@ -572,11 +557,11 @@ static void test_scan_f32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
                         long long bad = 0, first = 0;
                         double worst = 0.0;
                         for (long long i = 0; i < n; i++) {
-                            double e = fabs((double)y[i] - ref[i]);
-                            if (!(e <= tol * abs_sum[i]) && !bad++) /* NaN fails too */
+                            double q = verify_scan_ratio(y[i], ref[i], abs_sum[i]);
+                            if (!(q <= tol) && !bad++) /* NaN fails too */
                                 first = i;
-                            if (abs_sum[i] > 0 && e / abs_sum[i] > worst)
-                                worst = e / abs_sum[i];
+                            if (q > worst)
+                                worst = q;
                         }
                         CHECK(bad == 0,
                               "scan f32 %s %s n=%lld in+%d out+%d rep %d: %lld wrong, first [%lld] = %.9g vs %.9g "

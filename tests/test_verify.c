@@ -4,7 +4,10 @@
  * product done by hand and against naive loops, and the verdict on results
  * with known defects (a single planted error, a uniform scale, NaN, zeros).
  * Reduce: a pairwise float sum of 1e6 uniform [-1, 1) values passes; dropping
- * or doubling one element of size ~0.5 fails; NaN and Inf fail. */
+ * or doubling one element of size ~0.5 fails; NaN and Inf fail.
+ * Scan: the float tolerance and the ratio's conventions; sequential and
+ * tiled float scans of 2^20 values pass, a lost tile, an exclusive scan, a
+ * dropped element and an unwritten one fail. */
 #include "testlib.h"
 #include "verify.h"
 
@@ -353,11 +356,136 @@ static void test_reduce_judge(void)
     free(x);
 }
 
+// ---- scan verdicts ---------------------------------------------------------------
+
+/* The verdict on a float scan y of x: verify_scan_ratio per element against
+ * the double scan, the largest over the finite elements, the others
+ * counted. Returns the worst ratio. */
+static double scan_judge(const float *x, const float *y, size_t n, verify_verdict *v)
+{
+    double r = 0.0, a = 0.0, worst = 0.0;
+    long long nonfinite = 0;
+    for (size_t i = 0; i < n; i++) {
+        r += x[i];
+        a += fabs((double)x[i]);
+        if (!isfinite(y[i])) {
+            nonfinite++;
+            continue;
+        }
+        double q = verify_scan_ratio(y[i], r, a);
+        if (q > worst) worst = q;
+    }
+    verify_scan_judge(worst, nonfinite, (long long)n, v);
+    return worst;
+}
+
+/* Float scan in tiles: each tile scanned sequentially, the tile totals
+ * chained in float (the order of a decoupled look-back scan); a tile of n is
+ * the plain sequential scan, the longest rounding chain there is. skip_tile:
+ * that tile's total is never added to the later tiles (a lost tile), -1:
+ * none. */
+static void scan_tiled(const float *x, float *y, size_t n, size_t tile, long long skip_tile)
+{
+    float prefix = 0.0f;
+    for (size_t b = 0; b < n; b += tile) {
+        size_t e = b + tile < n ? b + tile : n;
+        float s = 0.0f;
+        for (size_t i = b; i < e; i++) {
+            s += x[i];
+            y[i] = prefix + s;
+        }
+        if ((long long)(b / tile) != skip_tile) prefix += s;
+    }
+}
+
+static void test_scan_judge(void)
+{
+    const double u32 = ldexp(1.0, -24);
+    const size_t n = (size_t)1 << 20;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    verify_verdict v;
+    double w, tol = verify_scan_tolerance((long long)n);
+
+    /* the tolerance: u32 (32 + 4 sqrt n) */
+    CHECK(verify_scan_tolerance(1) == 36.0 * u32, "scan tolerance n=1: %g", verify_scan_tolerance(1));
+    CHECK(tol == u32 * (32.0 + 4096.0), "scan tolerance 2^20: %g", tol);
+    CHECK(verify_scan_tolerance(0) == verify_scan_tolerance(1), "scan tolerance n=0: %g", verify_scan_tolerance(0));
+    CHECK(verify_scan_tolerance(1LL << 28) == u32 * (32.0 + 65536.0), "scan tolerance 2^28: %g",
+          verify_scan_tolerance(1LL << 28));
+
+    /* the ratio's conventions */
+    CHECK(verify_scan_ratio(1.5, 1.0, 2.0) == 0.25, "ratio 0.5 / 2: %g", verify_scan_ratio(1.5, 1.0, 2.0));
+    CHECK(verify_scan_ratio(-3.0, -3.0, 7.0) == 0.0, "exact ratio: %g", verify_scan_ratio(-3.0, -3.0, 7.0));
+    CHECK(verify_scan_ratio(0.0, 0.0, 0.0) == 0.0, "0 against a zero scale: %g", verify_scan_ratio(0.0, 0.0, 0.0));
+    CHECK(isinf(verify_scan_ratio(1e-30, 0.0, 0.0)), "non-zero against a zero scale: %g",
+          verify_scan_ratio(1e-30, 0.0, 0.0));
+    CHECK(isnan(verify_scan_ratio(NAN, 1.0, 1.0)) && isnan(verify_scan_ratio(INFINITY, 1.0, 1.0)) &&
+              isnan(verify_scan_ratio(-INFINITY, 0.0, 0.0)),
+          "a non-finite element gives no NaN ratio");
+
+    /* the verdict, at its boundary */
+    verify_scan_judge(tol, 0, (long long)n, &v);
+    CHECK(v.pass && v.tolerance == tol && v.max_tolerance == tol && v.rel_err == tol, "ratio == tolerance fails");
+    verify_scan_judge(nextafter(tol, INFINITY), 0, (long long)n, &v);
+    CHECK(!v.pass, "ratio just above the tolerance passes");
+    verify_scan_judge(0.0, 1, (long long)n, &v);
+    CHECK(!v.pass && v.nonfinite == 1, "a non-finite element passes");
+    verify_scan_judge(NAN, 0, (long long)n, &v);
+    CHECK(!v.pass, "a NaN ratio passes");
+    verify_scan_judge(INFINITY, 0, (long long)n, &v);
+    CHECK(!v.pass, "an infinite ratio passes");
+
+    /* uniform [-1, 1): a sequential float scan and a tiled one pass, well inside */
+    fill(x, n);
+    scan_tiled(x, y, n, n, -1);
+    w = scan_judge(x, y, n, &v);
+    CHECK(v.pass && w < tol / 8, "sequential scan of [-1, 1): worst %g, tolerance %g", w, tol);
+    scan_tiled(x, y, n, 2944, -1);
+    w = scan_judge(x, y, n, &v);
+    CHECK(v.pass && w < tol / 8, "tiled scan of [-1, 1): worst %g, tolerance %g", w, tol);
+
+    /* defects: a lost tile, an exclusive scan for an inclusive one, one
+     * element dropped near the start, one element not written (NaN poison) */
+    scan_tiled(x, y, n, 2944, 0);
+    scan_judge(x, y, n, &v);
+    CHECK(!v.pass, "lost tile passes: worst %g, tolerance %g", v.rel_err, tol);
+    scan_tiled(x, y, n, n, -1);
+    memmove(y + 1, y, (n - 1) * sizeof *y);
+    y[0] = 0.0f;
+    scan_judge(x, y, n, &v);
+    CHECK(!v.pass && v.rel_err > 10 * tol, "exclusive scan passes: worst %g, tolerance %g", v.rel_err, tol);
+    {
+        size_t pick = 100;
+        while (fabsf(x[pick]) < 0.25f) pick++;
+        float keep = x[pick];
+        x[pick] = 0.0f;
+        scan_tiled(x, y, n, 2944, -1);
+        x[pick] = keep;
+        scan_judge(x, y, n, &v);
+        CHECK(!v.pass, "element %zu (%g) dropped passes: worst %g, tolerance %g", pick, (double)keep, v.rel_err, tol);
+    }
+    scan_tiled(x, y, n, 2944, -1);
+    y[n / 2] = NAN;
+    scan_judge(x, y, n, &v);
+    CHECK(!v.pass && v.nonfinite == 1, "an unwritten (NaN) element passes");
+
+    /* all positive, [0, 1): the partial sums grow like i, and a sequential
+     * float scan's error with them; it still passes */
+    for (size_t i = 0; i < n; i++) x[i] = 0.5f + 0.5f * x[i];
+    scan_tiled(x, y, n, n, -1);
+    w = scan_judge(x, y, n, &v);
+    CHECK(v.pass && w < tol / 2, "sequential scan of [0, 1): worst %g, tolerance %g", w, tol);
+    printf("scan 2^20: tolerance %.3g; worst ratio of a sequential float scan of [0, 1): %.3g\n", tol, w);
+    free(x);
+    free(y);
+}
+
 int main(void)
 {
     test_tolerances();
     test_cpu_gemm();
     test_gemm_judge();
     test_reduce_judge();
+    test_scan_judge();
     return test_finish("test_verify");
 }

@@ -58,6 +58,29 @@ void verify_reduce_judge(double result, double ref, long long n, double sum_sq, 
     v->pass = !v->nonfinite && v->rel_err <= v->tolerance;
 }
 
+double verify_scan_tolerance(long long n)
+{
+    return ldexp(1.0, -24) * (32.0 + 4.0 * sqrt((double)(n < 1 ? 1 : n)));
+}
+
+double verify_scan_ratio(double y, double ref, double abs_sum)
+{
+    double e = fabs(y - ref);
+    if (!isfinite(y)) return NAN;
+    if (abs_sum > 0) return e / abs_sum;
+    return e > 0 ? INFINITY : 0.0;
+}
+
+void verify_scan_judge(double worst_ratio, long long nonfinite, long long n, verify_verdict *v)
+{
+    v->rel_err = worst_ratio;
+    v->max_err = worst_ratio;
+    v->tolerance = verify_scan_tolerance(n);
+    v->max_tolerance = v->tolerance;
+    v->nonfinite = nonfinite;
+    v->pass = nonfinite == 0 && worst_ratio <= v->tolerance;
+}
+
 void verify_cpu_gemm(const float *A, const float *B, double *C, int m, int n, int k)
 {
     for (int i = 0; i < m; i++)

@@ -53,6 +53,34 @@ void verify_gemm_judge(const verify_sums *s, const char *math, long long k, veri
 double verify_reduce_tolerance(long long n);
 void verify_reduce_judge(double result, double ref, long long n, double sum_sq, verify_verdict *v);
 
+/* Scan (float inclusive prefix sum y of x, n elements), per element:
+ *   |y_i - r_i| <= tol(n) * A_i,   tol(n) = u32 * (32 + 4 sqrt(n)),
+ * r_i the exact (double) inclusive sum and A_i = |x_0| + ... + |x_i|, which
+ * bounds every partial sum that can enter y_i. Each float addition rounds by
+ * at most u32 = 2^-24 times its result, so by at most u32 * A_i.
+ * The constant covers, worst case, the fixed-depth part of a block or tile
+ * scan (a decoupled look-back tile: 22 sequential item additions, 5 warp
+ * steps, the warp and tile prefixes; Hillis-Steele: 10 steps a level). The
+ * square root covers the part whose length grows with n (the chain of tile
+ * prefixes of a decoupled scan, n / 2944 additions in kernels/scan.cu and
+ * similar in cub; the levels of the multi-level ones; even a sequential
+ * scan's n) as a random walk: with random data the rounding errors are
+ * independent, each with std <= u32 A_i / sqrt(3), so n of them have
+ * std <= u32 A_i sqrt(n / 3) and 4 sqrt(n) is about 7 sigma. Not a
+ * worst-case bound (that is n u32 A_i for a chain of n). It still catches a
+ * lost tile (~1500 A units at i < ~10^7 for n = 2^20) or an
+ * exclusive-for-inclusive shift near the start (x_i against ~2.5e-4 A_i). */
+double verify_scan_tolerance(long long n);
+/* One element's error in units of its scale: |y - ref| / abs_sum; 0 when
+ * both are 0, +inf when abs_sum is 0 and y != ref, NaN when y is NaN or
+ * infinite (which no bound accepts). The element passes iff ratio <= tol. */
+double verify_scan_ratio(double y, double ref, double abs_sum);
+/* Verdict of a whole scan from the largest ratio over its finite elements
+ * and the count of its non-finite ones: rel_err = max_err = worst_ratio,
+ * tolerance = max_tolerance = verify_scan_tolerance(n); passes iff
+ * nonfinite == 0 and worst_ratio <= the tolerance (NaN fails). */
+void verify_scan_judge(double worst_ratio, long long nonfinite, long long n, verify_verdict *v);
+
 /* CPU reference: C = A * B in double, row-major (A m x k, B k x n, C m x n). */
 void verify_cpu_gemm(const float *A, const float *B, double *C, int m, int n, int k);
 /* Raw sums of a float result against a double reference, on the CPU. */

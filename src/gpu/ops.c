@@ -6,12 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const op_desc op_sgemm, op_reduce, op_sort, op_transfer;
+extern const op_desc op_sgemm, op_reduce, op_sort, op_transpose, op_histogram, op_scan, op_transfer;
 
 static const op_desc *const ops_table[] = {
     &op_sgemm,
     &op_reduce,
     &op_sort,
+    &op_transpose,
+    &op_histogram,
+    &op_scan,
     &op_transfer,
 };
 #define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))

@@ -31,6 +31,39 @@ static __global__ void gc_to_f64_kernel(const float *in, double *out, size_t n)
         out[i] = (double)in[i];
 }
 
+/* 9 elements in 10 go to a hot bin (w % 10 < 9) */
+static __device__ int gc_is_hot(unsigned w) { return w % 10u < 9u; }
+
+static __global__ void gc_hist_u8_kernel(const unsigned *bits, unsigned char *x, size_t n, int skewed)
+{
+    const unsigned char hot[4] = {0, 7, 128, 255};
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned w = bits[i], q = w / 10u;
+        unsigned char v = (unsigned char)(w >> 24);
+        if (skewed) v = gc_is_hot(w) ? hot[q & 3u] : (unsigned char)(q & 0xffu);
+        x[i] = v;
+    }
+}
+
+/* x = -1 + k 2^-23 for k < 2^24: (k - 2^23) is exact in float (24 bits), and
+ * so is its product by a power of two; each thread rewrites the word it read */
+static __global__ void gc_hist_f32_kernel(float *x, size_t n, int skewed)
+{
+    const unsigned hot[4] = {0, 100, 512, 1023};
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned w = __float_as_uint(x[i]), q = w / 10u;
+        unsigned k = w >> 8;
+        if (skewed) k = gc_is_hot(w) ? (hot[q & 3u] << 14) + ((q >> 2) & 0x3fffu) : (q & 0xffffffu);
+        x[i] = (float)((int)k - (1 << 23)) * 0x1p-23f;
+    }
+}
+
+static __global__ void gc_small_i32_kernel(int *x, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        x[i] = (int)((unsigned)x[i] % 17u) - 8;
+}
+
 extern "C" int gpucheck_affine(float *x, size_t n, float a, float b, cudaStream_t stream)
 {
     gc_affine_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>(x, n, a, b);
@@ -40,6 +73,24 @@ extern "C" int gpucheck_affine(float *x, size_t n, float a, float b, cudaStream_
 extern "C" int gpucheck_to_f64(const float *in, double *out, size_t n, cudaStream_t stream)
 {
     gc_to_f64_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>(in, out, n);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpucheck_hist_inputs_u8(const uint32_t *bits, uint8_t *x, size_t n, int skewed, cudaStream_t stream)
+{
+    gc_hist_u8_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>(bits, x, n, skewed);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpucheck_hist_inputs_f32(float *x, size_t n, int skewed, cudaStream_t stream)
+{
+    gc_hist_f32_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>(x, n, skewed);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gpucheck_small_i32(int32_t *x, size_t n, cudaStream_t stream)
+{
+    gc_small_i32_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>(x, n);
     return (int)cudaGetLastError();
 }
 
@@ -142,6 +193,16 @@ static __device__ unsigned gc_float_key(unsigned b)
     return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
 
+/* adds a thread's count of mismatches and its first one to result[0], result[1] */
+static __device__ void gc_note_mismatches(unsigned long long bad, unsigned long long first,
+                                          unsigned long long *result)
+{
+    if (bad) {
+        atomicAdd(&result[0], bad);
+        atomicMin(&result[1], first);
+    }
+}
+
 static __global__ void gc_compare_kernel(const unsigned *a, const unsigned *b, size_t n, int is_float,
                                          unsigned long long *result)
 {
@@ -155,10 +216,7 @@ static __global__ void gc_compare_kernel(const unsigned *a, const unsigned *b, s
             if (i < first) first = i;
         }
     }
-    if (bad) {
-        atomicAdd(&result[0], bad);
-        atomicMin(&result[1], first);
-    }
+    gc_note_mismatches(bad, first, result);
 }
 
 extern "C" int gpucheck_compare_keys(const void *a, const void *b, size_t n, int is_float,
@@ -189,6 +247,65 @@ extern "C" int gpucheck_count_unsorted(const void *keys, size_t n, int is_float,
                                        cudaStream_t stream)
 {
     gc_unsorted_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>((const unsigned *)keys, n, is_float, result);
+    return (int)cudaGetLastError();
+}
+
+// ---------------------------------------------------------------------------
+// transpose and scan checks
+
+static __global__ void gc_transpose_kernel(const unsigned *in, const unsigned *out, size_t m, size_t n,
+                                           unsigned long long *result)
+{
+    unsigned long long bad = 0, first = ~0ULL;
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < m * n; k += (size_t)gridDim.x * blockDim.x) {
+        size_t j = k / m, i = k % m; /* out row j, column i */
+        if (out[k] != in[i * n + j]) {
+            bad++;
+            if (k < first) first = k;
+        }
+    }
+    gc_note_mismatches(bad, first, result);
+}
+
+extern "C" int gpucheck_transpose_mismatch(const float *in, const float *out, size_t m, size_t n,
+                                           unsigned long long *result, cudaStream_t stream)
+{
+    gc_transpose_kernel<<<gc_blocks(m * n), GC_THREADS, 0, stream>>>((const unsigned *)in, (const unsigned *)out, m,
+                                                                      n, result);
+    return (int)cudaGetLastError();
+}
+
+static __global__ void gc_scan_f32_kernel(const float *y, const double *ref, const float *abs_sum, size_t n,
+                                          double tol, unsigned long long *result)
+{
+    __shared__ double sh[GC_THREADS / 32];
+    unsigned long long bad = 0, first = ~0ULL, nonfinite = 0;
+    double worst = 0.0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float v = y[i];
+        double q = NAN;
+        if (isfinite(v)) {
+            double e = fabs((double)v - ref[i]), a = (double)abs_sum[i];
+            q = a > 0.0 ? e / a : (e > 0.0 ? INFINITY : 0.0);
+            worst = fmax(worst, q);
+        } else {
+            nonfinite++;
+        }
+        if (!(q <= tol)) {
+            bad++;
+            if (i < first) first = i;
+        }
+    }
+    worst = gc_block_max(worst, sh); /* every thread of the block reaches it */
+    gc_note_mismatches(bad, first, result);
+    if (nonfinite) atomicAdd(&result[3], nonfinite);
+    if (threadIdx.x == 0 && worst > 0.0) gc_atomic_max_nonneg((double *)&result[2], worst);
+}
+
+extern "C" int gpucheck_scan_f32_errors(const float *y, const double *ref, const float *abs_sum, size_t n, double tol,
+                                        unsigned long long *result, cudaStream_t stream)
+{
+    gc_scan_f32_kernel<<<gc_blocks(n), GC_THREADS, 0, stream>>>(y, ref, abs_sum, n, tol, result);
     return (int)cudaGetLastError();
 }
 
