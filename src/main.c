@@ -167,7 +167,7 @@ static void main_list(const cli_options *o, const catalog *cat)
         printf("%-10s %-8s %-8s %-12s %-12s %s\n", op->name, op->size_kind == OP_SIZE_ELEMS ? "--elems" : op->size_kind == OP_SIZE_GEMM ? "shape" : "m x n",
                catalog_rate_unit(op->rate), op->ref_library, op->best_library, op->about);
     }
-    printf("\n%-10s %-13s %-8s %-7s %-9s %s\n", "op", "variant", "kind", "math", "source", "what");
+    printf("\n%-10s %-15s %-8s %-7s %-9s %s\n", "op", "variant", "kind", "math", "source", "what");
     for (int i = 0; i < cat->variant_count; i++) {
         const variant_info *v = &cat->variants[i];
         const op_info *op = &cat->ops[catalog_op(cat, v->op)];
@@ -181,7 +181,7 @@ static void main_list(const cli_options *o, const catalog *cat)
         } else {
             snprintf(math, sizeof math, "%s", v->math);
         }
-        printf("%-10s %-13s %-8s %-7s %-9s %s\n", v->op, v->name, v->is_library ? "library" : "hand", math, v->source,
+        printf("%-10s %-15s %-8s %-7s %-9s %s\n", v->op, v->name, v->is_library ? "library" : "hand", math, v->source,
                v->about);
     }
 }
