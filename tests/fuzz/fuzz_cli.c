@@ -44,7 +44,7 @@
 /* Shaped like the real one: several ops, and one name ("thrust") under two ops,
  * which exercises the duplicate handling in the lookup and in the known list. */
 static const op_info fuzz_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, 0, ""},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, 0, {NULL, NULL}, ""},
     {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""},
     {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub_radix", {"u32", "f32"}, 0, {NULL, NULL}, ""},
 };
