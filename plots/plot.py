@@ -61,7 +61,7 @@ import csvlib as cc  # noqa: E402
 
 # 14 distinct hand colours: the SGEMM ladder alone has 10 hand variants
 HAND_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
-               "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "navy", "gold",
+               "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "navy", "goldenrod",
                "teal", "crimson", "lime")
 LIBRARY_COLORS = ("black", "gray", "darkgray", "silver")
 LIBRARY_DASHES = ("--", "-.", (0, (1, 1)), (0, (5, 1, 1, 1, 1, 1)))
@@ -471,11 +471,11 @@ def shape_bars(rows, op, pct):
 
 def against_text(against):
     """'% of cublas_fp32; tf32_tma: % of cublas_tf32'."""
-    names = list(against.values())
+    names = [lib for lib in against.values() if lib]
     usual = max(names, key=names.count) if names else "-"
     others = {}
     for label, lib in against.items():
-        if lib != usual:
+        if lib and lib != usual:
             others.setdefault(lib, []).append(label)
     return "; ".join([f"% of {usual}"] + [f"{', '.join(v)}: % of {k}" for k, v in others.items()])
 
@@ -497,7 +497,9 @@ def chart_shapes(mpl, rows, op, pct, notes):
     color = {g: (LIBRARY_COLORS[libs.index(g) % len(LIBRARY_COLORS)] if g[0]
                  else HAND_COLORS[hand.index(g) % len(HAND_COLORS)]) for g in groups}
     width = 0.84 / len(slots)
-    fig, (ax,) = new_figure(mpl, 1, max(9.0, 0.12 * len(slots) * len(shapes) + 4), 5.5)
+    bars_drawn = len(slots) * len(shapes)
+    fig, (ax,) = new_figure(mpl, 1, min(20.0, max(9.0, 0.09 * bars_drawn + 4)),
+                            6.5 if bars_drawn > 60 else 5.5)
     for key, label, source, value, row in bars:
         group = (row.is_library, label)
         index = slots.index((group, source))
@@ -505,7 +507,7 @@ def chart_shapes(mpl, rows, op, pct, notes):
         hatch = SOURCE_HATCHES[sources.index(source) % len(SOURCE_HATCHES)]
         ax.bar(pos, value, width, color="white" if row.fallback else color[group],
                edgecolor=color[group] if row.fallback else ("black" if hatch else "white"),
-               hatch=hatch, linewidth=1.2 if row.fallback else 0.3)
+               hatch=hatch, linewidth=1.6 if row.fallback else 0.3)
     for row in rows:  # a failed row has no bar: say so where it would be
         if not row.ok and row.status != "SKIP" and row.size_key in shapes:
             group = (row.is_library, variant_label(row))

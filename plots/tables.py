@@ -266,11 +266,12 @@ def shapes_table(rows, series):
                                     lambda r: f" (ran {md_escape(r.kernel or 'another kernel')})")
                          if k in mine else "-")
         body.append(cells)
-    usual = max((lib for _, lib in against), key=[lib for _, lib in against].count, default="")
+    known = [lib for _, lib in against if lib]  # "": a variant with no row naming one
+    usual = max(known, key=known.count, default="")
     others = {}
     for name, lib in against:
-        if lib != usual:
-            others.setdefault(lib or "-", []).append(name)
+        if lib and lib != usual:
+            others.setdefault(lib, []).append(name)
     what = [f"% of {usual or '-'}"] + [f"{', '.join(names)}: % of {lib}"
                                        for lib, names in others.items()]
     table = md_table(header, "l" + "r" * (len(header) - 1), body)
