@@ -7,8 +7,17 @@ needs, or holds a malformed cell raises CsvError, whose text names the file
 (and the line and column where it applies); the scripts turn it into exit
 status 2.
 
-Series: rows are grouped by (op, math) for sort (u32 and f32 keys are two
-series, labelled "sort u32" / "sort f32") and by op alone for sgemm and reduce.
+Series: rows are grouped by op, and further by what OPS says splits it: the
+key or element type (`math`) for sort, scan and histogram, the input
+distribution (`dist`) for histogram: "sort u32", "scan i32", "histogram u8
+skewed"; sgemm, reduce, transpose and transfer are one series each.
+Sizes: matrix ops (sgemm: m, n, k; transpose: m, n) are labelled by their
+dimensions, "4096x14336x4096" (or "4096x14336"), and by n alone when square;
+the other ops by their element count ("2^26").
+Fallbacks: a row whose kernel_note is not empty ran another kernel than its
+variant's own (the `kernel` column names it); fallback_notes() words them.
+Older CSVs (before the kernel, dist, clock and host columns) are read as if
+those cells were empty; columns unknown here are kept as text.
 Run: (device, git_commit, l2_flush, timestamp): the rows one `compare` call
 wrote for one device. Source: a run without its timestamp: what tells two
 GPUs, two commits or flushed and unflushed measurements apart when several
@@ -30,8 +39,14 @@ ALL_COLUMNS = (
     "time_ms_q1", "time_ms_q3", "spread_pct", "tflops", "gbps", "gkeys_per_s",
     "ref_library", "pct_of_ref_library", "best_library", "pct_of_best_library",
     "pct_of_peak", "rel_err", "tolerance", "status", "flops", "bytes",
-    "peak_fp32_tflops", "peak_mem_gbps", "message",
+    "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source",
+    "sm_clock_mhz", "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w",
+    "throttle", "hostname", "rank", "device_index", "device_uuid", "pci_bus_id",
+    "dist", "message",
 )
+# Text columns that CSVs written before them lack: read as "" there.
+OPTIONAL_TEXT_COLUMNS = ("kernel", "kernel_note", "source", "throttle", "hostname",
+                         "device_uuid", "pci_bus_id", "dist", "message")
 
 INT_COLUMNS = ("library", "m", "n", "k", "elems", "samples", "seed", "l2_flush")
 FLOAT_COLUMNS = (
@@ -61,15 +76,31 @@ class OpInfo:
     """How one op is measured and plotted."""
     throughput_column: str   # CSV column holding the op's throughput
     unit: str                # its unit, for axes and table headers
-    size_name: str           # "n" (GEMM dimension) or "elems"
+    size_name: str           # "n" (matrix ops: m, n[, k] name the size) or "elems"
     peak_name: str           # what pct_of_peak is a percent of ("" if none)
+    peak_column: str = ""    # the device ceiling in the throughput's unit ("" if none)
+    split_by: tuple = ()     # columns whose values make separate series
+    roofline: bool = False   # FLOPs over device-memory bytes mean something
+    speedup: tuple = ()      # (variant, baseline): a time ratio the tables show
+    throughput_note: str = ""  # what the throughput counts, for axes
 
 
 OPS = {
-    "sgemm": OpInfo("tflops", "TFLOP/s", "n", "FP32 peak"),
-    "reduce": OpInfo("gbps", "GB/s", "elems", "memory BW"),
-    "sort": OpInfo("gkeys_per_s", "Gkeys/s", "elems", ""),
+    "sgemm": OpInfo("tflops", "TFLOP/s", "n", "FP32 peak", "peak_fp32_tflops", roofline=True),
+    "reduce": OpInfo("gbps", "GB/s", "elems", "memory BW", "peak_mem_gbps", roofline=True,
+                     throughput_note="input read"),
+    "sort": OpInfo("gkeys_per_s", "Gkeys/s", "elems", "", split_by=("math",)),
+    "transpose": OpInfo("gbps", "GB/s", "n", "memory BW", "peak_mem_gbps",
+                        throughput_note="read + written"),
+    "histogram": OpInfo("gbps", "GB/s", "elems", "memory BW", "peak_mem_gbps",
+                        split_by=("math", "dist"), throughput_note="input read"),
+    "scan": OpInfo("gbps", "GB/s", "elems", "memory BW", "peak_mem_gbps", split_by=("math",),
+                   throughput_note="read + written"),
+    "transfer": OpInfo("gbps", "GB/s", "elems", "", speedup=("overlap", "pinned"),
+                       throughput_note="across the host link, both ways"),
 }
+# the order of split values in tables and legends (others follow, sorted)
+SPLIT_ORDER = ("u32", "u8", "i32", "f32", "uniform", "skewed")
 
 
 class CsvError(Exception):
@@ -117,29 +148,53 @@ class Row:
         of one variant; two commits' rows of the same case are compared on it."""
         get = self.values.get
         return (self.cells["device"], self.cells["op"], self.cells["variant"],
-                self.cells["math"], get("m"), get("n"), get("k"), get("elems"), get("l2_flush"))
+                self.cells["math"], get("m"), get("n"), get("k"), get("elems"), get("l2_flush"),
+                self.cells["dist"])
 
     @property
     def series(self):
-        """(op, math) for sort, (op, "") otherwise."""
-        op = self.cells["op"]
-        return (op, self.cells["math"]) if op == "sort" else (op, "")
+        """(op, value of each OPS[op].split_by column): ('sort', 'u32'),
+        ('histogram', 'u8', 'skewed'), ('sgemm',)."""
+        info = self.info
+        return (self.cells["op"],) + tuple(self.cells[c] for c in (info.split_by if info else ()))
 
     @property
     def info(self):
         return OPS.get(self.cells["op"])
 
     @property
+    def is_matrix(self):
+        """Sized by m, n (and k): sgemm, transpose."""
+        return bool(self.info) and self.info.size_name == "n"
+
+    @property
+    def dims(self):
+        """A matrix op's dimensions that are set: (m, n, k) or (m, n); () otherwise."""
+        if not self.is_matrix:
+            return ()
+        return tuple(v for v in (self.values.get(c) for c in ("m", "n", "k")) if v is not None)
+
+    @property
+    def is_square(self):
+        """A matrix op whose dimensions are all equal (any other op: True)."""
+        return len(set(self.dims)) <= 1
+
+    @property
     def size_x(self):
-        """The size on a chart's x axis: n for sgemm, elems for reduce/sort."""
+        """The size on a chart's x axis: n for matrix ops, elems otherwise."""
         return self.values.get(self.info.size_name) if self.info else None
 
     @property
     def size_key(self):
-        """What makes two rows the same case: (m, n, k) for sgemm, elems otherwise."""
-        if self.cells["op"] == "sgemm":
+        """What makes two rows the same case: (m, n, k) for matrix ops, elems otherwise."""
+        if self.is_matrix:
             return (self.values.get("m"), self.values.get("n"), self.values.get("k"))
         return self.values.get("elems")
+
+    @property
+    def fallback(self):
+        """The row ran another kernel than its own (kernel_note says why)."""
+        return bool(self.cells["kernel_note"])
 
     @property
     def throughput(self):
@@ -182,9 +237,12 @@ def read_csv(path, required):
                     raise CsvError(f"{path}:{line}: expected {len(header)} fields")
                 values = {c: _parse_cell(path, line, c, cells[c])
                           for c in INT_COLUMNS + FLOAT_COLUMNS if c in cells}
-                cells.setdefault("message", "")
+                for column in OPTIONAL_TEXT_COLUMNS:
+                    cells.setdefault(column, "")
                 rows.append(Row(path, line, cells, values))
             return rows
+    except FileNotFoundError:
+        raise CsvError(f"{path}: no such file (compare --csv {path} writes it)") from None
     except OSError as e:
         raise CsvError(f"{path}: cannot read: {e.strerror or e}") from None
     except (csv.Error, UnicodeDecodeError) as e:
@@ -251,11 +309,24 @@ def size_order(key):
     return tuple(-1 if p is None else p for p in parts)
 
 
+def series_order(series):
+    """Sort key for series: by op (OPS order), then SPLIT_ORDER ('u32' before 'f32')."""
+    op = list(OPS).index(series[0]) if series[0] in OPS else len(OPS)
+    return (op,) + tuple((SPLIT_ORDER.index(p) if p in SPLIT_ORDER else len(SPLIT_ORDER), p)
+                         for p in series[1:])
+
+
+def is_shape_list(rows):
+    """Whether the sizes of these rows (one op, one file) are a list of shapes
+    (some matrix size is not square) rather than a sweep of square sizes."""
+    return any(not r.is_square for r in rows)
+
+
 # ---- labels -------------------------------------------------------------------
 
 def series_label(series):
-    op, math = series
-    return f"{op} {math}" if math else op
+    """'sgemm', 'sort u32', 'histogram u8 skewed'."""
+    return " ".join(p for p in series if p)
 
 
 def series_slug(series):
@@ -269,16 +340,31 @@ def pow2_label(value):
     return str(value)
 
 
+def size_short(row):
+    """The size as a column or tick label: '2048' for a square matrix,
+    '4096x14336x4096' (MxNxK; MxN for transpose) otherwise, '2^26' for elements."""
+    if row.is_matrix:
+        dims = row.dims
+        return str(row.n) if row.is_square else "x".join(map(str, dims))
+    return pow2_label(row.elems)
+
+
 def size_label(row):
-    if row.op == "sgemm":
-        m, n, k = row.size_key
-        return f"n={n}" if m == n == k else f"m={m} n={n} k={k}"
+    """The size in a sentence: 'n=2048', '4096x14336x4096', '2^26 elements'."""
+    if row.is_matrix:
+        return f"n={row.n}" if row.is_square else size_short(row)
     return f"{pow2_label(row.elems)} elements"
 
 
 def parse_size(text):
-    """'2048', '2^26' or '1<<26' -> int; raises ValueError otherwise."""
+    """'2048', '2^26' or '1<<26' -> int; 'MxNxK' or 'MxN' -> a tuple of ints;
+    raises ValueError otherwise."""
     text = text.strip()
+    if "x" in text:
+        dims = tuple(int(p) for p in text.split("x"))
+        if len(dims) not in (2, 3) or min(dims) < 1:
+            raise ValueError(text)
+        return dims
     match = re.fullmatch(r"(\d+)\s*(?:\^|\*\*)\s*(\d+)", text)
     if match:
         return int(match.group(1)) ** int(match.group(2))
@@ -289,6 +375,12 @@ def parse_size(text):
     if value < 1:
         raise ValueError(text)
     return value
+
+
+def size_matches(row, size):
+    """Whether the row is of a size parse_size returned: an int is n (matrix
+    ops) or the element count, a tuple the matrix dimensions."""
+    return row.dims == size if isinstance(size, tuple) else row.size_x == size
 
 
 def flush_label(l2_flush):
@@ -317,6 +409,61 @@ def source_caption(rows, source):
     date = dates[0] if len(dates) == 1 else f"{dates[0]}..{dates[-1]}"
     device, commit, _ = source
     return f"{device}, {date}, commit {commit[:12]}"
+
+
+# ---- comparisons --------------------------------------------------------------
+
+TF32_LIBRARY = "cublas_tf32"
+
+
+def comparison_library(series, hand_rows):
+    """The library a hand variant's rows compare against: the CSV's reference
+    library (the most common one), cublas_tf32 for sgemm TF32 hand rows."""
+    if series[0] == "sgemm" and hand_rows[0].math == "tf32":
+        return TF32_LIBRARY
+    names = [r.ref_library for r in hand_rows if r.ref_library]
+    return max(set(names), key=names.count) if names else ""
+
+
+def pct_versus(row, library, case_rows):
+    """row's throughput as % of `library` on the same case, or None."""
+    if not row.ok:
+        return None
+    if row.ref_library == library and row.pct_of_ref_library is not None:
+        return row.pct_of_ref_library
+    if row.best_library == library and row.pct_of_best_library is not None:
+        return row.pct_of_best_library
+    lib = next((r for r in case_rows if r.is_library and r.variant == library and r.ok), None)
+    if lib is None or not lib.time_ms_median or not row.time_ms_median:
+        return None
+    return lib.time_ms_median / row.time_ms_median * 100.0
+
+
+def speedup(case_rows):
+    """(variant, baseline, baseline time / variant time) for the op's speed-up
+    pair (OPS[op].speedup) among the rows of one case, or None."""
+    info = case_rows[0].info if case_rows else None
+    if not info or not info.speedup:
+        return None
+    timed = {r.variant: r.time_ms_median for r in case_rows if r.ok and r.time_ms_median}
+    variant, baseline = info.speedup
+    if variant not in timed or baseline not in timed:
+        return None
+    return variant, baseline, timed[baseline] / timed[variant]
+
+
+def fallback_notes(rows, label=None):
+    """One line per variant, kernel and note among rows that fell back:
+    'tf32_tma at 1024x50257x768, 16x14336x4098 ran tf32_mma: n not a multiple
+    of 4', in row order. label(row) names the variant (default: its name)."""
+    grouped = {}
+    for row in rows:
+        if row.fallback:
+            key = ((label or (lambda r: r.variant))(row), row.kernel or "another kernel",
+                   row.kernel_note)
+            grouped.setdefault(key, []).append(size_short(row))
+    return [f"{name} at {', '.join(first_seen(sizes))} ran {kernel}: {note}"
+            for (name, kernel, note), sizes in grouped.items()]
 
 
 # ---- formatting ---------------------------------------------------------------

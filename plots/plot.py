@@ -2,26 +2,53 @@
 """plots/plot.py: charts from the CSV files that `compare --csv FILE` writes.
 
     python3 plots/plot.py [--out DIR] [--size N ...] CSV [CSV...]
+    python3 plots/plot.py --out plots/h200 results/h200/*.csv
 
-Writes, as PNG and SVG, into DIR (default: plots/, beside this script):
+Writes, as PNG and SVG, into DIR (default: plots/, beside this script), per
+op (sgemm, reduce, sort, transpose, histogram, scan, transfer):
   <op>_pct_of_library   each hand variant's % of the reference and of the
-                        fastest library, at one size per op (default: the
-                        largest size whose rows are all ok; --size picks one:
-                        n for sgemm, elements for reduce/sort, e.g. 2^26)
+                        fastest library (one bar where they are the same
+                        library), at one size per op (default: the largest
+                        size whose rows are all ok or SKIP; --size picks one:
+                        n or MxNxK for matrix ops, elements for the others,
+                        e.g. 4096, 4096x14336x4096, 2^26)
   <op>_throughput       throughput against size, every variant (library
                         lines dashed and grey, hand lines solid)
+  <op>_shapes_pct_of_library, <op>_shapes_throughput
+                        instead of the two above for a list of GEMM (or
+                        transpose) shapes: grouped bars, one group per shape
+                        (labelled MxNxK, or n when square), one bar per hand
+                        variant (% of its library: cuBLAS FP32, cuBLAS TF32
+                        for TF32 rows) or per variant (throughput)
   roofline              FLOP/s against arithmetic intensity, under the FP32
-                        and memory ceilings of each device (sort has no FLOPs:
-                        not drawn)
+                        and memory ceilings of each device (sgemm and reduce;
+                        the other ops count no FLOPs and are not drawn)
+Line or bars: the sizes of one op in one CSV file form a sweep when every
+matrix size is square (m = n = k): a line over n (or elements) reads well.
+Once one size is rectangular the file is a list of shapes (the LLM shapes of
+shapes/llm.txt, say): shapes have no order a line could follow, so each is a
+group of bars. Histogram charts hold one panel per input distribution
+(uniform, skewed); the key or element type (u8, i32, f32...) follows the
+variant's name. cpu_omp rows (the host, OpenMP) are hand rows like any other.
+
+Fallbacks: a row whose kernel_note is not empty ran another kernel than its
+variant's own. Its point is hollow (its bar white inside), and a footnote
+under the chart says "variant at size ran <kernel>: <note>" (also printed).
+The transfer chart's footnote gives the speed-up of overlap over pinned.
+
 Several CSVs go on the same charts; their series are told apart by device,
 commit and/or L2 flush in the legend. Where several runs of one device, commit
 and L2 setting measured the same case, the newest run's row is plotted (a note
-names the rows left out). Rows whose status is not ok are not plotted.
-Each file is written to a temporary name in DIR and renamed into place.
+names the rows left out). Rows whose status is not ok are not plotted. CSVs
+written before the kernel/dist/clock columns existed are read as they are;
+columns unknown here are ignored; a missing required column, or a file that
+does not exist, is an error naming it. Each file is written to a temporary
+name in DIR and renamed into place.
 
 Exit status: 0 charts written; 1 nothing to plot, matplotlib missing or an
 output error; 2 bad usage or a CSV that cannot be read or lacks a column.
-Reads CSV only; needs matplotlib (pip install -r plots/requirements.txt).
+Reads CSV only; needs matplotlib (pip install -r plots/requirements.txt; the
+configure step makes build/venv: build/venv/bin/python plots/plot.py ...).
 """
 
 import argparse
@@ -34,7 +61,7 @@ import csvlib as cc  # noqa: E402
 
 # 14 distinct hand colours: the SGEMM ladder alone has 10 hand variants
 HAND_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
-               "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "navy", "gold",
+               "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "navy", "goldenrod",
                "teal", "crimson", "lime")
 LIBRARY_COLORS = ("black", "gray", "darkgray", "silver")
 LIBRARY_DASHES = ("--", "-.", (0, (1, 1)), (0, (5, 1, 1, 1, 1, 1)))
@@ -42,6 +69,8 @@ BAR_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:red", "t
 SOURCE_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 SOURCE_HATCHES = ("", "//", "..", "xx", "\\\\")
 OP_MARKERS = {"sgemm": "o", "reduce": "s"}
+PANEL_COLUMN = "dist"  # one panel per value (histogram: uniform, skewed)
+FALLBACK_LEGEND = "hollow: ran another kernel (footnote)"
 
 
 # ---- helpers ------------------------------------------------------------------
@@ -62,12 +91,16 @@ def load_matplotlib():
 
 
 def variant_label(row):
-    """'radix u32' for sort, 'name (tf32)' where the math is not in the name."""
-    if row.op == "sort":
-        return f"{row.variant} {row.math}"
-    if row.math not in ("fp32", "f32", "") and row.math not in row.variant:
-        return f"{row.variant} ({row.math})"
-    return row.variant
+    """'radix u32' where the op is split by type, 'name (tf32)' where the math
+    is not in the name, 'name (libx.so)' for a plugin's variant."""
+    if "math" in row.info.split_by:
+        label = f"{row.variant} {row.math}"
+    elif row.math not in ("fp32", "f32", "") and row.math not in row.variant:
+        label = f"{row.variant} ({row.math})"
+    else:
+        label = row.variant
+    source = row.cells["source"]
+    return label if source in ("", "builtin") else f"{label} ({source})"
 
 
 def title_caption(rows):
@@ -78,14 +111,18 @@ def title_caption(rows):
                      for s in sources)
 
 
-def place_legend(ax, fontsize, loc, handles=None):
-    """Legend inside the axes when short, to the right of them when long."""
+def place_legend(ax, fontsize, loc, handles=None, outside=False):
+    """Legend inside the axes when short, to the right of them when long or
+    `outside` (the figure is widened once for it, whatever the number of panels)."""
     count = len(handles) if handles is not None else len(ax.get_legend_handles_labels()[0])
-    where = dict(loc="upper left", bbox_to_anchor=(1.01, 1.0)) if count > 8 else dict(loc=loc)
+    outside = outside or count > 8
+    where = dict(loc="upper left", bbox_to_anchor=(1.01, 1.0)) if outside else dict(loc=loc)
     ax.legend(handles=handles, fontsize=fontsize, handlelength=3.5, **where)
-    if count > 8:
-        width, height = ax.figure.get_size_inches()
-        ax.figure.set_size_inches(width + 3.5, height)
+    fig = ax.figure
+    if outside and not getattr(fig, "compare_widened", False):
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width + 3.5, height)
+        fig.compare_widened = True
 
 
 def source_handles(mpl, sources):
@@ -102,6 +139,50 @@ def ops_present(rows):
     return [op for op in cc.OPS if any(r.op == op for r in rows)]
 
 
+def split_by_layout(rows, op):
+    """(sweep rows, shape-list rows) of one op: each file's rows go to one side
+    (cc.is_shape_list: a file with a non-square matrix size is a list of shapes)."""
+    mine = [r for r in rows if r.op == op]
+    shaped = {path for path in {r.path for r in mine}
+              if cc.is_shape_list([r for r in mine if r.path == path])}
+    return ([r for r in mine if r.path not in shaped], [r for r in mine if r.path in shaped])
+
+
+def panels(rows):
+    """[(panel label, rows)]: one per PANEL_COLUMN value ('' and all rows when
+    the rows have one value)."""
+    values = sorted({r.cells[PANEL_COLUMN] for r in rows}, key=lambda v: cc.series_order(("", v)))
+    if len(values) < 2:
+        return [("", rows)]
+    return [(v, [r for r in rows if r.cells[PANEL_COLUMN] == v]) for v in values]
+
+
+def new_figure(mpl, count, width, height):
+    """A figure of `count` panels stacked, and their axes."""
+    fig = mpl["Figure"](figsize=(width, height * count), layout="constrained")
+    axes = fig.subplots(count, 1, squeeze=False)
+    return fig, [row[0] for row in axes]
+
+
+def add_footnote(fig, fallback_rows, extra=(), notes=None, stem=""):
+    """Under the chart: one line per fallback ("* variant at size ran kernel:
+    note") then the `extra` lines; printed as notes too. The text's SVG id is
+    fallback-footnote when there are fallbacks, footnote otherwise."""
+    fallbacks = cc.fallback_notes(fallback_rows, variant_label)
+    lines = [f"* {line}" for line in fallbacks] + list(extra)
+    if not lines:
+        return
+    text = fig.supxlabel("\n".join(lines), x=0.01, ha="left", fontsize=8)
+    text.set_gid("fallback-footnote" if fallbacks else "footnote")
+    if notes is not None:
+        notes += [f"note: {stem}: {line}" for line in lines]
+
+
+def fallback_handle(mpl):
+    return mpl["Line2D"]([], [], color="black", marker="o", markerfacecolor="white",
+                         linestyle="none", label=FALLBACK_LEGEND)
+
+
 def pick_size(rows, requested):
     """The size key for the bar chart of one op and source, or (None, reason).
 
@@ -113,11 +194,12 @@ def pick_size(rows, requested):
         return None, "no ok hand row with a % of library"
     if requested:
         for want in requested:
-            hits = [k for k in keys if (k[1] if isinstance(k, tuple) else k) == want]
+            hits = [r.size_key for r in with_pct if cc.size_matches(r, want)]
             if hits:
-                return hits[-1], ""
+                return sorted(hits, key=cc.size_order)[-1], ""
         return None, f"none of the sizes {', '.join(map(str, requested))} is present"
-    all_ok = [k for k in keys if all(r.ok for r in rows if r.size_key == k)]
+    # SKIP is no failure: a row not run by choice (cpu_omp past --cpu-max-n)
+    all_ok = [k for k in keys if all(r.ok or r.status == "SKIP" for r in rows if r.size_key == k)]
     if all_ok:
         return all_ok[-1], ""
     return keys[-1], "no size has every row ok: using the largest with ok hand rows"
@@ -143,17 +225,22 @@ def save_figure(fig, out_dir, stem):
     return written
 
 
+def op_title(op, panel):
+    return f"{op} ({panel})" if panel else op
+
+
 # ---- chart: % of library at one size -----------------------------------------
 
-def collect_bars(rows, op, requested, notes):
-    """[(category, source, slot, library, pct)] for one op; slot 0 = ref, 1 = best."""
+def collect_bars(rows, op, requested, notes, what):
+    """[(category, source, slot, library, pct, row)] for one op (one panel);
+    slot 0 = ref, 1 = best (left out where it is the reference again)."""
     bars = []
     sizes = {}
-    for source in sorted({r.source for r in rows if r.op == op}):
-        mine = [r for r in rows if r.op == op and r.source == source]
+    for source in sorted({r.source for r in rows}):
+        mine = [r for r in rows if r.source == source]
         key, why = pick_size(mine, requested)
         if why:
-            notes.append(f"note: {op} ({cc.source_caption(mine, source)}): {why}")
+            notes.append(f"note: {what} ({cc.source_caption(mine, source)}): {why}")
         if key is None:
             continue
         for row in mine:
@@ -163,14 +250,14 @@ def collect_bars(rows, op, requested, notes):
             pairs = ((row.ref_library, row.pct_of_ref_library),
                      (row.best_library, row.pct_of_best_library))
             for slot, (library, pct) in enumerate(pairs):
-                if pct is not None:
-                    bars.append((variant_label(row), source, slot, library or "?", pct))
+                if pct is not None and not (slot == 1 and library == row.ref_library):
+                    bars.append((variant_label(row), source, slot, library or "?", pct, row))
     return bars, sizes
 
 
 def library_legend_labels(bars):
     roles = {}
-    for _, _, slot, library, _ in bars:
+    for _, _, slot, library, _, _ in bars:
         roles.setdefault(library, set()).add(slot)
     labels = {}
     for library, slots in roles.items():
@@ -179,37 +266,41 @@ def library_legend_labels(bars):
     return labels
 
 
-def chart_pct(mpl, rows, op, requested, notes):
-    bars, sizes = collect_bars(rows, op, requested, notes)
-    if not bars:
-        return None
+def draw_pct(mpl, ax, rows, op, panel, bars, sizes):
     categories = cc.first_seen(b[0] for b in bars)
     sources = sorted(sizes)
     libraries = cc.first_seen(b[3] for b in bars)
     color = {lib: BAR_COLORS[i % len(BAR_COLORS)] for i, lib in enumerate(libraries)}
     labels = cc.source_labels(sources)
-    slots = 2 * len(sources)
-    width = 0.8 / slots
-
-    fig = mpl["Figure"](figsize=(max(7.0, 1.3 * len(categories) * len(sources) + 3), 5.5),
-                        layout="constrained")
-    ax = fig.add_subplot()
+    share = 0.8 / len(sources)  # of a category, per source: its bars split it
+    count = {}
+    for b in bars:
+        count[b[:2]] = count.get(b[:2], 0) + 1
     top = 100.0
-    for cat, source, slot, library, pct in bars:
-        pos = categories.index(cat) - 0.4 + width * (2 * sources.index(source) + slot + 0.5)
+    for cat, source, slot, library, pct, row in bars:
+        width = share / count[(cat, source)]
+        index = slot if count[(cat, source)] > 1 else 0
+        pos = categories.index(cat) - 0.4 + share * sources.index(source) + width * (index + 0.5)
         hatch = SOURCE_HATCHES[sources.index(source) % len(SOURCE_HATCHES)]
-        container = ax.bar(pos, pct, width, color=color[library], hatch=hatch,
-                           edgecolor="white" if not hatch else "black", linewidth=0.5)
+        face = "white" if row.fallback else color[library]
+        edge = color[library] if row.fallback else ("white" if not hatch else "black")
+        container = ax.bar(pos, pct, width, color=face, hatch=hatch, edgecolor=edge,
+                           linewidth=1.5 if row.fallback else 0.5)
         text = f"{pct:.1f}%" if pct < 10 else f"{pct:.0f}%"
-        ax.bar_label(container, labels=[text], padding=2, fontsize=8)
+        ax.bar_label(container, labels=[text + ("*" if row.fallback else "")], padding=2,
+                     fontsize=8)
         top = max(top, pct)
     ax.axhline(100, color="black", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(categories)), categories)
+    ax.set_xlim(-0.5, len(categories) - 0.5)
     ax.set_ylim(0, top * 1.15)
     ax.set_ylabel("% of library throughput (same case)")
     handles = [mpl["Patch"](color=color[lib], label=text)
                for lib, text in library_legend_labels(bars).items()]
     handles.append(mpl["Line2D"]([], [], color="black", linestyle="--", label="library = 100%"))
+    if any(b[5].fallback for b in bars):
+        handles.append(mpl["Patch"](facecolor="white", edgecolor="black",
+                                    label="white bar: ran another kernel (footnote)"))
     if len(sources) > 1:
         handles += [mpl["Patch"](facecolor="white", edgecolor="black",
                                  hatch=SOURCE_HATCHES[i % len(SOURCE_HATCHES)],
@@ -218,41 +309,68 @@ def chart_pct(mpl, rows, op, requested, notes):
     else:
         size_text = sizes[sources[0]]
     place_legend(ax, 8, "upper left", handles)
-    used = [r for r in rows if r.op == op and r.source in sizes]
-    ax.set_title(f"{op}: hand kernels as % of library, {size_text}\n{title_caption(used)}",
-                 fontsize=10)
+    used = [r for r in rows if r.source in sizes]
+    ax.set_title(f"{op_title(op, panel)}: hand kernels as % of library, {size_text}\n"
+                 f"{title_caption(used)}", fontsize=10)
+
+
+def chart_pct(mpl, rows, op, requested, notes):
+    drawn = []
+    for panel, prows in panels(rows):
+        bars, sizes = collect_bars(prows, op, requested, notes, op_title(op, panel))
+        if bars:
+            drawn.append((panel, prows, bars, sizes))
+    if not drawn:
+        return None
+    slots = max(len(cc.first_seen(b[0] for b in bars)) * len(sizes) for _, _, bars, sizes in drawn)
+    fig, axes = new_figure(mpl, len(drawn), max(7.0, 1.3 * slots + 3), 5.5)
+    speedups = []
+    for ax, (panel, prows, bars, sizes) in zip(axes, drawn):
+        draw_pct(mpl, ax, prows, op, panel, bars, sizes)
+        for source, size in sizes.items():
+            at = [r for r in prows if r.source == source and cc.size_label(r) == size]
+            found = cc.speedup(at)
+            if found:
+                speedups.append(f"{found[0]}: {found[2]:.2f}x the speed of {found[1]} at {size} "
+                                "(median time ratio)")
+    add_footnote(fig, [b[5] for _, _, bars, _ in drawn for b in bars], speedups, notes,
+                 f"{op}_pct_of_library")
     return fig
 
 
 # ---- chart: throughput against size ------------------------------------------
 
-def throughput_series(rows, op):
-    """{(source, is_library, label): [(x, throughput)]} for the ok rows of one op."""
+def throughput_series(rows):
+    """{(source, is_library, label): [(x, throughput, row)]} for the ok rows."""
     series = {}
     for row in rows:
-        if row.op != op or not row.ok or row.throughput is None or row.size_x is None:
+        if not row.ok or row.throughput is None or row.size_x is None:
             continue
         key = (row.source, row.is_library, variant_label(row))
-        series.setdefault(key, []).append((row.size_x, row.throughput))
-    return {k: sorted(v) for k, v in series.items()}
+        series.setdefault(key, []).append((row.size_x, row.throughput, row))
+    return {k: sorted(v, key=lambda p: p[0]) for k, v in series.items()}
 
 
 def peak_lines(rows, op):
-    """{(device, peak)} in the op's throughput unit: FP32 for sgemm, memory for reduce."""
-    column = {"sgemm": "peak_fp32_tflops", "reduce": "peak_mem_gbps"}.get(op)
-    if column is None:
+    """{(device, peak)} in the op's throughput unit (FP32 or memory), if it has one."""
+    column = cc.OPS[op].peak_column
+    if not column:
         return set()
-    return {(r.device, r.values[column]) for r in rows
-            if r.op == op and r.ok and r.values.get(column)}
+    return {(r.device, r.values[column]) for r in rows if r.ok and r.values.get(column)}
 
 
-def style_size_axis(mpl, ax, op, xs):
+def throughput_axis_label(op):
+    info = cc.OPS[op]
+    return info.unit + (f" ({info.throughput_note})" if info.throughput_note else "")
+
+
+def style_size_axis(mpl, ax, rows, xs):
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(xs))
     ax.xaxis.set_minor_locator(mpl["ticker"].NullLocator())
-    if op == "sgemm":
+    if rows[0].is_matrix:
         ax.set_xticklabels([str(x) for x in sorted(xs)])
-        ax.set_xlabel("n (m = n = k where square)")
+        ax.set_xlabel("n (square matrices: " + " = ".join("mnk"[:len(rows[0].dims)]) + ")")
     else:
         ax.set_xticklabels([cc.pow2_label(x) for x in sorted(xs)])
         ax.set_xlabel("elements")
@@ -276,58 +394,185 @@ def line_styles(rows):
     return styles
 
 
-def chart_throughput(mpl, rows, op):
-    series = throughput_series(rows, op)
-    if not series:
-        return None
+def draw_throughput(mpl, ax, rows, op, panel, styles):
+    series = throughput_series(rows)
     sources = sorted({k[0] for k in series})
-    styles = line_styles([r for r in rows if r.op == op])
-    order = list(styles)
-    fig = mpl["Figure"](figsize=(9, 5.5), layout="constrained")
-    ax = fig.add_subplot()
     for (source, is_library, name), points in series.items():
         marker = SOURCE_MARKERS[sources.index(source) % len(SOURCE_MARKERS)]
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker=marker,
-                **styles[(is_library, name)])
+        style = styles[(is_library, name)]
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker=marker, **style)
+        hollow = [p for p in points if p[2].fallback]
+        if hollow:
+            ax.plot([p[0] for p in hollow], [p[1] for p in hollow], marker=marker,
+                    linestyle="none", markersize=9, markerfacecolor="white",
+                    markeredgecolor=style["color"], markeredgewidth=1.8)
     marker = "o" if len(sources) == 1 else None
     handles = [mpl["Line2D"]([], [], marker=marker, **styles[key],
                              label=key[1] + (" (library)" if key[0] else ""))
-               for key in order if any(k[1:] == key for k in series)]
+               for key in styles if any(k[1:] == key for k in series)]
     for device, peak in sorted(peak_lines(rows, op)):
-        what = "FP32 peak" if op == "sgemm" else "memory bandwidth"
+        what = "FP32 peak" if cc.OPS[op].peak_column == "peak_fp32_tflops" else "memory bandwidth"
         handles.append(ax.axhline(peak, color="tab:red", linestyle=":", linewidth=1.2,
                                   label=f"{what}, {device}: {cc.fmt_sig(peak)} {cc.OPS[op].unit}"))
+    if any(p[2].fallback for pts in series.values() for p in pts):
+        handles.append(fallback_handle(mpl))
     handles += source_handles(mpl, sources)
     values = [p[1] for pts in series.values() for p in pts if p[1] > 0]
     if values and max(values) / min(values) > 20:
         ax.set_yscale("log")
     else:
         ax.set_ylim(bottom=0)
-    style_size_axis(mpl, ax, op, {p[0] for pts in series.values() for p in pts})
-    ax.set_ylabel(cc.OPS[op].unit + (" (input read)" if op == "reduce" else ""))
+    style_size_axis(mpl, ax, rows, {p[0] for pts in series.values() for p in pts})
+    ax.set_ylabel(throughput_axis_label(op))
     ax.grid(True, which="major", alpha=0.3)
     place_legend(ax, 8, "best", handles)
-    used = [r for r in rows if r.op == op and r.ok]
-    ax.set_title(f"{op}: throughput against size\n{title_caption(used)}", fontsize=10)
+    used = [r for r in rows if r.ok]
+    ax.set_title(f"{op_title(op, panel)}: throughput against size\n{title_caption(used)}",
+                 fontsize=10)
+
+
+def chart_throughput(mpl, rows, op, notes):
+    drawn = [(panel, prows) for panel, prows in panels(rows) if throughput_series(prows)]
+    if not drawn:
+        return None
+    styles = line_styles(rows)
+    fig, axes = new_figure(mpl, len(drawn), 9, 5.5)
+    for ax, (panel, prows) in zip(axes, drawn):
+        draw_throughput(mpl, ax, prows, op, panel, styles)
+    add_footnote(fig, [r for r in rows if r.ok], notes=notes, stem=f"{op}_throughput")
+    return fig
+
+
+# ---- chart: a list of shapes, grouped bars --------------------------------------
+
+def shape_bars(rows, op, pct):
+    """[(shape key, group label, source, value, row)] of the ok rows: with pct,
+    the hand rows' % of their library (cc.comparison_library), else every
+    row's throughput. Also {group label: library} for the pct title."""
+    series = (op,)
+    against = {}
+    bars = []
+    for row in rows:
+        if not row.ok or (pct and row.is_library):
+            continue
+        label = variant_label(row)
+        if pct:
+            if label not in against:
+                mine = [r for r in rows if not r.is_library and variant_label(r) == label]
+                against[label] = cc.comparison_library(series, mine)
+            case_rows = [r for r in rows if r.source == row.source and r.size_key == row.size_key]
+            value = cc.pct_versus(row, against[label], case_rows)
+        else:
+            value = row.throughput
+        if value is not None:
+            bars.append((row.size_key, label, row.source, value, row))
+    return bars, against
+
+
+def against_text(against):
+    """'% of cublas_fp32; tf32_tma: % of cublas_tf32'."""
+    names = [lib for lib in against.values() if lib]
+    usual = max(names, key=names.count) if names else "-"
+    others = {}
+    for label, lib in against.items():
+        if lib and lib != usual:
+            others.setdefault(lib, []).append(label)
+    return "; ".join([f"% of {usual}"] + [f"{', '.join(v)}: % of {k}" for k, v in others.items()])
+
+
+def chart_shapes(mpl, rows, op, pct, notes):
+    """Grouped bars for a list of shapes: x = shapes in CSV order, one bar per
+    hand variant (pct: % of its library) or per variant (throughput)."""
+    bars, against = shape_bars(rows, op, pct)
+    if not bars:
+        return None
+    shapes = cc.first_seen(r.size_key for r in rows)
+    shape_names = {r.size_key: cc.size_short(r) for r in rows}
+    groups = cc.first_seen((b[4].is_library, b[1]) for b in bars)
+    groups = [g for g in groups if not g[0]] + [g for g in groups if g[0]]
+    sources = sorted({b[2] for b in bars})
+    slots = [(g, s) for g in groups for s in sources]
+    hand = [g for g in groups if not g[0]]
+    libs = [g for g in groups if g[0]]
+    color = {g: (LIBRARY_COLORS[libs.index(g) % len(LIBRARY_COLORS)] if g[0]
+                 else HAND_COLORS[hand.index(g) % len(HAND_COLORS)]) for g in groups}
+    width = 0.84 / len(slots)
+    bars_drawn = len(slots) * len(shapes)
+    fig, (ax,) = new_figure(mpl, 1, min(20.0, max(9.0, 0.09 * bars_drawn + 4)),
+                            6.5 if bars_drawn > 60 else 5.5)
+    for key, label, source, value, row in bars:
+        group = (row.is_library, label)
+        index = slots.index((group, source))
+        pos = shapes.index(key) - 0.42 + width * (index + 0.5)
+        hatch = SOURCE_HATCHES[sources.index(source) % len(SOURCE_HATCHES)]
+        ax.bar(pos, value, width, color="white" if row.fallback else color[group],
+               edgecolor=color[group] if row.fallback else ("black" if hatch else "white"),
+               hatch=hatch, linewidth=1.6 if row.fallback else 0.3)
+    for row in rows:  # a failed row has no bar: say so where it would be
+        if not row.ok and row.status != "SKIP" and row.size_key in shapes:
+            group = (row.is_library, variant_label(row))
+            if (group, row.source) in slots and not (pct and row.is_library):
+                pos = shapes.index(row.size_key) - 0.42 + width * (slots.index((group, row.source))
+                                                                   + 0.5)
+                ax.text(pos, 0.01, row.status, rotation=90, fontsize=6, ha="center",
+                        va="bottom", transform=ax.get_xaxis_transform())
+    labels = [shape_names[k] for k in shapes]
+    long_labels = max(len(t) for t in labels) * len(labels) > 60
+    ax.set_xticks(range(len(shapes)), labels, rotation=30 if long_labels else 0,
+                  ha="right" if long_labels else "center")
+    ax.set_xlim(-0.6, len(shapes) - 0.4)
+    ax.set_xlabel("shape (MxNxK; n where square)" if op == "sgemm"
+                  else "shape (MxN; n where square)")
+    ax.grid(True, axis="y", which="major", alpha=0.3)
+    handles = [mpl["Patch"](color=color[g], label=g[1] + (" (library)" if g[0] else ""))
+               for g in groups]
+    if any(b[4].fallback for b in bars):
+        handles.append(mpl["Patch"](facecolor="white", edgecolor="black",
+                                    label="white bar: ran another kernel (footnote)"))
+    if len(sources) > 1:
+        names = cc.source_labels(sources)
+        handles += [mpl["Patch"](facecolor="white", edgecolor="black",
+                                 hatch=SOURCE_HATCHES[i % len(SOURCE_HATCHES)], label=names[s])
+                    for i, s in enumerate(sources)]
+    used = [r for r in rows if r.ok]
+    if pct:
+        ax.axhline(100, color="black", linestyle="--", linewidth=1)
+        handles.append(mpl["Line2D"]([], [], color="black", linestyle="--",
+                                     label="library = 100%"))
+        ax.set_ylim(0, max(100.0, max(b[3] for b in bars)) * 1.12)
+        ax.set_ylabel("% of library throughput (same shape)")
+        title = f"{op}: hand kernels as % of library per shape ({against_text(against)})"
+    else:
+        values = [b[3] for b in bars if b[3] > 0]
+        if values and max(values) / min(values) > 20:
+            ax.set_yscale("log")
+        ax.set_ylabel(throughput_axis_label(op))
+        title = f"{op}: throughput per shape"
+    place_legend(ax, 8, "upper left", handles, outside=True)
+    ax.set_title(f"{title}\n{title_caption(used)}", fontsize=10)
+    stem = f"{op}_shapes_{'pct_of_library' if pct else 'throughput'}"
+    add_footnote(fig, [b[4] for b in bars], notes=notes, stem=stem)
     return fig
 
 
 # ---- chart: roofline ------------------------------------------------------------
 
 def roofline_points(rows):
-    """{(source, op, is_library, label): [(intensity, TFLOP/s)]} and the sort count."""
+    """{(source, op, is_library, label): [(intensity, TFLOP/s, row)]} of the ok
+    rows of the ops OPS marks for the roofline, and the count of others left
+    out (an ok roofline row without FLOPs, bytes or time)."""
     points = {}
     left_out = 0
     for row in rows:
-        if not row.ok:
+        if not row.ok or not row.info.roofline:
             continue
         if not row.flops or not row.bytes or not row.time_ms_median:
             left_out += 1
             continue
         key = (row.source, row.op, row.is_library, variant_label(row))
         tflops = row.flops / (row.time_ms_median * 1e-3) / 1e12
-        points.setdefault(key, []).append((row.flops / row.bytes, tflops))
-    return {k: sorted(v) for k, v in points.items()}, left_out
+        points.setdefault(key, []).append((row.flops / row.bytes, tflops, row))
+    return {k: sorted(v, key=lambda p: p[:2]) for k, v in points.items()}, left_out
 
 
 def ceilings(rows):
@@ -368,17 +613,18 @@ def draw_ceilings(ax, roofs, lo, hi):
 def chart_roofline(mpl, rows, notes):
     points, left_out = roofline_points(rows)
     if not points:
-        notes.append("note: roofline: no ok row with FLOPs and bytes: chart not written")
+        notes.append("note: roofline: no ok sgemm or reduce row with FLOPs and bytes: "
+                     "chart not written")
         return None
     sources = sorted({k[0] for k in points})
-    fig = mpl["Figure"](figsize=(9, 6), layout="constrained")
-    ax = fig.add_subplot()
+    fig, (ax,) = new_figure(mpl, 1, 9, 6)
     xs = [p[0] for pts in points.values() for p in pts]
     roofs = sorted(ceilings(rows))
     ridges = [peak / (bw * 1e-3) for _, peak, bw in roofs]
     lo, hi = min(xs + ridges) / 4, max(xs + ridges) * 4
     handles = draw_ceilings(ax, roofs, lo, hi)
     styles = roofline_styles(rows, points)
+    ringed = []
     for key, style in styles:
         op = key[0]
         for source in sources:
@@ -388,16 +634,23 @@ def chart_roofline(mpl, rows, notes):
             marker = (OP_MARKERS.get(op, "o") if len(sources) == 1
                       else SOURCE_MARKERS[sources.index(source) % len(SOURCE_MARKERS)])
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, **style)
+            ringed += [p for p in pts if p[2].fallback]
         label = f"{op} {key[2]}" + (" (library)" if key[1] else "")
         handles.append(mpl["Line2D"]([], [], marker=OP_MARKERS.get(op, "o"), label=label,
                                      **style))
+    if ringed:  # library rows are hollow here already: a fallback gets a ring
+        ax.plot([p[0] for p in ringed], [p[1] for p in ringed], linestyle="none", marker="o",
+                markersize=15, markerfacecolor="none", markeredgecolor="tab:red")
+        handles.append(mpl["Line2D"]([], [], linestyle="none", marker="o", markersize=12,
+                                     markerfacecolor="none", markeredgecolor="tab:red",
+                                     label="ringed: ran another kernel (footnote)"))
     handles += source_handles(mpl, sources)
-    sort_rows = sum(1 for r in rows if r.ok and r.op == "sort")
-    if sort_rows:
+    not_drawn = cc.first_seen(r.op for r in rows if r.ok and not r.info.roofline)
+    if not_drawn:
         handles.append(mpl["Line2D"]([], [], linestyle="none",
-                                     label=f"sort: {sort_rows} rows not drawn (no FLOPs)"))
-    if left_out > sort_rows:
-        notes.append(f"note: roofline: {left_out - sort_rows} ok non-sort row(s) lack FLOPs, "
+                                     label=f"not drawn (no FLOP count): {', '.join(not_drawn)}"))
+    if left_out:
+        notes.append(f"note: roofline: {left_out} ok sgemm/reduce row(s) lack FLOPs, "
                      "bytes or time: not drawn")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -406,14 +659,12 @@ def chart_roofline(mpl, rows, notes):
     ax.set_ylabel("achieved TFLOP/s (log)")
     ax.grid(True, which="major", alpha=0.3)
     place_legend(ax, 7, "lower right", handles)
-    footnotes = ["Sort rows have no FLOPs and are not drawn."] if sort_rows else []
     if any(r.ok and r.math == "tf32" for r in rows):
-        footnotes.append("TF32 rows use tensor cores and may pass the FP32 ceiling.")
-    if footnotes:
-        ax.text(0.01, 0.99, "\n".join(footnotes), transform=ax.transAxes, fontsize=8,
-                ha="left", va="top")
-    used = [r for r in rows if r.ok]
+        ax.text(0.01, 0.99, "TF32 rows use tensor cores and may pass the FP32 ceiling.",
+                transform=ax.transAxes, fontsize=8, ha="left", va="top")
+    used = [r for r in rows if r.ok and r.info.roofline]
     ax.set_title(f"Roofline (FP32 and memory ceilings)\n{title_caption(used)}", fontsize=10)
+    add_footnote(fig, [p[2] for p in ringed], notes=notes, stem="roofline")
     return fig
 
 
@@ -427,14 +678,15 @@ def parse_args(argv):
     parser.add_argument("--out", default=here, metavar="DIR",
                         help="output directory (default: %(default)s)")
     parser.add_argument("--size", action="append", default=[], metavar="N",
-                        help="size of the %%-of-library bar charts: n for sgemm, elements for "
-                             "reduce/sort (e.g. 4096, 2^26); repeat for several ops; each op "
-                             "takes the first one it has (default: the largest all-ok size)")
+                        help="size of the %%-of-library bar charts: n or MxNxK for matrix ops, "
+                             "elements for the others (e.g. 4096, 2^26); repeat for several "
+                             "ops; each op takes the first one it has (default: the largest "
+                             "size whose rows are all ok)")
     args = parser.parse_args(argv)
     try:
         args.size = [cc.parse_size(s) for s in args.size]
     except ValueError:
-        parser.error(f"--size: expected a positive integer or 2^K, got {args.size}")
+        parser.error(f"--size: expected a positive integer, 2^K or MxNxK, got {args.size}")
     return args
 
 
@@ -450,12 +702,17 @@ def make_charts(mpl, rows, requested, notes):
     """[(stem, figure)] for every chart the rows allow."""
     charts = []
     for op in ops_present(rows):
-        fig = chart_pct(mpl, rows, op, requested, notes)
-        if fig is not None:
-            charts.append((f"{op}_pct_of_library", fig))
-        fig = chart_throughput(mpl, rows, op)
-        if fig is not None:
-            charts.append((f"{op}_throughput", fig))
+        sweep, shapes = split_by_layout(rows, op)
+        for stem, make in ((f"{op}_pct_of_library",
+                            lambda: chart_pct(mpl, sweep, op, requested, notes)),
+                           (f"{op}_throughput", lambda: chart_throughput(mpl, sweep, op, notes)),
+                           (f"{op}_shapes_pct_of_library",
+                            lambda: chart_shapes(mpl, shapes, op, True, notes)),
+                           (f"{op}_shapes_throughput",
+                            lambda: chart_shapes(mpl, shapes, op, False, notes))):
+            fig = make()
+            if fig is not None:
+                charts.append((stem, fig))
     fig = chart_roofline(mpl, rows, notes)
     if fig is not None:
         charts.append(("roofline", fig))

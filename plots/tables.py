@@ -2,16 +2,39 @@
 """plots/tables.py: Markdown tables from the CSV files that `compare --csv` writes.
 
     python3 plots/tables.py CSV [CSV...] [--op sgemm] [--sizes 2048,4096] [--view ladder]
+    python3 plots/tables.py results/h200/shapes_llm.csv --op sgemm --view shapes
     python3 plots/tables.py --readme README.md [--check] [CSV]
 
-Prints, per op (sort: per key type) and size, a table of every variant:
-median ms, spread %, throughput, % of the reference and of the fastest
-library, % of device peak, relative error, status; then a "ladder": hand
-variants x sizes, each cell the variant's % of its library: the op's
-reference library, except sgemm TF32 hand rows (e.g. tf32_mma), whose line
-is against cublas_tf32. One block per source (device, commit, L2 flush), each
-under a caption line; where several runs of one source measured the same case,
-the newest run's row is shown (a note on stderr names the rows left out).
+Series: one set of tables per op, and per key or element type (sort, scan,
+histogram) and input distribution (histogram): "histogram u8 skewed".
+Views (--view, or view= in a marker):
+  sizes   per series and size, a table of every variant: median ms, spread %,
+          throughput, % of the reference and of the fastest library (one
+          column where they are the same library: transpose, histogram,
+          transfer), % of device peak, relative error, status
+  ladder  hand variants x sizes, each cell the variant's % of its library:
+          the op's reference library, except sgemm TF32 hand rows (e.g.
+          tf32_mma), whose line is against cublas_tf32; a second line against
+          the fastest library where it differs (reduce, sort, scan: cub)
+  all     sizes, then ladder (the default)
+  shapes  sizes (rows, in CSV order) x variants: each library's throughput,
+          then each hand variant's % of its library: the view for a list of
+          GEMM shapes (results/h200/shapes_llm.csv)
+Sizes: matrix ops (sgemm; transpose) read "4096x14336x4096" (MxNxK; MxN)
+where the dimensions differ, n where square; the others "2^26". --sizes and
+sizes= take n, MxNxK / MxN or element counts (2^26 accepted).
+Fallbacks: a row whose kernel_note is not empty ran another kernel than its
+variant's own: its figure is marked " *" (the status in a size table; in the
+shapes view the cell says "(ran KERNEL)"), and a list under the table says
+"* VARIANT at SIZE ran KERNEL: NOTE". transfer: under each size table and as
+a ladder line, the speed-up of overlap over pinned (pinned's median time over
+overlap's). cpu_omp rows (the host, OpenMP) are hand rows like any other; a
+plugin's variant carries its file's name.
+One block per source (device, commit, L2 flush), each under a caption line;
+where several runs of one source measured the same case, the newest run's row
+is shown (a note on stderr names the rows left out). CSVs from before the
+kernel, dist, clock and host columns are read as they are; unknown columns
+are ignored; a missing required column is an error naming it.
 
 --readme FILE rewrites, in place and atomically, the text between marker lines
 so that README tables are generated, never typed:
@@ -22,13 +45,16 @@ so that README tables are generated, never typed:
 
 NAME is any [A-Za-z0-9_.-] word naming the block (begin and end must agree).
 Keys: csv= one or more comma-separated paths, relative to the README's folder
-(required unless a CSV is given on the command line); op= sgemm|reduce|sort
-(default: all); view= all|sizes|ladder (default: all); sizes= comma-separated
-n or element counts (2^26 accepted; default: all). With --check nothing is
-written: exit 1 if a block is out of date.
+(required unless a CSV is given on the command line); op= sgemm|reduce|sort|
+transpose|histogram|scan|transfer (default: all); view= all|sizes|ladder|shapes
+(default: all); sizes= comma-separated sizes as for --sizes (default: all).
+With --check nothing is written: exit 1 if a block is out of date. A block
+whose csv= does not exist (yet) stops the run with exit 2, naming the block
+and the file, and nothing is written.
 
 Exit status: 0 done; 1 --check found a stale block; 2 bad usage, a bad marker,
-or a CSV that cannot be read or lacks a column. Standard library only.
+an absent CSV, or a CSV that cannot be read or lacks a column. Standard
+library only.
 """
 
 import argparse
@@ -40,8 +66,8 @@ sys.dont_write_bytecode = True  # keep plots/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvlib as cc  # noqa: E402
 
-VIEWS = ("all", "sizes", "ladder")
-TF32_LIBRARY = "cublas_tf32"
+VIEWS = ("all", "sizes", "ladder", "shapes")
+FALLBACK_MARK = " *"  # after a figure whose row ran another kernel (notes under the table)
 MARKER_PREFIX = re.compile(r"^\s*<!--\s*tables:")
 BEGIN = re.compile(r"^\s*<!--\s*tables:([A-Za-z0-9_.-]+):begin((?:\s+[a-z_]+=\S+)*)\s*-->\s*$")
 END = re.compile(r"^\s*<!--\s*tables:([A-Za-z0-9_.-]+):end\s*-->\s*$")
@@ -77,15 +103,28 @@ def md_table(header, align, rows):
 
 def status_cell(row):
     if row.ok or not row.cells.get("message"):
-        return row.status
+        return row.status + (FALLBACK_MARK if row.fallback else "")
     return f"{row.status}: {md_escape(row.cells['message'])}"
 
 
-def ladder_size_label(row):
-    if row.op == "sgemm":
-        m, n, k = row.size_key
-        return str(n) if m == n == k else f"{m}x{n}x{k}"
-    return cc.pow2_label(row.elems)
+def variant_cell(row):
+    """The variant's name; a plugin's variant says which file it came from."""
+    source = row.cells["source"]
+    return row.variant if source in ("", "builtin") else f"{row.variant} ({md_escape(source)})"
+
+
+def notes_list(rows):
+    """The fallback notes of these rows as a Markdown list ("" if none)."""
+    return "\n".join(f"* {md_escape(line)}" for line in cc.fallback_notes(rows))
+
+
+def speedup_line(rows):
+    """'overlap: 1.42x the speed of pinned (median time ratio)' or ""."""
+    found = cc.speedup(rows)
+    if not found:
+        return ""
+    variant, baseline, ratio = found
+    return f"{variant}: {ratio:.2f}x the speed of {baseline} (median time ratio)"
 
 
 def caption(rows, source):
@@ -125,87 +164,128 @@ def pct_cell(row, column, usual):
 
 
 def size_table(rows, series):
-    """The per-size table: every variant of one series at one size."""
+    """The per-size table: every variant of one series at one size (one
+    percent column where the reference is also the fastest library)."""
     info = cc.OPS[series[0]]
     ref = usual_name(rows, "ref_library")
     best = usual_name(rows, "best_library")
+    one = ref and all(r.cells["best_library"] == r.cells["ref_library"] for r in rows)
     header = ["variant", "median ms", "spread %", info.unit,
               f"% of {ref}" if ref else "% of ref library",
               f"% of {best}" if best else "% of best library",
               f"% of {info.peak_name}" if info.peak_name else "% of peak", "rel err", "status"]
-    body = [[r.variant, cc.fmt_sig(r.time_ms_median, 4), fmt_fixed(r.spread_pct, 1),
+    body = [[variant_cell(r), cc.fmt_sig(r.time_ms_median, 4), fmt_fixed(r.spread_pct, 1),
              cc.fmt_sig(r.throughput, 3), pct_cell(r, "ref_library", ref),
              pct_cell(r, "best_library", best), fmt_fixed(r.pct_of_peak, 1),
              fmt_err(r.rel_err), status_cell(r)] for r in rows]
-    return md_table(header, "lrrrrrrrl", body)
+    align = "lrrrrrrrl"
+    if one:
+        header, align = header[:5] + header[6:], align[:5] + align[6:]
+        body = [cells[:5] + cells[6:] for cells in body]
+    parts = [md_table(header, align, body), speedup_line(rows), notes_list(rows)]
+    return "\n\n".join(p for p in parts if p)
 
 
-def pct_versus(row, library, case_rows):
-    """row's throughput as % of `library` on the same case, or None."""
+def hand_variants(rows, series):
+    """[(name, {size key: row})] of the hand variants, in CSV order; the name
+    carries the math where neither the series nor the variant says it."""
+    out = []
+    for variant, math_ in cc.first_seen((r.variant, r.math) for r in rows if not r.is_library):
+        mine = {r.size_key: r for r in rows if not r.is_library
+                and (r.variant, r.math) == (variant, math_)}
+        first = next(iter(mine.values()))
+        plain = ("math" in cc.OPS[series[0]].split_by or math_ in ("fp32", "f32", "")
+                 or math_ in variant)
+        name = variant_cell(first) if plain else f"{variant_cell(first)} ({math_})"
+        out.append((name, mine))
+    return out
+
+
+def pct_figure(row, library, case_rows, fallback):
+    """A hand row's cell: its % of `library`, its status when not ok, with the
+    fallback(row) mark when it ran another kernel."""
     if not row.ok:
-        return None
-    if row.ref_library == library and row.pct_of_ref_library is not None:
-        return row.pct_of_ref_library
-    if row.best_library == library and row.pct_of_best_library is not None:
-        return row.pct_of_best_library
-    lib = next((r for r in case_rows if r.is_library and r.variant == library and r.ok), None)
-    if lib is None or not lib.time_ms_median or not row.time_ms_median:
-        return None
-    return lib.time_ms_median / row.time_ms_median * 100.0
-
-
-def comparison_library(series, hand_rows):
-    """The library a ladder line compares against: the CSV's reference library
-    (the most common one), cublas_tf32 for sgemm TF32 hand rows."""
-    if series[0] == "sgemm" and hand_rows[0].math == "tf32":
-        return TF32_LIBRARY
-    names = [r.ref_library for r in hand_rows if r.ref_library]
-    return max(set(names), key=names.count) if names else ""
+        return row.status
+    text = fmt_fixed(cc.pct_versus(row, library, case_rows), 1)
+    return text + fallback(row) if row.fallback else text
 
 
 def ladder_table(rows, series):
-    """Hand variants x sizes, cells = % of the line's library."""
+    """Hand variants x sizes, cells = % of the line's library; under it the
+    op's speed-up line (transfer: overlap vs pinned), then the fallback notes."""
     keys = sorted({r.size_key for r in rows}, key=cc.size_order)
     by_size = {k: [r for r in rows if r.size_key == k] for k in keys}
-    labels = [ladder_size_label(by_size[k][0]) for k in keys]
-    hand = cc.first_seen((r.variant, r.math) for r in rows if not r.is_library)
+    labels = [cc.size_short(by_size[k][0]) for k in keys]
     body = []
-    for variant, math_ in hand:
-        mine = {r.size_key: r for r in rows if not r.is_library
-                and (r.variant, r.math) == (variant, math_)}
-        library = comparison_library(series, list(mine.values()))
+    for name, mine in hand_variants(rows, series):
+        library = cc.comparison_library(series, list(mine.values()))
         libraries = [library]
         # reduce and sort: a second line against the fastest library (cub);
         # sgemm's fastest library is TF32, another arithmetic than the FP32 ladder
         best = [r.best_library for r in mine.values() if r.best_library]
         if series[0] != "sgemm" and best and best[0] != library:
             libraries.append(best[0])
-        plain = series[0] == "sort" or math_ in ("fp32", "f32", "") or math_ in variant
-        name = variant if plain else f"{variant} ({math_})"
         for lib in libraries:
-            cells = []
-            for k in keys:
-                row = mine.get(k)
-                if row is None:
-                    cells.append("-")
-                elif not row.ok:
-                    cells.append(row.status)
-                else:
-                    cells.append(fmt_fixed(pct_versus(row, lib, by_size[k]), 1))
+            cells = [pct_figure(mine[k], lib, by_size[k], lambda r: FALLBACK_MARK)
+                     if k in mine else "-" for k in keys]
             body.append([name, lib or "-"] + cells)
     if not body:
         return ""
-    return md_table(["variant", "% of"] + labels, "ll" + "r" * len(labels), body)
+    pair = cc.OPS[series[0]].speedup
+    ratios = [cc.speedup(by_size[k]) for k in keys]
+    if pair and any(ratios):
+        body.append([pair[0], f"speed-up vs {pair[1]}"]
+                    + [f"{r[2]:.2f}x" if r else "-" for r in ratios])
+    table = md_table(["variant", "% of"] + labels, "ll" + "r" * len(labels), body)
+    notes = notes_list(rows)
+    return table + ("\n\n" + notes if notes else "")
+
+
+def shapes_table(rows, series):
+    """Sizes (in CSV order) x variants: each library's throughput, then each
+    hand variant's % of its library; a cell whose row ran another kernel names
+    it, "(ran tf32_mma)", and the notes under the table say why. Returns
+    (the line saying which library each percent is of, the table)."""
+    info = cc.OPS[series[0]]
+    keys = cc.first_seen(r.size_key for r in rows)
+    by_size = {k: [r for r in rows if r.size_key == k] for k in keys}
+    libraries = cc.first_seen(r.variant for r in rows if r.is_library)
+    hand = hand_variants(rows, series)
+    against = [(name, cc.comparison_library(series, list(mine.values()))) for name, mine in hand]
+    header = ["shape" if by_size[keys[0]][0].is_matrix else "size"]
+    header += [f"{lib} {info.unit}" for lib in libraries] + [name for name, _ in hand]
+    body = []
+    for k in keys:
+        cells = [cc.size_short(by_size[k][0])]
+        for lib in libraries:
+            row = next((r for r in by_size[k] if r.is_library and r.variant == lib), None)
+            cells.append("-" if row is None else
+                         cc.fmt_sig(row.throughput, 3) if row.ok else row.status)
+        for (_, mine), (_, library) in zip(hand, against):
+            cells.append(pct_figure(mine[k], library, by_size[k],
+                                    lambda r: f" (ran {md_escape(r.kernel or 'another kernel')})")
+                         if k in mine else "-")
+        body.append(cells)
+    known = [lib for _, lib in against if lib]  # "": a variant with no row naming one
+    usual = max(known, key=known.count, default="")
+    others = {}
+    for name, lib in against:
+        if lib and lib != usual:
+            others.setdefault(lib, []).append(name)
+    what = [f"% of {usual or '-'}"] + [f"{', '.join(names)}: % of {lib}"
+                                       for lib, names in others.items()]
+    table = md_table(header, "l" + "r" * (len(header) - 1), body)
+    notes = notes_list(rows)
+    return "; ".join(what), table + ("\n\n" + notes if notes else "")
 
 
 def render(rows, op=None, sizes=None, view="all"):
     """Markdown for the selected rows: per source, per series, per size."""
     rows = [r for r in rows if (op is None or r.op == op)
-            and (not sizes or r.size_x in sizes)]
+            and (not sizes or any(cc.size_matches(r, s) for s in sizes))]
     if not rows:
         return ""
-    series_order = sorted({r.series for r in rows},
-                          key=lambda s: (list(cc.OPS).index(s[0]), s[1] != "u32", s[1]))
+    series_order = sorted({r.series for r in rows}, key=cc.series_order)
     parts = []
     for source in sorted({r.source for r in rows}):
         mine = [r for r in rows if r.source == source]
@@ -225,6 +305,11 @@ def render(rows, op=None, sizes=None, view="all"):
                 if ladder:
                     parts.append(f"**{name}: hand kernels as % of library throughput**")
                     parts.append(ladder)
+            if view == "shapes" and any(not r.is_library for r in srows):
+                what, table = shapes_table(srows, series)
+                parts.append(f"**{name}: hand kernels as % of library throughput, per "
+                             f"{'shape' if srows[0].is_matrix else 'size'}** ({what})")
+                parts.append(table)
     return "\n\n".join(parts) + "\n"
 
 
@@ -234,11 +319,12 @@ def parse_sizes(text):
     try:
         return [cc.parse_size(s) for s in re.split(r"[,\s]+", text.strip()) if s]
     except ValueError:
-        raise UsageError(f"sizes: expected comma-separated integers or 2^K, got {text!r}") \
+        raise UsageError(f"sizes: expected comma-separated integers, 2^K or MxNxK, "
+                         f"got {text!r}") \
             from None
 
 
-def parse_marker(readme, line_no, attributes, default_csvs):
+def parse_marker(readme, line_no, name, attributes, default_csvs):
     """The options a begin marker carries: {'csvs', 'op', 'view', 'sizes'}."""
     where = f"{readme}:{line_no}"
     options = {}
@@ -262,7 +348,7 @@ def parse_marker(readme, line_no, attributes, default_csvs):
     if view not in VIEWS:
         raise UsageError(f"{where}: view={view}: expected one of {', '.join(VIEWS)}")
     sizes = parse_sizes(options["sizes"]) if "sizes" in options else None
-    return {"csvs": csvs, "op": op, "view": view, "sizes": sizes}
+    return {"csvs": csvs, "op": op, "view": view, "sizes": sizes, "name": name}
 
 
 def find_blocks(readme, lines, default_csvs):
@@ -277,8 +363,8 @@ def find_blocks(readme, lines, default_csvs):
             if open_block:
                 raise UsageError(f"{readme}:{i + 1}: begin marker inside block "
                                  f"'{open_block[0]}' (opened on line {open_block[1] + 1})")
-            open_block = (begin.group(1), i, parse_marker(readme, i + 1, begin.group(2),
-                                                          default_csvs))
+            open_block = (begin.group(1), i, parse_marker(readme, i + 1, begin.group(1),
+                                                          begin.group(2), default_csvs))
         elif end:
             if not open_block or open_block[0] != end.group(1):
                 raise UsageError(f"{readme}:{i + 1}: end marker '{end.group(1)}' without "
@@ -307,6 +393,11 @@ def rewrite_readme(readme, default_csvs):
     out = []
     done = 0
     for begin, end, options in blocks:
+        absent = [p for p in options["csvs"] if not os.path.exists(p)]
+        if absent:
+            raise UsageError(f"{readme}:{begin + 1}: block '{options['name']}': "
+                             f"{', '.join(absent)} does not exist (yet): write it with "
+                             "compare --csv FILE, or correct csv= in the marker")
         rows, _ = cc.read_all(options["csvs"], cc.TABLE_COLUMNS)
         rows, _ = cc.newest(rows)
         text = render(rows, options["op"], options["sizes"], options["view"])
@@ -341,10 +432,12 @@ def parse_args(argv):
     parser.add_argument("csv", nargs="*", metavar="CSV", help="CSV file written by compare --csv")
     parser.add_argument("--op", choices=list(cc.OPS), help="only this op (default: all)")
     parser.add_argument("--sizes", action="append", default=[], metavar="N[,N...]",
-                        help="only these sizes: n for sgemm, elements for reduce/sort "
-                             "(e.g. 2048,4096 or 2^24,2^26; may be repeated)")
+                        help="only these sizes: n (or MxNxK, MxN) for matrix ops, elements "
+                             "for the others (e.g. 2048,4096x14336x4096 or 2^24,2^26; may be "
+                             "repeated)")
     parser.add_argument("--view", choices=VIEWS, default="all",
-                        help="per-size tables, the ladder, or both (default)")
+                        help="per-size tables, the ladder, both (all, the default), or "
+                             "shapes: sizes x variants in CSV order")
     parser.add_argument("--readme", metavar="FILE",
                         help="rewrite the marker blocks of FILE instead of printing")
     parser.add_argument("--check", action="store_true",

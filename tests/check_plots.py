@@ -2,16 +2,21 @@
 """tests/check_plots.py: ctest driver for plots/plot.py (label cpu).
 
     check_plots.py plot --script plots/plot.py --out DIR [--expect STEM]...
-                        [--skipped N] CSV [CSV...]
+                        [--skipped N] [--footnote STEM=TEXT]... CSV [CSV...]
         Runs plot.py on the CSVs into DIR (emptied of earlier charts first),
         requires exit 0, then checks that each expected chart exists as a
         valid PNG (signature, IHDR with a non-zero size, IEND) and a valid SVG
         (XML with an <svg> root), that nothing else (no temporary file) is
         left in DIR and, with --skipped, that the printed note counts N rows
-        whose status is not ok. Without --expect the expected charts are
-        derived from the CSVs: <op>_throughput for each op with an ok row,
-        <op>_pct_of_library for each op with an ok hand row carrying a
-        percent, roofline if an ok row has FLOPs.
+        whose status is not ok. Each --footnote: chart STEM's SVG holds the
+        fallback footnote (the element id fallback-footnote) and plot.py
+        printed it ("note: STEM: * TEXT"); with --footnote given, no other
+        chart may hold one. Without --expect the expected charts are derived
+        from the CSVs: per op and file, <op>_throughput for an ok row and
+        <op>_pct_of_library for an ok hand row carrying a percent, named
+        <op>_shapes_... when a matrix size of that op in that file is not
+        square (a list of shapes, not a sweep); roofline if an ok sgemm or
+        reduce row has FLOPs and bytes.
 
     check_plots.py missing-column --script plots/plot.py --work DIR
                                   --column NAME [--column NAME ...] CSV
@@ -101,21 +106,51 @@ def empty_chart_dir(path):
         os.unlink(os.path.join(path, name))
 
 
+MATRIX_OPS = ("sgemm", "transpose")
+ROOFLINE_OPS = ("sgemm", "reduce")
+
+
 def expected_stems(csv_paths):
     """The charts plot.py must write for these CSVs (see the module comment)."""
     stems = set()
     for path in csv_paths:
         with open(path, newline="", encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                if row["status"] != "ok":
-                    continue
-                stems.add(f"{row['op']}_throughput")
-                has_pct = row["pct_of_ref_library"] or row["pct_of_best_library"]
-                if row["library"] == "0" and has_pct:
-                    stems.add(f"{row['op']}_pct_of_library")
-                if row["flops"] and row["bytes"]:
-                    stems.add("roofline")
+            rows = list(csv.DictReader(f))
+        shaped = {r["op"] for r in rows if r["op"] in MATRIX_OPS
+                  and len({r[d] for d in ("m", "n", "k") if r[d]}) > 1}
+        for row in rows:
+            if row["status"] != "ok":
+                continue
+            op = row["op"] + ("_shapes" if row["op"] in shaped else "")
+            stems.add(f"{op}_throughput")
+            has_pct = row["pct_of_ref_library"] or row["pct_of_best_library"]
+            if row["library"] == "0" and has_pct:
+                stems.add(f"{op}_pct_of_library")
+            if row["op"] in ROOFLINE_OPS and row["flops"] and row["bytes"]:
+                stems.add("roofline")
     return sorted(stems)
+
+
+def check_footnotes(out_dir, stdout, stems, footnotes):
+    """The fallback footnote is on the charts named by --footnote and on no other."""
+    wanted = {}
+    for item in footnotes:
+        stem, _, text = item.partition("=")
+        wanted.setdefault(stem, []).append(text)
+    for stem in stems:
+        svg = os.path.join(out_dir, f"{stem}.svg")
+        ids = {e.get("id") for e in ET.parse(svg).getroot().iter()}
+        has = "fallback-footnote" in ids
+        if has != (stem in wanted):
+            raise CheckFailed(f"{svg}: fallback footnote {'present' if has else 'missing'} "
+                              f"(expected {'one' if stem in wanted else 'none'})")
+        for text in wanted.get(stem, []):
+            if f"note: {stem}: * {text}" not in stdout:
+                raise CheckFailed(f"plot.py did not print the footnote of {stem}: "
+                                  f"'* {text}'\nstdout:\n{stdout}")
+    missing = sorted(set(wanted) - set(stems))
+    if missing:
+        raise CheckFailed(f"--footnote names charts not expected: {', '.join(missing)}")
 
 
 # ---- commands -------------------------------------------------------------------
@@ -144,6 +179,9 @@ def cmd_plot(args):
         note = f"skipped {args.skipped} row(s) whose status is not ok"
         if note not in out:
             raise CheckFailed(f"expected the note '{note}' in plot.py's output:\n{out}")
+    if args.footnote:
+        check_footnotes(args.out, out, stems, args.footnote)
+        print(f"ok: the fallback footnotes are on {len(args.footnote)} chart(s) and no other")
     print(f"ok: {len(wanted)} valid charts in {args.out}")
 
 
@@ -159,8 +197,9 @@ def without_column(src, dst, column):
 
 def expect_exit_2(cmd, needles, what):
     rc, out, err = run(cmd)
-    if rc != 2:
-        raise CheckFailed(f"{what}: exit status {rc}, expected 2\nstdout:\n{out}\nstderr:\n{err}")
+    if rc != 2 or "Traceback" in err:
+        raise CheckFailed(f"{what}: exit status {rc}, expected 2 and a message (no traceback)"
+                          f"\nstdout:\n{out}\nstderr:\n{err}")
     for needle in needles:
         if needle not in err:
             raise CheckFailed(f"{what}: the error message does not name {needle!r}:\n{err}")
@@ -195,6 +234,8 @@ def parse_args(argv):
                       help="a chart expected, without extension; repeat for each "
                            "(default: derived from the CSVs)")
     plot.add_argument("--skipped", type=int, help="rows whose status is not ok, as noted")
+    plot.add_argument("--footnote", action="append", default=[], metavar="STEM=TEXT",
+                      help="chart STEM carries the fallback footnote '* TEXT' (repeat)")
     plot.add_argument("csv", nargs="+")
     missing = sub.add_parser("missing-column", help="bad CSVs must exit 2 with a clear message")
     missing.add_argument("--script", required=True, help="path of plots/plot.py")

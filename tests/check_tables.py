@@ -2,9 +2,11 @@
 """tests/check_tables.py: ctest driver for plots/tables.py (label cpu).
 
     check_tables.py --script plots/tables.py --work DIR CSV
+    check_tables.py --labs --script plots/tables.py --work DIR LABS_CSV
 
 CSV is tests/data/synthetic.csv: the expected rows below are its figures.
-Checks, in order:
+With --labs, LABS_CSV is tests/data/synthetic_labs.csv and the checks are
+those of check_tables_labs.py (the newer columns and ops). Otherwise, in order:
   1. the full output holds the expected Markdown rows (per-size tables with a
      FAIL row and an ERROR row whose message has a comma and quotes; the
      ladders, with the TF32 line of sgemm: tf32_mma against cublas_tf32);
@@ -20,10 +22,10 @@ tables.py needs only the standard library (no matplotlib).
 import argparse
 import csv
 import os
-import shutil
 import sys
 
-from checklib import CheckFailed, fresh_work_dir, run
+import check_tables_labs
+from checklib import CheckFailed, block, fresh_work_dir, read, readme_fixture, run, run_ok
 
 EXPECTED_ROWS = (
     "**sgemm, n=2048**",
@@ -71,13 +73,6 @@ SENTINEL = ".check_tables"
 
 # ---- helpers ------------------------------------------------------------------
 
-def run_ok(script, *args):
-    rc, out, err = run(script, *args)
-    if rc != 0:
-        raise CheckFailed(f"tables.py {' '.join(args)}: exit {rc}\n{err}")
-    return out
-
-
 def require_lines(text, lines, what):
     have = set(text.splitlines())
     missing = [line for line in lines if line not in have]
@@ -89,11 +84,6 @@ def forbid(text, needles, what):
     found = [n for n in needles if n in text]
     if found:
         raise CheckFailed(f"{what}: should not contain {found}:\n{text}")
-
-
-def read(path):
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
 
 
 # ---- checks -------------------------------------------------------------------
@@ -114,18 +104,8 @@ def check_selection(script, csv_path):
     print("ok: --op, --sizes and --view select")
 
 
-def block(text, name):
-    begin = text.index(f"<!-- tables:{name}:begin")
-    begin = text.index("\n", begin) + 1
-    return text[begin:text.index(f"<!-- tables:{name}:end -->")]
-
-
 def check_readme(script, csv_path, work):
-    os.makedirs(os.path.join(work, "results"), exist_ok=True)
-    shutil.copy(csv_path, os.path.join(work, "results", "synthetic.csv"))
-    readme = os.path.join(work, "README.md")
-    with open(readme, "w", encoding="utf-8") as f:
-        f.write(README)
+    readme = readme_fixture(work, csv_path, "synthetic.csv", README)
     rc, _, err = run(script, "--readme", readme, "--check")
     if rc != 1 or "out of date" not in err:
         raise CheckFailed(f"--check on stale blocks: exit {rc}, expected 1\n{err}")
@@ -176,10 +156,15 @@ def main(argv):
     parser.add_argument("--script", required=True, help="path of plots/tables.py")
     parser.add_argument("--work", required=True,
                         help="scratch directory (recreated; must be new or made by this script)")
-    parser.add_argument("csv", help="tests/data/synthetic.csv")
+    parser.add_argument("--labs", action="store_true",
+                        help="CSV is synthetic_labs.csv: run check_tables_labs.py's checks")
+    parser.add_argument("csv", help="tests/data/synthetic.csv (or synthetic_labs.csv)")
     args = parser.parse_args(argv)
     try:
         fresh_work_dir(args.work, SENTINEL)
+        if args.labs:
+            check_tables_labs.check_all(args.script, args.csv, args.work)
+            return 0
         check_full_output(args.script, args.csv)
         check_selection(args.script, args.csv)
         check_readme(args.script, args.csv, args.work)

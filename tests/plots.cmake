@@ -2,9 +2,17 @@
 # Included from tests/CMakeLists.txt.
 #
 #   test_plot_synthetic       plot.py on tests/data/synthetic.csv: every chart is a valid PNG and SVG
+#   test_plot_labs            on tests/data/synthetic_labs.csv (the newer columns, a list of sgemm
+#                             shapes, the ops transpose, histogram, scan, transfer, cpu_omp rows,
+#                             fallbacks): the charts named below, the fallback footnotes on the
+#                             charts that hold a fallback row and on no other
+#   test_plot_mixed           both synthetic CSVs at once (an older CSV beside a newer one): the
+#                             charts derived from the CSVs
 #   test_plot_h200            the same on results/h200/*.csv (registered only when such files exist)
 #   test_plot_missing_column  a CSV lacking a column, or absent: exit 2 naming the file and column
 #   test_tables               tables.py rows, selections, and the --readme rewrite on a copy
+#   test_tables_labs          tables.py on synthetic_labs.csv: the shapes view and the new ops print
+#                             the expected Markdown; README blocks of them; an absent csv= exits 2
 #   test_readme_tables        the README's generated tables are up to date
 #   test_diff_identical       compare_csv.py diff: identical figures exit 0
 #   test_diff_regression      a hand variant 5% slower exits 1 and is named
@@ -25,17 +33,18 @@ set(compare_plots_dir "${compare_plots_root}/plots")
 set(compare_plots_py "${compare_plots_dir}/plot.py")
 set(compare_plots_check "${compare_plots_root}/tests/check_plots.py")
 set(compare_plots_fixture "${compare_plots_root}/tests/data/synthetic.csv")
+set(compare_plots_labs "${compare_plots_root}/tests/data/synthetic_labs.csv")
 
 # CONFIGURE_DEPENDS: adding a CSV under results/h200 re-runs the configure step
 # at the next build, so test_plot_h200 appears as soon as there is data.
 file(GLOB compare_h200_csvs CONFIGURE_DEPENDS "${compare_plots_root}/results/h200/*.csv")
 
-set(compare_plot_tests test_plot_synthetic test_plot_missing_column)
+set(compare_plot_tests test_plot_synthetic test_plot_labs test_plot_mixed test_plot_missing_column)
 if(compare_h200_csvs)
   list(APPEND compare_plot_tests test_plot_h200)
 endif()
 set(compare_diff_checks identical regression threshold missing-column)
-set(compare_csv_tests test_tables test_readme_tables test_csv_merge_runs)
+set(compare_csv_tests test_tables test_tables_labs test_readme_tables test_csv_merge_runs)
 foreach(check IN LISTS compare_diff_checks)
   string(REPLACE "-" "_" name "${check}")
   list(APPEND compare_csv_tests test_diff_${name})
@@ -75,6 +84,30 @@ add_test(NAME test_plot_synthetic
                  --out "${CMAKE_CURRENT_BINARY_DIR}/plots_synthetic"
                  ${compare_expected_charts} --skipped 2 "${compare_plots_fixture}")
 
+set(compare_labs_charts "")
+foreach(op sgemm_shapes reduce transpose histogram scan transfer)
+  list(APPEND compare_labs_charts --expect ${op}_pct_of_library --expect ${op}_throughput)
+endforeach()
+set(compare_tma_note "tf32_tma at 1024x50257x768 ran tf32_mma: n not a multiple of 4")
+set(compare_fast_note
+    "fast at 1002 ran transpose_fast_scalar_64x64: m or n not a multiple of 4: the scalar path")
+add_test(NAME test_plot_labs
+         COMMAND ${compare_plot_check} plot ${compare_why}
+                 --script "${compare_plots_py}"
+                 --out "${CMAKE_CURRENT_BINARY_DIR}/plots_labs"
+                 ${compare_labs_charts} --expect roofline --skipped 5
+                 "--footnote=sgemm_shapes_pct_of_library=${compare_tma_note}"
+                 "--footnote=sgemm_shapes_throughput=${compare_tma_note}"
+                 "--footnote=roofline=${compare_tma_note}"
+                 "--footnote=transpose_throughput=${compare_fast_note}"
+                 "${compare_plots_labs}")
+
+add_test(NAME test_plot_mixed
+         COMMAND ${compare_plot_check} plot ${compare_why}
+                 --script "${compare_plots_py}"
+                 --out "${CMAKE_CURRENT_BINARY_DIR}/plots_mixed"
+                 "${compare_plots_fixture}" "${compare_plots_labs}")
+
 if(compare_h200_csvs)
   add_test(NAME test_plot_h200
            COMMAND ${compare_plot_check} plot ${compare_why}
@@ -95,6 +128,11 @@ add_test(NAME test_tables
          COMMAND "${COMPARE_PYTHON}" "${compare_plots_root}/tests/check_tables.py"
                  --script "${compare_plots_dir}/tables.py"
                  --work "${CMAKE_CURRENT_BINARY_DIR}/tables_work" "${compare_plots_fixture}")
+
+add_test(NAME test_tables_labs
+         COMMAND "${COMPARE_PYTHON}" "${compare_plots_root}/tests/check_tables.py" --labs
+                 --script "${compare_plots_dir}/tables.py"
+                 --work "${CMAKE_CURRENT_BINARY_DIR}/tables_labs_work" "${compare_plots_labs}")
 
 # The README's result tables are generated from the committed CSVs
 # (plots/tables.py --readme); this fails when they are stale or hand-edited.
