@@ -514,6 +514,8 @@ int fleet_mpi_run(const compare_gpu_api *api, const cli_options *o, const plan *
         return 1;
     }
     for (int i = 0; i < fleet_size; i++) r.f.m[i].rank = r.f.info[i].rank = i;
+    r.f.stop_why = "the job was stopped before it finished (a signal: an interruption, or mpirun ending the job "
+                   "because a rank died)";
     own.info.git_commit = base->git_commit;
     r.hello[0] = own;
     r.heard[0] = 1;

@@ -130,10 +130,13 @@ int fleet_out_finish(fleet_out *f, int rc, int interrupted)
     for (int i = 0; i < f->n; i++) {
         fleet_member *m = &f->m[i];
         if (f->rep_begun[i]) report_end(&f->rep[i], m->rc);
-        if (m->state == FLEET_RUNNING || m->state == FLEET_WAITING) {
+        /* a run cut short by the signal did not finish either */
+        if (m->state == FLEET_RUNNING || m->state == FLEET_WAITING ||
+            (interrupted && m->state == FLEET_DONE && (m->rc == 130 || m->rc == 143))) {
             m->state = FLEET_MISSING;
             if (!m->why[0])
-                snprintf(m->why, sizeof m->why, "%s", interrupted ? "interrupted before it finished" : "did not finish");
+                snprintf(m->why, sizeof m->why, "%s",
+                         !interrupted ? "did not finish" : f->stop_why ? f->stop_why : "interrupted before it finished");
         }
         bad |= m->state == FLEET_FAILED || m->state == FLEET_MISSING || (m->state == FLEET_DONE && m->rc != 0);
     }

@@ -26,6 +26,7 @@ typedef struct {
     int csv_open, csv_failed;
     fleet_summary sum;
     int shown;                  /* member whose rows the report showed last, -1 none */
+    const char *stop_why;       /* why members did not finish when the run was stopped (NULL: interrupted) */
 } fleet_out;
 
 /* Members 0..n-1, each starting from `base` (timestamp, commit, seed,

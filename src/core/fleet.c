@@ -71,37 +71,41 @@ int fleet_turn_groups(const fleet_member *m, int n, int serial, int *group)
 // ---------------------------------------------------------------------------
 // rows
 
+void fleet_case_row(const plan_case *pc, const catalog *cat, int i, result_row *r)
+{
+    const op_info *op = &cat->ops[pc->op];
+    const variant_info *v = &cat->variants[pc->variant[i]];
+    results_row_clear(r);
+    r->op = op->name;
+    r->variant = v->name;
+    r->library = v->is_library;
+    r->math = strcmp(v->math, "types") == 0 && pc->type ? pc->type : v->math;
+    r->source = v->source;
+    snprintf(r->case_label, sizeof r->case_label, "%s", pc->label);
+    r->rate = op->rate;
+    r->peak = op->peak;
+    r->dist = pc->dist;
+    r->m = pc->m;
+    r->n = pc->n;
+    r->k = pc->k;
+    r->elems = pc->elems;
+    if (!r->library) {
+        r->ref_library = v->ref_library ? v->ref_library : op->ref_library;
+        r->best_library = op->best_library;
+    }
+}
+
 void fleet_error_rows(const plan *p, const catalog *cat, const char *why,
                       void (*emit)(void *ctx, result_row *rows, int count), void *ctx)
 {
     static result_row rows[PLAN_MAX_VARIANTS]; /* 64 rows of ~2 KiB: not on the stack */
     for (int c = 0; c < p->count; c++) {
         const plan_case *pc = &p->cases[c];
-        const op_info *op = &cat->ops[pc->op];
-        int n = 0;
-        for (int i = 0; i < pc->variant_count && n < PLAN_MAX_VARIANTS; i++) {
-            const variant_info *v = &cat->variants[pc->variant[i]];
-            result_row *r = &rows[n++];
-            results_row_clear(r);
-            r->op = op->name;
-            r->variant = v->name;
-            r->library = v->is_library;
-            r->math = strcmp(v->math, "types") == 0 && pc->type ? pc->type : v->math;
-            r->source = v->source;
-            snprintf(r->case_label, sizeof r->case_label, "%s", pc->label);
-            r->rate = op->rate;
-            r->peak = op->peak;
-            r->dist = pc->dist;
-            r->m = pc->m;
-            r->n = pc->n;
-            r->k = pc->k;
-            r->elems = pc->elems;
-            if (!r->library) {
-                r->ref_library = v->ref_library ? v->ref_library : op->ref_library;
-                r->best_library = op->best_library;
-            }
-            r->status = STATUS_ERROR;
-            snprintf(r->message, sizeof r->message, "%s", why);
+        int n = pc->variant_count < PLAN_MAX_VARIANTS ? pc->variant_count : PLAN_MAX_VARIANTS;
+        for (int i = 0; i < n; i++) {
+            fleet_case_row(pc, cat, i, &rows[i]);
+            rows[i].status = STATUS_ERROR;
+            snprintf(rows[i].message, sizeof rows[i].message, "%s", why);
         }
         if (n) emit(ctx, rows, n);
     }

@@ -64,6 +64,11 @@ int fleet_turn_groups(const fleet_member *m, int n, int serial, int *group);
 // ---------------------------------------------------------------------------
 // rows
 
+/* Row i of case pc as the run names it, before any figure: op, variant,
+ * library, math (the case's type for "types"), source, case label, rate,
+ * peak, distribution, sizes, and the libraries a hand row is taken against. */
+void fleet_case_row(const plan_case *pc, const catalog *cat, int i, result_row *r);
+
 /* Calls emit once per case of the plan with an ERROR row for each of its
  * variants (names, sizes and distribution as the run would have had them),
  * message `why`: what stands in the CSV for a GPU that could not run. */
