@@ -466,7 +466,8 @@ static int fleet_root_run(fleet_root *r)
                 fleet_missing(r, i, why);
             }
         for (int i = 0; i < n; i++)
-            running += r->f.m[i].state == FLEET_RUNNING || (r->f.m[i].state == FLEET_WAITING && r->f.m[i].pci_bus_id[0]);
+            running += r->f.m[i].state == FLEET_RUNNING ||
+                       (r->f.m[i].state == FLEET_WAITING && r->f.m[i].pci_bus_id[0]); /* a turn to come */
         if (!running) break;
         if ((!r->relay || own_done) && !got) fleet_nap();
     }
@@ -484,8 +485,9 @@ int fleet_mpi_run(const compare_gpu_api *api, const cli_options *o, const plan *
     fleet_hello own;
     compare_gpu_device *dev = NULL;
     int rc;
-    if (o->format == CLI_FORMAT_JSON && fleet_size > 1) {
-        if (fleet_rank == 0) fprintf(stderr, "compare: --format json takes one rank; with several, use --csv\n");
+    if (o->format == CLI_FORMAT_JSON) {
+        if (fleet_rank == 0)
+            fprintf(stderr, "compare: --format json is for one GPU (compare --device N); use --csv\n");
         return 2;
     }
     if (o->soak_s > 0) {

@@ -136,7 +136,9 @@ int fleet_out_finish(fleet_out *f, int rc, int interrupted)
             m->state = FLEET_MISSING;
             if (!m->why[0])
                 snprintf(m->why, sizeof m->why, "%s",
-                         !interrupted ? "did not finish" : f->stop_why ? f->stop_why : "interrupted before it finished");
+                         !interrupted  ? "did not finish"
+                         : f->stop_why ? f->stop_why
+                                       : "interrupted before it finished");
         }
         bad |= m->state == FLEET_FAILED || m->state == FLEET_MISSING || (m->state == FLEET_DONE && m->rc != 0);
     }
@@ -275,7 +277,8 @@ int fleet_local(const compare_gpu_api *api, const cli_options *o, const plan *p,
         for (;;) {
             int lane = 0, count = 0, lrc = 0;
             result_row *rows = NULL;
-            fleet_relay_event ev = relay ? fleet_relay_next(relay, -1, &lane, &rows, &count, &lrc) : FLEET_RELAY_ALL_DONE;
+            fleet_relay_event ev =
+                relay ? fleet_relay_next(relay, -1, &lane, &rows, &count, &lrc) : FLEET_RELAY_ALL_DONE;
             if (ev == FLEET_RELAY_ALL_DONE) break;
             if (ev == FLEET_RELAY_CASE) {
                 fleet_out_rows(&f, lane, rows, count);

@@ -116,7 +116,8 @@ static int fake_open(int ordinal, unsigned long long seed, run_info *info, compa
     in->peak_mem_gbps = metrics_peak_mem_gbps(in->mem_clock_khz, in->bus_width_bits);
     in->index = ordinal;
     snprintf(in->uuid, sizeof in->uuid, "GPU-fake-%04d", ordinal);
-    snprintf(in->pci_bus_id, sizeof in->pci_bus_id, "%08X:%02X:00.0", 0, fake_env("FAKE_GPU_SHARED", 0) ? 0x19 : 0x19 + ordinal);
+    snprintf(in->pci_bus_id, sizeof in->pci_bus_id, "%08X:%02X:00.0", 0,
+             fake_env("FAKE_GPU_SHARED", 0) ? 0x19 : 0x19 + ordinal);
     in->max_sm_clock_mhz = 1980;
     snprintf(in->clocks_note, sizeof in->clocks_note, "fake GPU");
     info->dev = *in;

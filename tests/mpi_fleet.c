@@ -105,9 +105,11 @@ static void test_fake(void)
         /* the planted failure: rank 1 asks for a GPU that is not there */
         const char *const a[] = {"--n", "64", "--elems", "1000", "--csv", csv, NULL};
         text = fake(a, "FAKE_GPU_COUNT=1", "FAKE_GPU_CASE_MS=20", "COMPARE_FLEET_TEST_BAD_RANK=1");
-        CHECK(proc.status == 1 && test_count(proc.err, "rank 0 exit 1") == 1 && test_count(proc.err, "rank 1 exit 1") == 1,
+        CHECK(proc.status == 1 && test_count(proc.err, "rank 0 exit 1") == 1 &&
+                  test_count(proc.err, "rank 1 exit 1") == 1,
               "bad rank: exit %d\n%s", proc.status, proc.err);
-        CHECK(strstr(proc.out, "FAILED rank 1 on ") && strstr(proc.out, "device 1023: --device 1023: only 1 CUDA device"),
+        CHECK(strstr(proc.out, "FAILED rank 1 on ") &&
+                  strstr(proc.out, "device 1023: --device 1023: only 1 CUDA device"),
               "bad rank report:\n%s", proc.out);
         CHECK(text && test_count(text, ",ERROR,") == 6 && test_count(text, ",1,1023,,,") == 6 &&
                   test_count(text, ",0,0,GPU-fake-0000,") == 6 && test_count(text, ",ok,") == 6,
@@ -121,7 +123,8 @@ static void test_fake(void)
         CHECK(proc.status != 0, "dead rank: exit 0");
         CHECK(strstr(proc.out, "MISSING rank 1 on ") && strstr(proc.out, "(3 rows arrived)"),
               "dead rank not reported:\n%s\n%s", proc.out, proc.err);
-        CHECK(text && test_count(text, ",1,1,GPU-fake-0001,") == 3 && test_count(text, ",0,0,GPU-fake-0000,") % 3 == 0 &&
+        CHECK(text && test_count(text, ",1,1,GPU-fake-0001,") == 3 &&
+                  test_count(text, ",0,0,GPU-fake-0000,") % 3 == 0 &&
                   text[strlen(text) - 1] == '\n',
               "dead rank CSV:\n%s", text ? text : "(none)");
         free(text);

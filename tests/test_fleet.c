@@ -248,7 +248,8 @@ static void test_summary(void)
     CHECK(strstr(out, "naive            4/4      4.00      6.79     12.50      2.00      3.50      5.00  TFLOP/s"),
           "hand line:\n%s", out);
     /* a higher threshold lets it pass */
-    CHECK(summary4(slow, 25.0, out, sizeof out, -1) == 0 && strstr(out, "no GPU more than 25% below"), "25%%:\n%s", out);
+    CHECK(summary4(slow, 25.0, out, sizeof out, -1) == 0 && strstr(out, "no GPU more than 25% below"), "25%%:\n%s",
+          out);
 
     /* exactly 5% below the median is not "more than" 5% */
     CHECK(summary4(edge, 5.0, out, sizeof out, -1) == 0, "5%% below at threshold 5 flagged:\n%s", out);
