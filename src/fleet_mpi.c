@@ -224,6 +224,7 @@ typedef struct {
     fleet_hello *hello;     /* per rank */
     int *heard;             /* per rank: its HELLO arrived */
     int *group;             /* per rank: its turn group */
+    int turns;              /* the groups are known: turns may be given */
     int *told;              /* per rank: its final ORDER was sent */
     double *last;           /* per rank: when it was last heard from while running */
     /* rank 0's own GPU, run on a thread */
@@ -279,6 +280,7 @@ static void fleet_start(fleet_root *r, int i)
 /* The next rank of i's group that waits for its turn, if any, gets it. */
 static void fleet_next_turn(fleet_root *r, int i)
 {
+    if (!r->turns) return;
     for (int j = 0; j < r->f.n; j++)
         if (r->group[j] == r->group[i] && r->f.m[j].state == FLEET_RUNNING) return; /* one at a time */
     for (int j = 0; j < r->f.n; j++)
@@ -425,6 +427,7 @@ static int fleet_root_run(fleet_root *r)
     if (fleet_turn_groups(r->f.m, n, r->o->fleet_serial, r->group) > 0 || r->o->fleet_serial)
         printf("\nranks on one GPU (or all, with --fleet-serial) run one after another, so that none times "
                "its kernels while another uses the GPU\n");
+    r->turns = 1;
     for (int i = 0; i < n; i++)
         if (r->group[i] == i) fleet_next_turn(r, i);
     /* rows, DONEs, silences */
