@@ -96,7 +96,7 @@ static void test_fake(void)
         CHECK(text && test_count(text, "\n") == 13 && test_count(text, ok0) == 6 && test_count(text, ok1) == 6 &&
                   test_count(text, ",ok,") == 12,
               "shared GPU CSV:\n%s", text ? text : "(none)");
-        CHECK(strstr(proc.out, "FLEET SUMMARY: 2 GPUs on 1 host: 2 ran, 0 failed, 0 missing") &&
+        CHECK(strstr(proc.out, "FLEET SUMMARY: 2 ranks on 1 GPU on 1 host: 2 ran, 0 failed, 0 missing") &&
                   strstr(proc.out, "== rank 1 on "),
               "shared GPU report:\n%s", proc.out);
         free(text);

@@ -266,6 +266,25 @@ static void test_summary(void)
           "ties:\n%s", out);
     CHECK(summary4(same, 5.0, out, sizeof out, -1) == 0, "all equal: none flagged:\n%s", out);
 
+    {
+        /* two ranks that took turns on one GPU, and a third whose GPU never opened */
+        fleet_summary s;
+        fleet_member m[3] = {member("h", 0, 0, "0000:19:00.0"), member("h", 1, 0, "0000:19:00.0"),
+                             member("h", 2, 1023, "")};
+        result_row r = timed("cublas_fp32", 1, 50.0, -1);
+        FILE *f = fmemopen(out, sizeof out, "w");
+        m[2].state = FLEET_FAILED;
+        fleet_summary_init(&s);
+        fleet_summary_add(&s, 0, &r, 1);
+        fleet_summary_add(&s, 1, &r, 1);
+        fleet_summary_print(f, &s, m, 3, 5.0);
+        fclose(f);
+        fleet_summary_free(&s);
+        CHECK(strstr(out, "FLEET SUMMARY: 3 ranks on 2 GPUs on 1 host: 2 ran, 1 failed, 0 missing") &&
+                  strstr(out, "cublas_fp32      2/2"),
+              "ranks sharing a GPU:\n%s", out);
+    }
+
     /* a GPU that could not run: not in the figures, named at the end */
     CHECK(summary4(slow, 5.0, out, sizeof out, 3) == 0, "the slow GPU failed instead:\n%s", out);
     CHECK(strstr(out, "cublas_fp32      3/4") && strstr(out, "3 ran, 1 failed, 0 missing") &&

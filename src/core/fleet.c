@@ -224,22 +224,30 @@ int fleet_summary_print(FILE *f, const fleet_summary *s, const fleet_member *m, 
         free(seen);
         return 0;
     }
+    int gpus = 0;
     for (int i = 0; i < n; i++) {
-        int first = m[i].host[0] != '\0';
+        int first = m[i].host[0] != '\0', first_gpu = 1;
         for (int j = 0; j < i && first; j++) first = strcmp(m[j].host, m[i].host) != 0;
+        for (int j = 0; j < i && first_gpu && m[i].pci_bus_id[0]; j++)
+            first_gpu = strcmp(m[j].pci_bus_id, m[i].pci_bus_id) != 0 || strcmp(m[j].host, m[i].host) != 0;
         hosts += first;
+        gpus += first_gpu;
         ran += m[i].state == FLEET_DONE || m[i].state == FLEET_RUNNING;
         failed += m[i].state == FLEET_FAILED;
         missing += m[i].state == FLEET_MISSING || m[i].state == FLEET_WAITING;
     }
-    fprintf(f, "\nFLEET SUMMARY: %d GPU%s on %d host%s: %d ran, %d failed, %d missing; per case and variant across "
-               "GPUs\n", n, n == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s", ran, failed, missing);
+    if (gpus < n) /* ranks that took turns on a GPU: each counts, and the header says so */
+        fprintf(f, "\nFLEET SUMMARY: %d ranks on %d GPU%s", n, gpus, gpus == 1 ? "" : "s");
+    else
+        fprintf(f, "\nFLEET SUMMARY: %d GPU%s", n, n == 1 ? "" : "s");
+    fprintf(f, " on %d host%s: %d ran, %d failed, %d missing; per case and variant across GPUs\n", hosts,
+            hosts == 1 ? "" : "s", ran, failed, missing);
     fprintf(f, "%-30s %-14s %5s %9s %9s %9s %9s %9s %9s  %s\n", "case", "variant", "GPUs", "%ref min", "median",
             "max", "min", "median", "max", "throughput");
     /* one line per (case, variant) that ran somewhere, in the order first seen */
     int lines = 0;
     for (int i = 0; i < s->n; i++) {
-        char a[64], b[64], gpus[16];
+        char a[64], b[64], cell[16];
         int np = 0, nt = 0, total = 0;
         if (seen[i]) continue;
         for (int j = i; j < s->n; j++) {
@@ -253,8 +261,8 @@ int fleet_summary_print(FILE *f, const fleet_summary *s, const fleet_member *m, 
         if (nt == 0) continue; /* no GPU timed it: its rows say why */
         fleet_cells(a, sizeof a, pct, np);
         fleet_cells(b, sizeof b, tp, nt);
-        snprintf(gpus, sizeof gpus, "%d/%d", nt, total);
-        fprintf(f, "%-30s %-14s %5s %s %s  %s\n", s->p[i].case_label, s->p[i].variant, gpus, a, b, s->p[i].unit);
+        snprintf(cell, sizeof cell, "%d/%d", nt, total);
+        fprintf(f, "%-30s %-14s %5s %s %s  %s\n", s->p[i].case_label, s->p[i].variant, cell, a, b, s->p[i].unit);
         lines++;
     }
     if (!lines) fprintf(f, "(no row was timed on any GPU)\n");
