@@ -2,7 +2,10 @@
  * only then loads the GPU side (libcompare_gpu.so, src/core/gpu_api.h) and
  * the plugins, checks the names against the catalog, builds the plan, opens
  * the GPU, refuses sizes that cannot fit, runs the plan, and writes the
- * report on stdout and the CSV (atomically) if asked. --help and --version
+ * report on stdout and the CSV (atomically) if asked. Several devices
+ * (--device all|N,M) go to src/fleet_run.c; built with COMPARE_MPI this is
+ * compare-mpi, whose ranks go to src/fleet_mpi.c once the plan is built
+ * (rank 0 alone prints). --help and --version
  * load no CUDA library; --list loads them but initialises none. Exit codes:
  * 0 all passed, 1 a variant failed or a GPU error occurred, 2 bad usage, 77
  * no usable GPU, 130/143 interrupted by SIGINT/SIGTERM (the CSV then holds
@@ -16,10 +19,23 @@
 
 #include "cli.h"
 #include "csv.h"
+#include "fleet.h"
+#include "fleet_run.h"
 #include "gpu_api.h"
 #include "plan.h"
 #include "report.h"
 #include "stats.h"
+#ifdef COMPARE_MPI
+#include "fleet_mpi.h"
+#endif
+
+static int main_rank = 0; /* compare-mpi: this rank (only rank 0 prints) */
+
+/* "compare: MESSAGE" on stderr (rank 0 only: every rank reaches the same verdict). */
+static void main_say(const char *msg)
+{
+    if (main_rank == 0) fprintf(stderr, "compare: %s\n", msg);
+}
 
 static volatile sig_atomic_t main_stop = 0;
 
@@ -106,7 +122,7 @@ static double main_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int main_soak(const compare_gpu_api *api, cli_options *o, const plan *p)
+static int main_soak(const compare_gpu_api *api, compare_gpu_device *dev, cli_options *o, const plan *p)
 {
     static soak_state st;
     run_sink sink = {soak_emit_case, &st};
@@ -117,10 +133,10 @@ static int main_soak(const compare_gpu_api *api, cli_options *o, const plan *p)
     o->progress = 0;
     fprintf(stderr, "soak: repeating the run for %.0f s\n", o->soak_s);
     while (!main_stop && main_now() - t0 < o->soak_s) {
-        int r = api->run(o, p, &sink, &main_stop);
+        int r = api->run(dev, o, p, &sink, &main_stop);
         rounds++;
         if (r != 0 && !main_stop) failed_rounds++;
-        if (api->mem_info(&free_last, &total)) return 1;
+        if (api->mem_info(dev, &free_last, &total)) return 1;
         if (rounds == 1) free_first = free_last;
         /* a line for the first round, a failed one, and then every SOAK_PROGRESS_S */
         double now = main_now() - t0;
@@ -192,12 +208,13 @@ static void main_hostname(char *buf, size_t len)
     buf[len - 1] = '\0';
 }
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
     cli_options o;
     char err[1024];
     const compare_gpu_api *api;
     const catalog *cat;
+    compare_gpu_device *dev = NULL;
     plan p;
     run_info info;
     main_sink sink;
@@ -209,61 +226,47 @@ int main(int argc, char **argv)
 
     rc = cli_parse(argc, argv, &o, err, sizeof err);
     if (rc) {
-        fprintf(stderr, "compare: %s\n", err);
+        main_say(err);
         return rc;
     }
     if (o.help) {
-        cli_print_help(argv[0]);
+        if (main_rank == 0) cli_print_help(argv[0]);
         return 0;
     }
     if (o.version) {
-        printf("compare %s (commit %s)\n", COMPARE_VERSION, COMPARE_GIT_COMMIT);
+        if (main_rank == 0) printf("compare %s (commit %s)\n", COMPARE_VERSION, COMPARE_GIT_COMMIT);
         return 0;
     }
     o.test_variants = tv && strcmp(tv, "1") == 0;
 
     api = gpu_api_load(err, sizeof err);
     if (!api) {
-        fprintf(stderr, "compare: %s\n", err);
+        main_say(err);
         return 1;
     }
     for (int i = 0; i < o.plugin_count; i++) {
         rc = api->load_plugin(o.plugins[i], err, sizeof err);
         if (rc) {
-            fprintf(stderr, "compare: %s\n", err);
+            main_say(err);
             return 2;
         }
     }
     cat = api->catalog();
     rc = cli_resolve(&o, cat, err, sizeof err);
     if (rc) {
-        fprintf(stderr, "compare: %s\n", err);
+        main_say(err);
         return rc;
     }
     if (o.list) {
-        main_list(&o, cat);
+        if (main_rank == 0) main_list(&o, cat);
         return 0;
     }
     if (plan_build(&p, &o, cat, err, sizeof err)) {
-        fprintf(stderr, "compare: %s\n", err);
+        main_say(err);
         return 1;
     }
 
     memset(&info, 0, sizeof info);
-    rc = api->open(o.device, o.seed, &info, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "compare: %s\n", err);
-        plan_free(&p);
-        return rc;
-    }
-    rc = api->check_memory(&p, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "compare: %s\n", err);
-        api->close();
-        plan_free(&p);
-        return rc;
-    }
-
     gmtime_r(&now, &utc);
     strftime(info.timestamp, sizeof info.timestamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
     info.git_commit = COMPARE_GIT_COMMIT;
@@ -272,12 +275,54 @@ int main(int argc, char **argv)
     info.rank = -1;
     main_hostname(info.hostname, sizeof info.hostname);
 
+#ifdef COMPARE_MPI
+    signal(SIGINT, main_on_signal);
+    signal(SIGTERM, main_on_signal);
+    rc = fleet_mpi_run(api, &o, &p, cat, &info, &main_stop);
+    plan_free(&p);
+    return rc;
+#endif
+    if (o.device_all || o.device_count > 1) {
+        /* several devices: each ordinal must be there before any runs */
+        int present = 0, devs[CLI_MAX_DEVICES], n = 0;
+        rc = api->device_count(&present, err, sizeof err);
+        if (rc == 0) rc = fleet_devices(&o, present, devs, &n, err, sizeof err);
+        if (rc) {
+            main_say(err);
+            plan_free(&p);
+            return rc;
+        }
+        if (n > 1) {
+            signal(SIGINT, main_on_signal);
+            signal(SIGTERM, main_on_signal);
+            rc = fleet_local(api, &o, &p, cat, &info, devs, n, &main_stop);
+            if (main_stop && rc != 130 && rc != 143) rc = fleet_signal_rc(main_stop);
+            plan_free(&p);
+            return rc;
+        }
+        o.device = devs[0]; /* --device all with one GPU: the run of one device */
+    }
+
+    rc = api->open(o.device, o.seed, &info, &dev, err, sizeof err);
+    if (rc) {
+        main_say(err);
+        plan_free(&p);
+        return rc;
+    }
+    rc = api->check_memory(dev, &p, err, sizeof err);
+    if (rc) {
+        main_say(err);
+        api->close(dev);
+        plan_free(&p);
+        return rc;
+    }
+
     memset(&sink, 0, sizeof sink);
     sink.info = &info;
     if (o.csv_path) {
         if (csv_open(&sink.csv, o.csv_path, err, sizeof err)) {
-            fprintf(stderr, "compare: %s\n", err);
-            api->close();
+            main_say(err);
+            api->close(dev);
             plan_free(&p);
             return 2;
         }
@@ -286,14 +331,14 @@ int main(int argc, char **argv)
     signal(SIGINT, main_on_signal);
     signal(SIGTERM, main_on_signal);
     if (o.soak_s > 0) {
-        rc = main_soak(api, &o, &p);
-        api->close();
+        rc = main_soak(api, dev, &o, &p);
+        api->close(dev);
         plan_free(&p);
         return rc;
     }
 
-    report_begin(&sink.rep, stdout, o.format, &info, api->flush_bytes());
-    rc = api->run(&o, &p, &rs, &main_stop);
+    report_begin(&sink.rep, stdout, o.format, &info, api->flush_bytes(dev));
+    rc = api->run(dev, &o, &p, &rs, &main_stop);
     report_end(&sink.rep, rc);
 
     if (sink.csv_open) {
@@ -310,7 +355,19 @@ int main(int argc, char **argv)
         }
     }
     if (main_stop) fprintf(stderr, "compare: interrupted by signal %d\n", (int)main_stop);
-    api->close();
+    api->close(dev);
     plan_free(&p);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef COMPARE_MPI
+    int rc;
+    main_rank = fleet_mpi_init(&argc, &argv);
+    rc = main_run(argc, argv);
+    return fleet_mpi_finalize(rc);
+#else
+    return main_run(argc, argv);
+#endif
 }

@@ -204,6 +204,18 @@ static void test_parse_direct(void)
     CHECK(o.format == CLI_FORMAT_MD && o.seed == 18446744073709551615ULL && o.max_time_s == 0.0 &&
               o.noise_pct == 0.0 && o.device == 1023,
           "= forms: format %d seed %llu", (int)o.format, o.seed);
+    PARSE_OK(&o, "--device", "3,1,2", "--parallel-devices", "--fleet-threshold", "2.5", "--fleet-serial",
+             "--fleet-timeout", "90");
+    CHECK(o.device_count == 3 && o.devices[0] == 3 && o.devices[1] == 1 && o.devices[2] == 2 && o.device == 3 &&
+              o.device_given && !o.device_all && o.parallel_devices && o.fleet_threshold_pct == 2.5 &&
+              o.fleet_serial && o.fleet_timeout_s == 90.0,
+          "fleet options: %d devices, threshold %g", o.device_count, o.fleet_threshold_pct);
+    PARSE_OK(&o, "--device=all");
+    CHECK(o.device_all && o.device_given && o.device_count == 0, "--device=all");
+    PARSE_OK(&o, "--n", "64");
+    CHECK(o.device_count == 1 && o.devices[0] == 0 && !o.device_given && !o.parallel_devices &&
+              o.fleet_threshold_pct == 5.0 && o.fleet_timeout_s == 600.0 && !o.fleet_serial,
+          "fleet defaults");
     PARSE_OK(&o, "--format", "table");
     CHECK(o.format == CLI_FORMAT_TABLE, "format table");
     PARSE_OK(&o, "--reps", "1", "--max-reps", "1");
@@ -423,6 +435,15 @@ static const bad_row bad_rows[] = {
     {BIN, "--device '-1'", {"--device", "-1"}},
     {BIN, "--device 'x'", {"--device", "x"}},
     {FUNC, "--device '1024'", {"--device", "1024"}},
+    {BIN, "--device '0,0': device 0 is listed twice", {"--device", "0,0"}},
+    {FUNC, "--device '1,x': 'x' is not a device ordinal", {"--device", "1,x"}},
+    {FUNC, "--device '0,': '' is not a device ordinal", {"--device", "0,"}},
+    {FUNC, "--device 'ALL'", {"--device", "ALL"}},
+    {BIN, "--format json takes one device", {"--device", "0,1", "--format", "json"}},
+    {FUNC, "--soak takes one device", {"--soak", "10", "--device", "all"}},
+    {FUNC, "--fleet-threshold '101'", {"--fleet-threshold", "101"}},
+    {FUNC, "--fleet-timeout '0'", {"--fleet-timeout", "0"}},
+    {FUNC, "--parallel-devices takes no value", {"--parallel-devices=1"}},
 
     /* format, switches, unknown things */
     {FUNC, "--soak '0'", {"--soak", "0"}},
@@ -724,7 +745,8 @@ static void test_good(void)
     static const char *const opts[] = {"--n", "--m", "--k", "--shape", "--shapes", "--elems", "--ops", "--variants", "--list", "--warmup", "--reps",
                                        "--max-reps", "--max-time", "--noise", "--seed", "--no-flush", "--device",
                                        "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help",
-                                       "--plugin", "--profile"};
+                                       "--plugin", "--profile", "--parallel-devices", "--fleet-threshold",
+                                       "--fleet-serial", "--fleet-timeout"};
     /* op, variant, kind, math: whole columns, so "cub" is not found inside "cublas_fp32" */
     static const char *const listed[][4] = {
         {"sgemm", "naive", "hand", "fp32"},         {"sgemm", "tiled16", "hand", "fp32"},

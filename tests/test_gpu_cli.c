@@ -18,22 +18,6 @@
 
 static test_proc proc;
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    long n;
-    char *b;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = malloc((size_t)n + 1);
-    if (fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
-    b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
 /* Counts RFC 4180 fields of each record; returns records, sets *bad to the
  * number of records whose field count differs from the header's. */
 static int csv_records(const char *text, int *bad, int *header_fields)
@@ -90,13 +74,6 @@ static int listed_variants(const char *op)
     return n;
 }
 
-static int count_lines_with(const char *text, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
-    return n;
-}
-
 static void test_smoke(const char *dir)
 {
     char csv[512];
@@ -116,7 +93,7 @@ static void test_smoke(const char *dir)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK(table_has_row(proc.out, names[i]), "variant %s missing from the table", names[i]);
     CHECK(!test_contains(proc.out, "FAIL") && !test_contains(proc.out, "ERROR"), "a FAIL/ERROR in the smoke table");
-    text = read_file(csv);
+    text = test_read_file(csv);
     CHECK(text != NULL, "no CSV written at %s", csv);
     if (!text) return;
     CHECK(strncmp(text, csv_header, strlen(csv_header)) == 0 && text[strlen(csv_header)] == '\n',
@@ -127,21 +104,21 @@ static void test_smoke(const char *dir)
     /* rows: every listed variant of each op at each of 2 sizes, sort at 2 key types */
     int ns = listed_variants("sgemm"), nr = listed_variants("reduce"), nk = listed_variants("sort");
     CHECK(ns >= 13 && nr >= 6 && nk >= 3, "--list: %d sgemm, %d reduce, %d sort variants", ns, nr, nk);
-    CHECK(count_lines_with(text, ",sgemm,") == 2 * ns, "%d sgemm rows, expected %d", count_lines_with(text, ",sgemm,"),
+    CHECK(test_count(text, ",sgemm,") == 2 * ns, "%d sgemm rows, expected %d", test_count(text, ",sgemm,"),
           2 * ns);
-    CHECK(count_lines_with(text, ",reduce,") == 2 * nr, "%d reduce rows", count_lines_with(text, ",reduce,"));
-    CHECK(count_lines_with(text, ",sort,") == 2 * 2 * nk, "%d sort rows", count_lines_with(text, ",sort,"));
+    CHECK(test_count(text, ",reduce,") == 2 * nr, "%d reduce rows", test_count(text, ",reduce,"));
+    CHECK(test_count(text, ",sort,") == 2 * 2 * nk, "%d sort rows", test_count(text, ",sort,"));
     /* transpose at 2 matrix sizes; histogram at 2 types x 2 distributions; scan at 2 types */
     int nt = listed_variants("transpose"), nh = listed_variants("histogram"), nc = listed_variants("scan");
     CHECK(nt >= 5 && nh >= 4 && nc >= 5, "--list: %d transpose, %d histogram, %d scan variants", nt, nh, nc);
-    CHECK(count_lines_with(text, ",transpose,") == 2 * nt, "%d transpose rows, expected %d",
-          count_lines_with(text, ",transpose,"), 2 * nt);
-    CHECK(count_lines_with(text, ",histogram,") == 2 * 2 * 2 * nh, "%d histogram rows, expected %d",
-          count_lines_with(text, ",histogram,"), 2 * 2 * 2 * nh);
-    CHECK(count_lines_with(text, ",scan,") == 2 * 2 * nc, "%d scan rows, expected %d", count_lines_with(text, ",scan,"),
+    CHECK(test_count(text, ",transpose,") == 2 * nt, "%d transpose rows, expected %d",
+          test_count(text, ",transpose,"), 2 * nt);
+    CHECK(test_count(text, ",histogram,") == 2 * 2 * 2 * nh, "%d histogram rows, expected %d",
+          test_count(text, ",histogram,"), 2 * 2 * 2 * nh);
+    CHECK(test_count(text, ",scan,") == 2 * 2 * nc, "%d scan rows, expected %d", test_count(text, ",scan,"),
           2 * 2 * nc);
-    CHECK(count_lines_with(text, ",builtin,") == rec - 1, "rows without source builtin");
-    CHECK(count_lines_with(text, ",ok,") == rec - 1, "%d ok rows of %d", count_lines_with(text, ",ok,"), rec - 1);
+    CHECK(test_count(text, ",builtin,") == rec - 1, "rows without source builtin");
+    CHECK(test_count(text, ",ok,") == rec - 1, "%d ok rows of %d", test_count(text, ",ok,"), rec - 1);
     free(text);
 }
 
@@ -159,11 +136,11 @@ static void test_fault(const char *dir)
           proc.out);
     CHECK(test_contains(proc.out, "cudaErrorIllegalAddress") || test_contains(proc.out, "illegal"),
           "the message does not name the illegal address:\n%s", proc.out);
-    text = read_file(csv);
+    text = test_read_file(csv);
     CHECK(text != NULL, "no CSV after a fault");
     if (text) {
-        CHECK(count_lines_with(text, ",sgemm,naive,0,fp32,") == 1, "naive row missing");
-        CHECK(count_lines_with(text, ",ok,") >= 3, "rows measured before the fault are missing:\n%s", text);
+        CHECK(test_count(text, ",sgemm,naive,0,fp32,") == 1, "naive row missing");
+        CHECK(test_count(text, ",ok,") >= 3, "rows measured before the fault are missing:\n%s", text);
         CHECK(test_contains(text, ",test_fault,") && test_contains(text, ",ERROR,"), "no ERROR row for test_fault");
         free(text);
     }
@@ -173,7 +150,7 @@ static void test_fault(const char *dir)
     test_run(argv2, env, 0, 0, 120, &proc);
     CHECK(proc.status == 1, "wrong-result run exit %d (expected 1)", proc.status);
     CHECK(test_contains(proc.out, "test_wrong FAIL"), "test_wrong not FAIL:\n%s", proc.out);
-    CHECK(count_lines_with(proc.out, "  ok") >= 4, "the other variants did not all pass:\n%s", proc.out);
+    CHECK(test_count(proc.out, "  ok") >= 4, "the other variants did not all pass:\n%s", proc.out);
 }
 
 /* 1 if the CSV line holding `needle` (a run of cells ending before
@@ -209,10 +186,10 @@ static void test_plugin(const char *dir)
               test_contains(proc.out, "cudaErrorInvalidConfiguration"),
           "no ERROR naming the launcher's error:\n%s", proc.out);
     CHECK(test_contains(proc.out, "good_wrong FAIL"), "good_wrong not FAIL:\n%s", proc.out);
-    text = read_file(csv);
+    text = test_read_file(csv);
     CHECK(text != NULL, "no CSV");
     if (!text) return;
-    CHECK(count_lines_with(text, ",sgemm,good_sgemm,0,fp32,") == 1 && count_lines_with(text, ",libgood_plugin.so,") == 5,
+    CHECK(test_count(text, ",sgemm,good_sgemm,0,fp32,") == 1 && test_count(text, ",libgood_plugin.so,") == 5,
           "CSV: the plugin rows and their source:\n%s", text);
     CHECK(line_ok_timed(text, ",sgemm,good_sgemm,0,fp32,100,100,100,,"), "good_sgemm row not ok and timed:\n%s", text);
     CHECK(line_ok_timed(text, ",reduce,good_reduce,0,fp32,,,,4099,"), "good_reduce row not ok and timed:\n%s", text);
@@ -245,14 +222,14 @@ static void test_interrupt(const char *dir, int sig, int expected)
     test_run(argv, NULL, 6.0, sig, 180, &proc);
     CHECK(proc.status == expected, "signal %d: exit %d (expected %d); stderr:\n%s", sig, proc.status, expected,
           proc.err);
-    text = read_file(csv);
+    text = test_read_file(csv);
     CHECK(text != NULL, "signal %d: no CSV", sig);
     if (!text) return;
     rec = csv_records(text, &bad, &hf);
     CHECK(bad == 0 && hf == header_fields(), "signal %d: malformed CSV (%d bad rows)", sig, bad);
     CHECK(rec >= 2, "signal %d: no completed row kept (%d records)", sig, rec);
     CHECK(text[strlen(text) - 1] == '\n', "signal %d: last row incomplete", sig);
-    CHECK(count_lines_with(text, ",8192,8192,8192,") == 0, "signal %d: the sweep was not interrupted", sig);
+    CHECK(test_count(text, ",8192,8192,8192,") == 0, "signal %d: the sweep was not interrupted", sig);
     printf("signal %d: %d complete rows kept\n", sig, rec - 1);
     free(text);
     /* no temporary file left behind */

@@ -26,6 +26,29 @@ int test_finish(const char *name)
 
 int test_contains(const char *haystack, const char *needle) { return strstr(haystack, needle) != NULL; }
 
+int test_count(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+char *test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    char *b;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (b && (n <= 0 || fread(b, 1, (size_t)n, f) != (size_t)n)) n = 0;
+    if (b) b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
 static double test_now(void)
 {
     struct timespec ts;

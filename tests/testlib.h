@@ -47,6 +47,11 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
 /* 1 if haystack contains needle. */
 int test_contains(const char *haystack, const char *needle);
 
+/* Occurrences of needle in text (overlapping ones too). */
+int test_count(const char *text, const char *needle);
+/* The whole file, NUL-terminated (malloc'ed), or NULL if it cannot be read. */
+char *test_read_file(const char *path);
+
 /* 1 if path exists (any kind of file). */
 int test_file_exists(const char *path);
 /* Entries of a directory other than . and .., -1 if it cannot be read. */

@@ -26,6 +26,10 @@ void cli_defaults(cli_options *o)
     o->seed = 2026;
     o->flush = 1;
     o->device = 0;
+    o->devices[0] = 0;
+    o->device_count = 1;
+    o->fleet_threshold_pct = 5.0;
+    o->fleet_timeout_s = 600.0;
     o->csv_path = NULL;
     o->format = CLI_FORMAT_TABLE;
     o->progress = 1;
@@ -69,7 +73,17 @@ void cli_print_help(const char *prog)
            "  --noise PCT       stop early once the spread (IQR/median) is under PCT (default 1)\n"
            "  --seed N          cuRAND seed (default 2026, printed)\n"
            "  --no-flush        do not flush the L2 cache before each sample (flush is on)\n"
-           "  --device N        CUDA device ordinal (default 0)\n"
+           "  --device D        CUDA device: N (default 0), a list N,M,... or all; several devices\n"
+           "                    run the same plan one after another, rows carry device_index,\n"
+           "                    device_uuid and pci_bus_id, and a fleet summary follows\n"
+           "  --parallel-devices  run the listed devices at the same time, a thread each (host CPU\n"
+           "                    cores, PCIe and host memory bandwidth are then shared)\n"
+           "  --fleet-threshold PCT  flag a GPU more than PCT below the fleet median of a library\n"
+           "                    row's throughput (default 5)\n"
+           "  --fleet-serial    compare-mpi: ranks run one after another (automatic for ranks\n"
+           "                    that share a GPU)\n"
+           "  --fleet-timeout SEC  compare-mpi: a running rank silent for SEC is reported missing\n"
+           "                    (default 600)\n"
            "  --csv FILE        also write one CSV row per variant and size to FILE\n"
            "                    (written to a temporary file and renamed when complete)\n"
            "  --format F        stdout format: table (default), md, json\n"
@@ -203,7 +217,8 @@ typedef enum {
     OPT_M, OPT_N, OPT_K, OPT_SHAPE, OPT_SHAPES, OPT_ELEMS, OPT_OPS, OPT_VARIANTS, OPT_LIST, OPT_WARMUP,
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
-    OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_COUNT
+    OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_PARALLEL_DEVICES, OPT_FLEET_THRESHOLD,
+    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -222,7 +237,51 @@ static const struct {
     [OPT_SOAK] = {"--soak", 1},    [OPT_PLUGIN] = {"--plugin", 1}, [OPT_PROFILE] = {"--profile", 0},
     [OPT_DISCARD_THROTTLED] = {"--discard-throttled", 0},
     [OPT_DIST] = {"--dist", 1},    [OPT_CHUNKS] = {"--chunks", 1}, [OPT_CPU_MAX_N] = {"--cpu-max-n", 1},
+    [OPT_PARALLEL_DEVICES] = {"--parallel-devices", 0}, [OPT_FLEET_THRESHOLD] = {"--fleet-threshold", 1},
+    [OPT_FLEET_SERIAL] = {"--fleet-serial", 0}, [OPT_FLEET_TIMEOUT] = {"--fleet-timeout", 1},
 };
+
+/* --device: N, a list N,M,... (each ordinal once) or all. */
+static int cli_devices(const char *v, cli_options *o, char *err, size_t len)
+{
+    const char *p = v;
+    int n = 0;
+    if (strcmp(v, "all") == 0) {
+        o->device_all = 1;
+        o->device_count = 0; /* counted once the GPU library is loaded */
+        return 0;
+    }
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t l = c ? (size_t)(c - p) : strlen(p);
+        long x = 0;
+        if (l == 0 || l > 4 || strspn(p, "0123456789") < l) {
+            snprintf(err, len, "--device '%s': '%.*s' is not a device ordinal (expected N in [0, %d], a list "
+                     "N,M,... or all)", v, (int)(l > 32 ? 32 : l), p, CLI_MAX_ORDINAL);
+            return 2;
+        }
+        for (size_t i = 0; i < l; i++) x = x * 10 + (p[i] - '0');
+        if (x > CLI_MAX_ORDINAL) {
+            snprintf(err, len, "--device '%s' is out of range (expected ordinals in [0, %d])", v, CLI_MAX_ORDINAL);
+            return 2;
+        }
+        for (int i = 0; i < n; i++)
+            if (o->devices[i] == (int)x) {
+                snprintf(err, len, "--device '%s': device %ld is listed twice", v, x);
+                return 2;
+            }
+        if (n == CLI_MAX_DEVICES) {
+            snprintf(err, len, "--device '%s': more than %d devices", v, CLI_MAX_DEVICES);
+            return 2;
+        }
+        o->devices[n++] = (int)x;
+        if (!c) break;
+        p = c + 1;
+    }
+    o->device_count = n;
+    o->device = o->devices[0];
+    return 0;
+}
 
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
 {
@@ -331,7 +390,14 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             break;
         }
         case OPT_NO_FLUSH: o->flush = 0; break;
-        case OPT_DEVICE: rc = cli_int(opt, value, 0, 1023, &o->device, err, err_len); break;
+        case OPT_DEVICE:
+            rc = cli_devices(value, o, err, err_len);
+            o->device_given = 1;
+            break;
+        case OPT_PARALLEL_DEVICES: o->parallel_devices = 1; break;
+        case OPT_FLEET_THRESHOLD: rc = cli_double(opt, value, 0.0, 100.0, &o->fleet_threshold_pct, err, err_len); break;
+        case OPT_FLEET_SERIAL: o->fleet_serial = 1; break;
+        case OPT_FLEET_TIMEOUT: rc = cli_double(opt, value, 1.0, 86400.0, &o->fleet_timeout_s, err, err_len); break;
         case OPT_CSV:
             if (csv_check_target(value, err, err_len)) return 2;
             o->csv_path = value;
@@ -425,6 +491,14 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
     }
     if (o->min_reps > o->max_reps) {
         snprintf(err, err_len, "--reps %d is more than --max-reps %d", o->min_reps, o->max_reps);
+        return 2;
+    }
+    if (o->soak_s > 0 && (o->device_count > 1 || o->device_all)) {
+        snprintf(err, err_len, "--soak takes one device (--device N)");
+        return 2;
+    }
+    if (o->format == CLI_FORMAT_JSON && (o->device_count > 1 || o->device_all)) {
+        snprintf(err, err_len, "--format json takes one device (--device N); with several, use --csv");
         return 2;
     }
     if (o->profile && (o->soak_s > 0 || o->check_only)) {

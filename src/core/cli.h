@@ -12,6 +12,8 @@
 #define CLI_MAX_OPS 32                 /* ops one catalog may hold (one bit each in op_mask) */
 #define CLI_MAX_PLUGINS 16
 #define CLI_MAX_SHAPES SIZES_MAX_COUNT /* GEMM shapes one run may list */
+#define CLI_MAX_DEVICES 64             /* devices one --device list may name */
+#define CLI_MAX_ORDINAL 1023           /* the largest CUDA device ordinal accepted */
 
 typedef enum { CLI_FORMAT_TABLE, CLI_FORMAT_MD, CLI_FORMAT_JSON } cli_format;
 
@@ -42,7 +44,15 @@ typedef struct {
     double noise_pct;                   /* stop early once the spread is under this */
     unsigned long long seed;            /* cuRAND seed */
     int flush;                          /* flush L2 before each sample */
-    int device;                         /* CUDA device ordinal */
+    int device;                         /* CUDA device ordinal (the first of --device's list) */
+    int devices[CLI_MAX_DEVICES];       /* --device N or N,M,...: the ordinals, in the order given */
+    int device_count;                   /* how many (1 by default: device 0) */
+    int device_all;                     /* --device all: every device present (counted once loaded) */
+    int device_given;                   /* --device was given (MPI: else each rank takes its node-local rank's) */
+    int parallel_devices;               /* --parallel-devices: the listed devices run at once, a thread each */
+    double fleet_threshold_pct;         /* --fleet-threshold: a GPU this far below the fleet median is flagged */
+    int fleet_serial;                   /* --fleet-serial: MPI ranks run one after another */
+    double fleet_timeout_s;             /* --fleet-timeout: a running rank silent this long is missing */
     const char *csv_path;               /* --csv FILE or NULL */
     cli_format format;                  /* stdout format */
     int progress;                       /* progress lines on stderr (on unless --quiet) */

@@ -15,7 +15,13 @@
 #include "plan.h"
 #include "results.h"
 
-#define COMPARE_GPU_API_VERSION 1
+#define COMPARE_GPU_API_VERSION 2
+
+/* One open device: its context, stream, handles and flush buffer. Opaque to
+ * the core; each is used by one thread at a time (several devices may run
+ * at once, one thread each: --parallel-devices). Every call that takes one
+ * makes its device current on the calling thread first. */
+typedef struct compare_gpu_device compare_gpu_device;
 
 typedef struct {
     int version;  /* COMPARE_GPU_API_VERSION of the library */
@@ -24,18 +30,25 @@ typedef struct {
     int (*load_plugin)(const char *path, char *err, size_t err_len);
     /* The catalog: built-in ops and variants, then plugin variants. */
     const catalog *(*catalog)(void);
-    /* Opens a device: 0; 77 no usable GPU; 2 bad ordinal; 1 another error
-     * (message in err). Fills info->dev. */
-    int (*open)(int ordinal, unsigned long long seed, run_info *info, char *err, size_t err_len);
-    /* Refuses cases that cannot fit in free device memory: 0 or 2. */
-    int (*check_memory)(const plan *p, char *err, size_t err_len);
-    /* Runs the plan on the open device (see src/gpu/run.h for the codes). */
-    int (*run)(const cli_options *o, const plan *p, run_sink *sink, volatile sig_atomic_t *stop);
-    /* Free and total device memory, or -1. */
-    int (*mem_info)(size_t *free_bytes, size_t *total_bytes);
-    /* Bytes of the L2-flush buffer of the open device. */
-    long long (*flush_bytes)(void);
-    void (*close)(void);
+    /* CUDA devices present: 0 with *count >= 1; 77 no usable GPU (message
+     * in err, as open gives it). */
+    int (*device_count)(int *count, char *err, size_t err_len);
+    /* Opens a device into *dev: 0; 77 no usable GPU; 2 bad ordinal; 1 another
+     * error (message in err; *dev stays NULL). Fills info->dev. */
+    int (*open)(int ordinal, unsigned long long seed, run_info *info, compare_gpu_device **dev, char *err,
+                size_t err_len);
+    /* Refuses cases that cannot fit in the device's free memory: 0 or 2. */
+    int (*check_memory)(compare_gpu_device *dev, const plan *p, char *err, size_t err_len);
+    /* Runs the plan on the device (see src/gpu/run.h for the codes). The
+     * sink is called on the calling thread. */
+    int (*run)(compare_gpu_device *dev, const cli_options *o, const plan *p, run_sink *sink,
+               volatile sig_atomic_t *stop);
+    /* Free and total memory of the device, or -1. */
+    int (*mem_info)(compare_gpu_device *dev, size_t *free_bytes, size_t *total_bytes);
+    /* Bytes of the device's L2-flush buffer. */
+    long long (*flush_bytes)(const compare_gpu_device *dev);
+    /* Releases everything of the device (NULL: nothing). */
+    void (*close)(compare_gpu_device *dev);
 } compare_gpu_api;
 
 /* The one symbol libcompare_gpu.so exports for the core. */

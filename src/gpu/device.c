@@ -79,18 +79,17 @@ static void device_version(char *buf, size_t len, int v)
     snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, size_t err_len)
+int device_count(int *count, char *err, size_t err_len)
 {
-    int count = 0, drv = 0, rt = 0;
+    int drv = 0, rt = 0;
     cudaError_t e;
-    memset(d, 0, sizeof *d);
-    d->ordinal = ordinal;
+    *count = 0;
     /* tell apart: no driver at all, a driver older than this build's runtime,
      * and a driver with no device, so the user knows which one to fix */
     (void)cudaDriverGetVersion(&drv);
     (void)cudaRuntimeGetVersion(&rt);
-    e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
+    e = cudaGetDeviceCount(count);
+    if (e != cudaSuccess || *count == 0) {
         char have[16], need[16];
         device_version(have, sizeof have, drv);
         device_version(need, sizeof need, rt);
@@ -100,13 +99,24 @@ int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, 
             snprintf(err, err_len,
                      "no usable GPU: the NVIDIA driver is too old (it supports CUDA %s, this build needs %s): "
                      "update the driver or build with an older toolkit", have, need);
-        else if (e == cudaErrorNoDevice || count == 0)
+        else if (e == cudaErrorNoDevice || *count == 0)
             snprintf(err, err_len, "no usable GPU: the NVIDIA driver (CUDA %s) sees no CUDA device", have);
         else
             snprintf(err, err_len, "no usable GPU: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
         (void)cudaGetLastError();
+        *count = 0;
         return 77;
     }
+    return 0;
+}
+
+int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, size_t err_len)
+{
+    int count = 0, rc;
+    memset(d, 0, sizeof *d);
+    d->ordinal = ordinal;
+    rc = device_count(&count, err, err_len);
+    if (rc) return rc;
     if (ordinal >= count) {
         snprintf(err, err_len, "--device %d: only %d CUDA device%s present (0..%d)", ordinal, count,
                  count == 1 ? "" : "s", count - 1);

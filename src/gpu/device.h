@@ -23,8 +23,11 @@ typedef struct {
     clocks *clk;               /* NVML clock observer, NULL without NVML (info.clocks_note says why) */
 } device_ctx;
 
+/* CUDA devices present: 0 with *count >= 1, or 77 with the reason there is
+ * no usable GPU in err (no driver, a driver too old, no device). */
+int device_count(int *count, char *err, size_t err_len);
 /* Opens device `ordinal`. Returns 0; 77 if there is no usable GPU/driver
- * (message in err); 1 on another CUDA error. */
+ * (message in err); 2 if there is no such ordinal; 1 on another CUDA error. */
 int device_open(device_ctx *d, int ordinal, unsigned long long seed, char *err, size_t err_len);
 void device_close(device_ctx *d);
 /* Enqueues the L2 flush (a memset of flush_buf with a changing byte). */
