@@ -141,7 +141,7 @@ static __device__ __forceinline__ void sgemm_pipelined_body(const float *__restr
     for (int s = 0; s < PL_STAGES - 1; ++s) {
         if (s < ntiles)
             PL_LOAD_TILE(s);
-        sgemm_cp_async_commit();
+        cp_async_commit();
     }
 
     float acc[PL_TM][PL_TN];
@@ -157,11 +157,11 @@ static __device__ __forceinline__ void sgemm_pipelined_body(const float *__restr
         /* Groups committed so far: STAGES-1+t; at most STAGES-2 pending means
          * slabs 0..t have landed (this thread's copies); the barrier makes
          * all threads' copies visible and frees stage (t-1) % STAGES. */
-        SGEMM_CP_ASYNC_WAIT(PL_STAGES - 2);
+        cp_async_wait(PL_STAGES - 2);
         __syncthreads();
         if (t + PL_STAGES - 1 < ntiles)
             PL_LOAD_TILE(write_stage);
-        sgemm_cp_async_commit();
+        cp_async_commit();
 
         const float *as = smem + read_stage * PL_STAGE_FLOATS;
         const float *bs = as + PL_BM * PL_AS_LD;
