@@ -35,10 +35,9 @@
  * per slab (running pointers and "k left" counters, no per-element math).
  * Dynamic shared memory: STAGES * 18 KiB = 54 KiB per block (opt-in above
  * 48 KiB, set by the launcher); 128 registers, so 2 blocks of 256 threads per
- * SM. sgemm_search.cu builds the same kernel in other shapes.
+ * SM. The rowa kernel of sgemm_tuned.cuh is the same design as a template over
+ * its shape (compare-search times it in other shapes).
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   39.9 / 40.8 / 41.1 TFLOP/s at n = 2048 / 4096 / 8192 = 79.5 / 79.3 / 81.2% of cuBLAS FP32.
  * Run just this variant: ./compare --variants pipelined */
 #include "sgemm.h"
 #include "sgemm_common.cuh"

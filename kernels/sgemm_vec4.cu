@@ -20,8 +20,6 @@
  * With k and n multiples of 4 a chunk is wholly inside or wholly outside the
  * matrix, so a load costs one compare; outside elements are zero-filled.
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   34.4 / 35.1 / 35.6 TFLOP/s at n = 2048 / 4096 / 8192 = 68.6 / 68.3 / 70.4% of cuBLAS FP32.
  * Run just this variant: ./compare --variants vectorized */
 #include "sgemm.h"
 #include "sgemm_common.cuh"

@@ -20,8 +20,6 @@
  * same kernel with predicated scalar accesses. Elements outside the matrix are
  * zero-filled in shared memory; stores of C are predicated per element.
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   36.3 / 36.6 / 36.5 TFLOP/s at n = 2048 / 4096 / 8192 = 72.3 / 71.2 / 72.1% of cuBLAS FP32.
  * Run just this variant: ./compare --variants warptile */
 #include "sgemm.h"
 #include "sgemm_common.cuh"
