@@ -25,6 +25,10 @@
 
 #define SGEMM_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
 
+/* The kernel_ran_note reason of a launcher that took its scalar kernel (rows
+ * of A or B not 16-byte aligned). */
+#define SGEMM_SCALAR_REASON "n or k not a multiple of 4: 4-byte accesses"
+
 // ---- global loads / stores of one 4-float chunk --------------------------------
 
 /* Returns row[col .. col+3], with zero for every element that is past `lim`

@@ -39,6 +39,7 @@
  * its shape (compare-search times it in other shapes).
  *
  * Run just this variant: ./compare --variants pipelined */
+#include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_common.cuh"
 
@@ -227,6 +228,8 @@ extern "C" int sgemm_pipelined(const float *A, const float *B, float *C, int m, 
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
     const int vec = k % 4 == 0 && n % 4 == 0;
+    kernel_ran_note(vec ? "sgemm_pipelined_kernel_f4" : "sgemm_pipelined_kernel_scalar",
+                    vec ? NULL : SGEMM_SCALAR_REASON);
     /* Above 48 KiB of dynamic shared memory a kernel must opt in. */
     cudaError_t err = cudaFuncSetAttribute(vec ? (const void *)sgemm_pipelined_kernel_f4
                                                : (const void *)sgemm_pipelined_kernel_scalar,

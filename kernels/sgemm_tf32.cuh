@@ -146,15 +146,6 @@ static __device__ __forceinline__ int sgemm_tf32_ctaid(void)
     return (int)r;
 }
 
-/* Block tile origin (bm0, bn0) of block `bid`: the grouped tile order of
- * kernels/common/tile_order.cuh, GROUP_M block-rows per group. */
-static __device__ __forceinline__ void sgemm_tf32_tile(int bid, int m, int n, const int BM,
-                                                       const int BN, int *bm0, int *bn0)
-{
-    const int2 t = tile_order_grouped(bid, (n + BN - 1) / BN, (m + BM - 1) / BM, SGEMM_TF32_GROUP_M);
-    *bm0 = t.y * BM;
-    *bn0 = t.x * BN;
-}
 
 /* the four 8 x 4-float matrices whose row addresses lanes 0-7, 8-15, 16-23, 24-31 give */
 static __device__ __forceinline__ void sgemm_tf32_ldmatrix_x4(unsigned *d, unsigned addr)
@@ -300,7 +291,7 @@ static __device__ __forceinline__ void sgemm_tf32_body(
     const int wm0 = (warp / (BN / WN)) * WM;
     const int wn0 = (warp % (BN / WN)) * WN;
     int bm0, bn0;
-    sgemm_tf32_tile(sgemm_tf32_ctaid(), m, n, BM, BN, &bm0, &bn0);
+    tile_order_origin(sgemm_tf32_ctaid(), m, n, BM, BN, SGEMM_TF32_GROUP_M, &bm0, &bn0);
 
     float acc[4][8][4];  /* [n tile i][m tile j][d0..d3] */
 #pragma unroll
@@ -432,7 +423,7 @@ static __device__ __forceinline__ void sgemm_tf32_body(
         const int tid2 = sgemm_tf32_tid();
         const int lane2 = tid2 & 31, warp2 = tid2 >> 5;
         int bm2, bn2;
-        sgemm_tf32_tile(sgemm_tf32_ctaid(), m, n, BM, BN, &bm2, &bn2);
+        tile_order_origin(sgemm_tf32_ctaid(), m, n, BM, BN, SGEMM_TF32_GROUP_M, &bm2, &bn2);
         r0 = bm2 + (warp2 / (BN / WN)) * WM + 2 * (lane2 & 3);
         c0 = bn2 + (warp2 % (BN / WN)) * WN + 2 * (lane2 >> 2);
     }

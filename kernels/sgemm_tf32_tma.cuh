@@ -274,7 +274,7 @@ static __device__ __forceinline__ void sgemm_tma_body(const CUtensorMap *ta, con
     const unsigned b_st = smem + ST * SGEMM_TMA_ASTAGE(BM);
     const unsigned bars = b_st + ST * SGEMM_TMA_BSTAGE(NWG); /* full[ST], then empty[ST] */
     int bm0, bn0;
-    sgemm_wg_tile(blockIdx.x, m, n, BM, BN, &bm0, &bn0);
+    tile_order_origin(blockIdx.x, m, n, BM, BN, SGEMM_WG_GROUP_M, &bm0, &bn0);
     const int KT = (k + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK;
     const int tid = threadIdx.x;
 

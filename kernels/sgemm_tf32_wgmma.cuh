@@ -239,7 +239,7 @@ static __device__ __forceinline__ void sgemm_wg_body(const float *A, const float
     const float *bsm = (const float *)((const char *)sgemm_wg_smem4 + (smem - raw) +
                                        ST * SGEMM_WG_ASTAGE_BYTES(BM));
     int bm0, bn0;
-    sgemm_wg_tile(blockIdx.x, m, n, BM, BN, &bm0, &bn0);
+    tile_order_origin(blockIdx.x, m, n, BM, BN, SGEMM_WG_GROUP_M, &bm0, &bn0);
     const int KT = (k + SGEMM_WG_BK - 1) / SGEMM_WG_BK;
 
     for (int s = 0; s < ST - 1; s++) {

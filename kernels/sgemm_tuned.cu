@@ -19,7 +19,8 @@
  * are unavailable), the launcher clears that error and runs the same tile
  * shape as one block per tile with C staged (`_st`), and says so through
  * kernel_ran_note: every call names the kernel it ran (the candidate's
- * name) and, for the fallback, why. Picks are names, resolved at compile
+ * name) and why when it is not the fast path (the fallback; else the
+ * scalar kernels when n or k is not a multiple of 4). Picks are names, resolved at compile
  * time: a name that is not a row of the table does not compile.
  * Run just this: ./compare --variants tuned; re-time the candidates:
  * ./compare-search --family fp32 --n 2048,4096,8192 --csv FILE. */
@@ -77,14 +78,16 @@ static const char *sgemm_tuned_refusal(int err)
 }
 
 /* Runs pick c (its kind as a template argument); a refused stream-K launch
- * falls back to st at the same shape. */
+ * falls back to st at the same shape. The note names the candidate; its
+ * reason is the fallback's, else the scalar kernel's when n or k % 4 != 0. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
           int GROUP, int SP, int B0>
 static int sgemm_tuned_run(const sgemm_tuned_cfg &c, const float *A, const float *B, float *C, int m,
                            int n, int k, cudaStream_t stream)
 {
+    const char *scalar = k % 4 == 0 && n % 4 == 0 ? NULL : SGEMM_SCALAR_REASON;
     if constexpr (KIND != SGEMM_TUNED_KIND_sk) {
-        kernel_ran_note(c.name, NULL);
+        kernel_ran_note(c.name, scalar);
         return sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0>(
             A, B, C, m, n, k, stream);
     } else {
@@ -94,7 +97,7 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, const float *A, const float
                                                B0>(A, B, C, m, n, k, stream);
             why = sgemm_tuned_refusal(err);
             if (!why) {
-                kernel_ran_note(c.name, NULL);
+                kernel_ran_note(c.name, scalar);
                 return err;
             }
             (void)cudaGetLastError(); /* the refusal is handled here, not the caller's error */

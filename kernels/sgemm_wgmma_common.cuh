@@ -2,7 +2,8 @@
  * sgemm_tf32_wgmma.cuh and sgemm_tf32_tma.cuh (both built for sm_90a only):
  * wgmma fence / commit / wait, the K-major 128-byte-swizzle matrix
  * descriptor, the m64n128k8 / m64n256k8 TF32 instructions in their RS form
- * (A from 4 registers, B by descriptor, D += A * B), the grouped tile order,
+ * (A from 4 registers, B by descriptor, D += A * B), the group size of the
+ * grouped tile order (kernels/common/tile_order.cuh),
  * and the host-side shape check. The layouts are derived in
  * sgemm_tf32_wgmma.cuh's header. */
 #ifndef KERNELS_SGEMM_WGMMA_COMMON_CUH
@@ -111,15 +112,6 @@ static __device__ __forceinline__ void sgemm_wg_mma_n256(float *d, const unsigne
 }
 
 
-/* Block tile origin (bm0, bn0) of block `bid`: the grouped tile order of
- * kernels/common/tile_order.cuh, GROUP_M block-rows per group. */
-static __device__ __forceinline__ void sgemm_wg_tile(int bid, int m, int n, const int BM,
-                                                     const int BN, int *bm0, int *bn0)
-{
-    const int2 t = tile_order_grouped(bid, (n + BN - 1) / BN, (m + BM - 1) / BM, SGEMM_WG_GROUP_M);
-    *bm0 = t.y * BM;
-    *bn0 = t.x * BN;
-}
 
 /* 4 wgmma k steps of a slab on A_s stage a_s; descriptors and fragments pinned
  * before wgmma.fence (a non-wgmma definition of a wgmma input inside the

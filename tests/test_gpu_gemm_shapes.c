@@ -195,19 +195,19 @@ static void check_tuned_fallback(const bufs *b, const shape *sh)
     if (!n2)
         return;
     const size_t len = strlen(name1);
-    if (why1 == NULL && ends_with(name1, "_sk")) { /* the stream-K pick ran: the usual case */
+    const int refused = why1 != NULL && strncmp(why1, REFUSED, strlen(REFUSED)) == 0;
+    if (!refused && ends_with(name1, "_sk")) { /* the stream-K pick ran: the usual case */
         CHECK(ends_with(n2, "_st") && strlen(n2) == len && strncmp(n2, name1, len - 3) == 0,
               "forced fallback of %s ran %s, not the _st kernel of the same shape", name1, n2);
         CHECK(why2 != NULL && strncmp(why2, REFUSED, strlen(REFUSED)) == 0,
               "forced fallback of %s: reason '%s'", name1, why2 ? why2 : "(none)");
-    } else if (why1 != NULL) { /* refused for real (MPS, a busy GPU): both runs fell back */
-        CHECK(strncmp(why1, REFUSED, strlen(REFUSED)) == 0 && ends_with(name1, "_st") &&
-                  strcmp(n2, name1) == 0 && why2 != NULL,
+    } else if (refused) { /* refused for real (MPS, a busy GPU): both runs fell back */
+        CHECK(ends_with(name1, "_st") && strcmp(n2, name1) == 0 && why2 != NULL,
               "tuned fell back to %s (%s), forced to %s", name1, why1, n2);
     } else { /* a large pick that is not stream-K (COMPARE_KERNEL_DEFS): nothing to force */
         printf("note: tuned's large pick %s is not stream-K: no fallback to force\n", name1);
-        CHECK(strcmp(n2, name1) == 0 && why2 == NULL, "forcing changed %s into %s (%s)", name1, n2,
-              why2 ? why2 : "no reason");
+        CHECK(strcmp(n2, name1) == 0 && (why2 == NULL) == (why1 == NULL),
+              "forcing changed %s into %s (%s)", name1, n2, why2 ? why2 : "no reason");
     }
 }
 

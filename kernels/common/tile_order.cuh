@@ -26,4 +26,14 @@ static __device__ __forceinline__ int2 tile_order_grouped(int id, int tiles_n, i
     return make_int2(in / rows, first + in % rows);
 }
 
+/* Origin (first row bm0, first column bn0 of C) of tile `id` of a grid of
+ * BM x BN tiles over an m x n C, in the grouped order above. */
+static __device__ __forceinline__ void tile_order_origin(int id, int m, int n, int bm, int bn,
+                                                         int group, int *bm0, int *bn0)
+{
+    const int2 t = tile_order_grouped(id, (n + bn - 1) / bn, (m + bm - 1) / bm, group);
+    *bm0 = t.y * bm;
+    *bn0 = t.x * bn;
+}
+
 #endif
