@@ -94,14 +94,14 @@
  * (-DSGEMM_TUNED_LARGE=NAME) must name a row.
  *
  * Kept from the earlier search runs (results/h200/search_fp32*.txt): the
- * 128x64 rowa shape, the best below 2^20 outputs; tile around the best shape;
- * sk and st at the three best tile shapes. Dropped, because a kept row beat
- * each of them at every size of those runs (256 .. 8192): the other rowa
- * shapes (128x128 with 8x8 or 8x16 thread tiles, 256x128, 128x256: beaten by
- * 128x64 below 2^20 outputs and by tile above), and the whole second kernel
- * (A transposed with fragments double-buffered in registers but the copies in
- * one block, names ending in _db_gGROUP: beaten by tile's 128x128x8 shape
- * above 2^20 outputs and by 128x64 rowa below). */
+ * 128x64 rowa shape (tuned's small pick); tile around the best shape; sk and
+ * st at the three best tile shapes. Dropped, because a kept row beat each of
+ * them at every size of those runs (n = 256 .. 8192: the 128x64 rowa shape up
+ * to n = 1024, tile's 128x128x8 shape from 2048): the other rowa shapes
+ * (128x128 with 8x8 or 8x16 thread tiles, 256x128, 128x256), and the whole
+ * second kernel (A transposed with fragments double-buffered in registers
+ * but the copies in one block before the k-steps; names ending in
+ * _db_gGROUP), whose idea lives on in tile. */
 #define SGEMM_TUNED_CANDIDATES(X)                                                                \
     X(128x64x16_w64x32_t8x8_s3, rowa, 128, 64, 16, 64, 32, 8, 8, 3, 4, 0, 0, 0)                   \
     X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7, tile, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)       \
