@@ -20,23 +20,22 @@ typedef int (*sgemm_launcher)(const float *A, const float *B, float *C,
 int sgemm_naive(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_tiled16(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_tiled32(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
-/* FP32 ladder, register-blocked (kernels/sgemm_regblock.cu .. sgemm_pipelined.cu) and the
- * configuration picked from the shape search (kernels/sgemm_search.cu, sgemm_search.h) */
+/* FP32 ladder, register-blocked (kernels/sgemm_regblock.cu .. sgemm_pipelined.cu), and
+ * `tuned` (kernels/sgemm_tuned.cu): the shapes picked by name from compare-search's
+ * candidates (kernels/sgemm_tuned.cuh; the search itself: kernels/search/) */
 int sgemm_regblock(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_vec4(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_warptile(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_pipelined(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 int sgemm_tuned(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
-/* TF32 tensor cores (mma.sync m16n8k8, operands rounded with cvt.rna): kernels/sgemm_tf32.cu */
+/* TEST ONLY: on != 0 makes sgemm_tuned take its cooperative-launch fallback
+ * (the one-block-per-tile kernel of the same shape) as if the stream-K launch
+ * had been refused, so the fallback can be checked on a GPU that accepts it;
+ * 0 (the default) restores the normal path. Not thread-safe; never called by
+ * compare itself. */
+void sgemm_tuned_force_fallback(int on);
+/* TF32 tensor cores (mma.sync m16n8k8, truncated operands): kernels/sgemm_tf32.cu */
 int sgemm_tf32_mma(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
-/* The TF32 shape candidates behind sgemm_tf32_mma (kernels/sgemm_tf32.cu), for
- * compare-search: count, name of candidate i (static string, NULL out of
- * range), and run candidate i (cudaErrorInvalidValue if i is out of range or a
- * size < 1). */
-int sgemm_tf32_search_count(void);
-const char *sgemm_tf32_search_name(int i);
-int sgemm_tf32_search_run(int i, const float *A, const float *B, float *C, int m, int n, int k,
-                          cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,11 @@
 /* kernels/sgemm_common.cuh: device helpers shared by the SGEMM ladder
- * (sgemm_regblock.cu .. sgemm_search.cu).
+ * (sgemm_regblock.cu .. sgemm_pipelined.cu, sgemm_tuned.cuh).
  *
  * - predicated 4-float chunk loads/stores of a matrix row: one float4 access
  *   when the caller has checked that rows are 16-byte aligned (row length a
  *   multiple of 4), else four predicated scalar accesses;
- * - cp.async wrappers (inline PTX, sm_80+) in their zero-fill form.
+ * - the cp.async copy of one such chunk (zero-fill form; the wrappers
+ *   themselves are in kernels/common/cp_async.cuh).
  *
  * Conventions: a "chunk" is 4 consecutive floats of one row starting at a
  * column that is a multiple of 4. With `vec` set, the row length `lim` is a
@@ -20,7 +21,13 @@
 
 #include <cuda_runtime.h>
 
+#include "cp_async.cuh"
+
 #define SGEMM_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
+
+/* The kernel_ran_note reason of a launcher that took its scalar kernel (rows
+ * of A or B not 16-byte aligned). */
+#define SGEMM_SCALAR_REASON "n or k not a multiple of 4: 4-byte accesses"
 
 // ---- global loads / stores of one 4-float chunk --------------------------------
 
@@ -60,36 +67,7 @@ static __device__ __forceinline__ void sgemm_store4(float *__restrict__ row, int
     }
 }
 
-// ---- cp.async (sm_80+): global -> shared without a register round trip -------------
-
-/* Copies 16 bytes from global `src` to shared `dst`; only the first src_bytes
- * (0 or 16) are read, the rest of the 16 are zero-filled. src must be a valid,
- * 16-byte aligned address even when src_bytes is 0 (callers clamp it). */
-static __device__ __forceinline__ void sgemm_cp_async16(void *dst, const void *src, int src_bytes)
-{
-    unsigned dst_s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-                 :: "r"(dst_s), "l"(src), "r"(src_bytes) : "memory");
-}
-
-/* The same for one float: src_bytes is 0 or 4 (.cg only exists for 16 bytes). */
-static __device__ __forceinline__ void sgemm_cp_async4(void *dst, const void *src, int src_bytes)
-{
-    unsigned dst_s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
-                 :: "r"(dst_s), "l"(src), "r"(src_bytes) : "memory");
-}
-
-/* Closes the group of cp.async issued by this thread since the last commit. */
-static __device__ __forceinline__ void sgemm_cp_async_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-/* Waits until at most N (a compile-time constant) of this thread's committed
- * groups are still in flight. Other threads' copies are visible only after a
- * __syncthreads() that follows the wait. */
-#define SGEMM_CP_ASYNC_WAIT(N) asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory")
+// ---- cp.async of one 4-float chunk (kernels/common/cp_async.cuh) --------------------
 
 /* Copies one chunk (4 floats) into shared memory (16-byte aligned `dst`):
  * src[0..3], where src points at element `col` of its row, zero-filling the
@@ -104,12 +82,12 @@ static __device__ __forceinline__ void sgemm_cp_async_chunk(float *dst, const fl
 {
     if (vec) {
         int ok = row_ok && col < lim;
-        sgemm_cp_async16(dst, ok ? src : safe, ok ? 16 : 0);
+        cp_async16(dst, ok ? src : safe, ok ? 16 : 0);
     } else {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
             int ok = row_ok && col + q < lim;
-            sgemm_cp_async4(dst + q, ok ? src + q : safe, ok ? 4 : 0);
+            cp_async4(dst + q, ok ? src + q : safe, ok ? 4 : 0);
         }
     }
 }

@@ -6,8 +6,6 @@
  * the same A element (a broadcast). Every operand comes from L1/L2 or DRAM:
  * about 2 loads per FMA, so it is bound by load throughput, not arithmetic.
  * Constraints: none; any m, n, k >= 1 (out-of-range threads return).
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   5.47 / 5.42 / 4.97 TFLOP/s at n = 2048 / 4096 / 8192 = 10.9 / 10.5 / 9.8% of cuBLAS FP32.
  * Run just this: ./compare --variants naive */
 #include "sgemm.h"
 

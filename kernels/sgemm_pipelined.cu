@@ -35,11 +35,11 @@
  * per slab (running pointers and "k left" counters, no per-element math).
  * Dynamic shared memory: STAGES * 18 KiB = 54 KiB per block (opt-in above
  * 48 KiB, set by the launcher); 128 registers, so 2 blocks of 256 threads per
- * SM. sgemm_search.cu builds the same kernel in other shapes.
+ * SM. The rowa kernel of sgemm_tuned.cuh is the same design as a template over
+ * its shape (compare-search times it in other shapes).
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   39.9 / 40.8 / 41.1 TFLOP/s at n = 2048 / 4096 / 8192 = 79.5 / 79.3 / 81.2% of cuBLAS FP32.
  * Run just this variant: ./compare --variants pipelined */
+#include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_common.cuh"
 
@@ -141,7 +141,7 @@ static __device__ __forceinline__ void sgemm_pipelined_body(const float *__restr
     for (int s = 0; s < PL_STAGES - 1; ++s) {
         if (s < ntiles)
             PL_LOAD_TILE(s);
-        sgemm_cp_async_commit();
+        cp_async_commit();
     }
 
     float acc[PL_TM][PL_TN];
@@ -157,11 +157,11 @@ static __device__ __forceinline__ void sgemm_pipelined_body(const float *__restr
         /* Groups committed so far: STAGES-1+t; at most STAGES-2 pending means
          * slabs 0..t have landed (this thread's copies); the barrier makes
          * all threads' copies visible and frees stage (t-1) % STAGES. */
-        SGEMM_CP_ASYNC_WAIT(PL_STAGES - 2);
+        cp_async_wait(PL_STAGES - 2);
         __syncthreads();
         if (t + PL_STAGES - 1 < ntiles)
             PL_LOAD_TILE(write_stage);
-        sgemm_cp_async_commit();
+        cp_async_commit();
 
         const float *as = smem + read_stage * PL_STAGE_FLOATS;
         const float *bs = as + PL_BM * PL_AS_LD;
@@ -228,6 +228,8 @@ extern "C" int sgemm_pipelined(const float *A, const float *B, float *C, int m, 
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
     const int vec = k % 4 == 0 && n % 4 == 0;
+    kernel_ran_note(vec ? "sgemm_pipelined_kernel_f4" : "sgemm_pipelined_kernel_scalar",
+                    vec ? NULL : SGEMM_SCALAR_REASON);
     /* Above 48 KiB of dynamic shared memory a kernel must opt in. */
     cudaError_t err = cudaFuncSetAttribute(vec ? (const void *)sgemm_pipelined_kernel_f4
                                                : (const void *)sgemm_pipelined_kernel_scalar,

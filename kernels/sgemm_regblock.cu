@@ -13,8 +13,6 @@
  * matrix, so the edge tiles add zeros) and every store of C is predicated per
  * element. The tile sizes are fixed by the static_asserts below.
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   29.3 / 30.0 / 30.2 TFLOP/s at n = 2048 / 4096 / 8192 = 58.3 / 58.4 / 59.6% of cuBLAS FP32.
  * Run just this variant: ./compare --variants regblock */
 #include "sgemm.h"
 #include "sgemm_common.cuh"

@@ -9,9 +9,6 @@
  * Constraints: none; any m, n, k >= 1: tile elements past an edge are
  * zero-filled, so they add 0 to the dot product, and stores are predicated.
  * Two instantiations: T = 16 (tiled16) and T = 32 (tiled32, 1024 threads).
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   tiled16 8.16 / 8.11 / 8.12 TFLOP/s, tiled32 9.06 / 8.73 / 8.78 TFLOP/s at
- *   n = 2048 / 4096 / 8192 = 16-18% of cuBLAS FP32.
  * Run just these: ./compare --variants tiled16,tiled32 */
 #include "sgemm.h"
 

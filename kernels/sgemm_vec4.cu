@@ -20,9 +20,8 @@
  * With k and n multiples of 4 a chunk is wholly inside or wholly outside the
  * matrix, so a load costs one compare; outside elements are zero-filled.
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   34.4 / 35.1 / 35.6 TFLOP/s at n = 2048 / 4096 / 8192 = 68.6 / 68.3 / 70.4% of cuBLAS FP32.
  * Run just this variant: ./compare --variants vectorized */
+#include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_common.cuh"
 
@@ -141,9 +140,12 @@ extern "C" int sgemm_vec4(const float *A, const float *B, float *C, int m, int n
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
     dim3 grid(SGEMM_CEIL_DIV(n, V4_BN), SGEMM_CEIL_DIV(m, V4_BM));
-    if (k % 4 == 0 && n % 4 == 0)
+    if (k % 4 == 0 && n % 4 == 0) {
+        kernel_ran_note("sgemm_vec4_kernel_f4", NULL);
         sgemm_vec4_kernel_f4<<<grid, V4_THREADS, 0, stream>>>(A, B, C, m, n, k);
-    else
+    } else {
+        kernel_ran_note("sgemm_vec4_kernel_scalar", SGEMM_SCALAR_REASON);
         sgemm_vec4_kernel_scalar<<<grid, V4_THREADS, 0, stream>>>(A, B, C, m, n, k);
+    }
     return (int)cudaGetLastError();
 }

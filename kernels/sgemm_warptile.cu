@@ -20,9 +20,8 @@
  * same kernel with predicated scalar accesses. Elements outside the matrix are
  * zero-filled in shared memory; stores of C are predicated per element.
  *
- * Measured on the H200 (results/h200/sgemm.csv at 6e29a4a, compare --ops sgemm --n 2048,4096,8192; median, L2 flushed):
- *   36.3 / 36.6 / 36.5 TFLOP/s at n = 2048 / 4096 / 8192 = 72.3 / 71.2 / 72.1% of cuBLAS FP32.
  * Run just this variant: ./compare --variants warptile */
+#include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_common.cuh"
 
@@ -155,9 +154,12 @@ extern "C" int sgemm_warptile(const float *A, const float *B, float *C, int m, i
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
     dim3 grid(SGEMM_CEIL_DIV(n, WT_BN), SGEMM_CEIL_DIV(m, WT_BM));
-    if (k % 4 == 0 && n % 4 == 0)
+    if (k % 4 == 0 && n % 4 == 0) {
+        kernel_ran_note("sgemm_warptile_kernel_f4", NULL);
         sgemm_warptile_kernel_f4<<<grid, WT_THREADS, 0, stream>>>(A, B, C, m, n, k);
-    else
+    } else {
+        kernel_ran_note("sgemm_warptile_kernel_scalar", SGEMM_SCALAR_REASON);
         sgemm_warptile_kernel_scalar<<<grid, WT_THREADS, 0, stream>>>(A, B, C, m, n, k);
+    }
     return (int)cudaGetLastError();
 }

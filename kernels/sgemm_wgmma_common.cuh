@@ -1,9 +1,11 @@
 /* kernels/sgemm_wgmma_common.cuh: Hopper warpgroup-MMA helpers shared by
- * sgemm_tf32_wgmma.cu and sgemm_tf32_tma.cu (both built for sm_90a only):
+ * sgemm_tf32_wgmma.cuh and sgemm_tf32_tma.cuh (both built for sm_90a only):
  * wgmma fence / commit / wait, the K-major 128-byte-swizzle matrix
  * descriptor, the m64n128k8 / m64n256k8 TF32 instructions in their RS form
- * (A from 4 registers, B by descriptor, D += A * B), and the grouped tile
- * rasterisation. The layouts are derived in sgemm_tf32_wgmma.cu's header. */
+ * (A from 4 registers, B by descriptor, D += A * B), the group size of the
+ * grouped tile order (kernels/common/tile_order.cuh),
+ * and the host-side shape check. The layouts are derived in
+ * sgemm_tf32_wgmma.cuh's header. */
 #ifndef KERNELS_SGEMM_WGMMA_COMMON_CUH
 #define KERNELS_SGEMM_WGMMA_COMMON_CUH
 
@@ -11,12 +13,10 @@
 
 #include <cuda_runtime.h>
 
-#define SGEMM_WG_GROUP_M 8        /* block-rows per rasterisation group */
+#include "smem.cuh"
+#include "tile_order.cuh"
 
-static __device__ __forceinline__ unsigned sgemm_wg_smem_u32(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
+#define SGEMM_WG_GROUP_M 8        /* block-rows per rasterisation group */
 
 static __device__ __forceinline__ void sgemm_wg_fence(void)
 {
@@ -112,20 +112,6 @@ static __device__ __forceinline__ void sgemm_wg_mma_n256(float *d, const unsigne
 }
 
 
-/* Block tile origin (bm0, bn0) of block `bid`: grouped rasterisation of the
- * 1-D grid, consecutive blocks walk GROUP_M block-rows before moving right. */
-static __device__ __forceinline__ void sgemm_wg_tile(int bid, int m, int n, const int BM,
-                                                     const int BN, int *bm0, int *bn0)
-{
-    const int tiles_m = (m + BM - 1) / BM;
-    const int tiles_n = (n + BN - 1) / BN;
-    const int per_group = SGEMM_WG_GROUP_M * tiles_n;
-    const int first_m = (bid / per_group) * SGEMM_WG_GROUP_M;
-    const int group_m = min(tiles_m - first_m, SGEMM_WG_GROUP_M);
-    const int in_group = bid % per_group;
-    *bm0 = (first_m + in_group % group_m) * BM;
-    *bn0 = (in_group / group_m) * BN;
-}
 
 /* 4 wgmma k steps of a slab on A_s stage a_s; descriptors and fragments pinned
  * before wgmma.fence (a non-wgmma definition of a wgmma input inside the
@@ -155,18 +141,31 @@ static __device__ __forceinline__ void sgemm_wg_mma_slab(float *d, unsigned *f, 
 
 // ---- host side: what both launchers check before a launch ------------------------
 
+/* Why the wgmma kernels decline this shape (a static string), NULL if they
+ * take it: whole 16-byte rows of A and B (n % 4 == 0, k % 4 == 0, A and B
+ * 16-byte aligned) and float2 stores of C (C 8-byte aligned). */
+static inline const char *sgemm_wg_decline(const float *A, const float *B, const float *C, int n,
+                                           int k)
+{
+    if (n % 4 != 0)
+        return "n not a multiple of 4";
+    if (k % 4 != 0)
+        return "k not a multiple of 4";
+    if (((uintptr_t)A & 15) != 0 || ((uintptr_t)B & 15) != 0)
+        return "A or B not 16-byte aligned";
+    if (((uintptr_t)C & 7) != 0)
+        return "C not 8-byte aligned";
+    return NULL;
+}
+
 /* 0 if the wgmma kernels take this shape, cudaErrorInvalidValue for a size < 1,
- * cudaErrorNotSupported unless n % 4 == 0, k % 4 == 0 (whole 16-byte rows), A
- * and B 16-byte and C 8-byte aligned (the caller then falls back). */
+ * cudaErrorNotSupported when they decline it (sgemm_wg_decline). */
 static inline int sgemm_wg_shape_ok(const float *A, const float *B, const float *C, int m, int n,
                                     int k)
 {
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
-    if (n % 4 != 0 || k % 4 != 0 || ((uintptr_t)A & 15) != 0 || ((uintptr_t)B & 15) != 0 ||
-        ((uintptr_t)C & 7) != 0)
-        return (int)cudaErrorNotSupported;
-    return 0;
+    return sgemm_wg_decline(A, B, C, n, k) ? (int)cudaErrorNotSupported : 0;
 }
 
 /* Raises the kernel's dynamic shared-memory limit once per process (*attr_set)
@@ -186,25 +185,5 @@ static inline int sgemm_wg_prepare(const void *kern, int *attr_set, int smem, in
     *tiles = (unsigned)t;
     return 0;
 }
-
-/* The search API of a candidate table TABLE (an array of {name, run} with
- * run(A, B, C, m, n, k, stream)): PREFIX_search_count / _name / _run, as
- * declared in sgemm_tf32_wgmma.h and sgemm_tf32_tma.h. */
-#define SGEMM_WG_SEARCH_API(PREFIX, TABLE)                                                        \
-    extern "C" int PREFIX##_search_count(void)                                                  \
-    {                                                                                           \
-        return (int)(sizeof(TABLE) / sizeof(TABLE[0]));                                         \
-    }                                                                                           \
-    extern "C" const char *PREFIX##_search_name(int i)                                          \
-    {                                                                                           \
-        return (i >= 0 && i < PREFIX##_search_count()) ? TABLE[i].name : NULL;                  \
-    }                                                                                           \
-    extern "C" int PREFIX##_search_run(int i, const float *A, const float *B, float *C, int m,  \
-                                       int n, int k, cudaStream_t stream)                       \
-    {                                                                                           \
-        if (i < 0 || i >= PREFIX##_search_count() || m < 1 || n < 1 || k < 1)                  \
-            return (int)cudaErrorInvalidValue;                                                  \
-        return TABLE[i].run(A, B, C, m, n, k, stream);                                          \
-    }
 
 #endif

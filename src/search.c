@@ -1,10 +1,14 @@
 /* src/search.c: `compare-search`, the tile-shape search behind the tuned
- * SGEMM constants. For each n given, every candidate configuration of the
- * FP32 search table (kernels/sgemm_search.h) and of the TF32 one is
- * verified against the FP64 reference, then timed with the same harness as
- * `compare` (L2 flushed, event pair per sample, median); the table printed
- * is what the constants next to SGEMM_TUNED_INDEX / the TF32 default cite.
- *   compare-search [--n LIST] [--reps N]
+ * SGEMM picks. For each n given, every candidate of the FP32 and TF32
+ * candidate tables (kernels/search/sgemm_search.h) is verified against the
+ * FP64 reference, then timed with the same harness as `compare` (L2 flushed,
+ * event pair per sample, median); the picks in the kernel files are candidate
+ * NAMES, and --csv writes one row per candidate and size (the reference
+ * library's row first in each family) for tools: tests/gpu_check.sh's search
+ * phase passes the winners' names as -DCOMPARE_KERNEL_DEFS.
+ *   compare-search [--n LIST] [--reps N] [--family LIST] [--csv FILE]
+ * CSV columns: family, candidate, m, n, k, status (ok, FAIL, ERROR, SKIP),
+ * time_ms_median, tflops, pct_of_cublas, rel_err (empty where n/a).
  * Exit: 0, 1 if any candidate failed verification, 2 usage, 77 no GPU. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +21,9 @@
 #include "harness.h"
 #include "inputs.h"
 #include "metrics.h"
+#include "csv.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
-#ifdef COMPARE_HAVE_WGMMA
-#include "sgemm_tf32_tma.h"
-#include "sgemm_tf32_wgmma.h"
-#endif
 #include "sizes.h"
 #include "stats.h"
 #include "verify.h"
@@ -117,10 +118,17 @@ static int search_family_check(const char *list, char *err, size_t err_len)
     }
 }
 
+/* One candidate's (or the library's) outcome at one size, for the CSV. */
+typedef struct {
+    const char *status; /* "ok", "FAIL", "ERROR", "SKIP" */
+    double ms;          /* median time, -1 unless ok */
+    double rel_err;     /* relative Frobenius error, -1 unless verified */
+} search_outcome;
+
 /* verify + time one runnable; prints one line; returns 0 ok, 1 fail */
 static int search_measure(device_ctx *d, const variant *v, const op_case *c, const double *C64,
                           double *sums_dev, const harness_plan *hp, double ref_ms, const char *label,
-                          double *out_ms)
+                          search_outcome *out)
 {
     double h[5], *samples = NULL;
     size_t count = 0;
@@ -130,13 +138,17 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     const search_data *b = c->data;
     int n = (int)c->pc->n;
     check_clear();
-    *out_ms = -1;
+    out->status = "ERROR";
+    out->ms = -1;
+    out->rel_err = -1;
     if (cudaMemsetAsync(b->C, 0xff, (size_t)n * n * 4, d->stream) != cudaSuccess ||
         harness_run_once(d, v, c) != STATUS_OK) {
         int unsupported = check_last_cuda_error() == cudaErrorNotSupported;
         /* a candidate that declines a shape (wgmma: n, k multiples of 4) is skipped, not failed */
         printf("%-40s %s %s\n", label, unsupported ? "SKIP (shape not supported)" : "ERROR", status_message());
         (void)cudaGetLastError();
+        if (unsupported)
+            out->status = "SKIP";
         return unsupported ? 0 : 1;
     }
     /* d->stream is non-blocking: the copy back goes on it and is waited for
@@ -154,7 +166,9 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     vs.nonfinite = h[3];
     vs.count = (double)n * n;
     verify_gemm_judge(&vs, v->info.math, n, &vd);
+    out->rel_err = vd.rel_err;
     if (!vd.pass) {
+        out->status = "FAIL";
         printf("%-40s FAIL rel err %.2e (tolerance %.2e), %lld NaN/Inf\n", label, vd.rel_err, vd.tolerance,
                vd.nonfinite);
         return 1;
@@ -165,7 +179,8 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
         free(samples);
         return 1;
     }
-    *out_ms = st.median;
+    out->status = "ok";
+    out->ms = st.median;
     printf("%-40s %9.4f ms %6.1f%% %9.2f TFLOP/s", label, st.median, st.spread_pct,
            metrics_tflops(metrics_gemm_flops(n, n, n), st.median));
     if (ref_ms > 0) printf("  %6.1f%% of cuBLAS", metrics_pct_of(ref_ms, st.median));
@@ -174,11 +189,72 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     return 0;
 }
 
+/* The --csv file: written to FILE.tmp, renamed over FILE at the end (an
+ * interrupted search leaves any previous FILE as it was). */
+typedef struct {
+    FILE *f;
+    char path[4096], tmp[4200];
+} search_csv;
+
+static int search_csv_open(search_csv *w, const char *path)
+{
+    if (snprintf(w->path, sizeof w->path, "%s", path) >= (int)sizeof w->path)
+        return -1;
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp", path);
+    w->f = fopen(w->tmp, "w");
+    if (!w->f)
+        return -1;
+    fprintf(w->f, "family,candidate,m,n,k,status,time_ms_median,tflops,pct_of_cublas,rel_err\n");
+    return 0;
+}
+
+static void search_csv_row(search_csv *w, const char *family, const char *candidate, int n,
+                           const search_outcome *o, double ref_ms)
+{
+    char ms[64], tf[64], pct[64], err[64];
+    if (!w->f)
+        return;
+    csv_format_number(ms, sizeof ms, o->ms);
+    csv_format_number(tf, sizeof tf, o->ms > 0 ? metrics_tflops(metrics_gemm_flops(n, n, n), o->ms) : -1);
+    csv_format_number(pct, sizeof pct, o->ms > 0 && ref_ms > 0 ? metrics_pct_of(ref_ms, o->ms) : -1);
+    csv_format_number(err, sizeof err, o->rel_err);
+    csv_write_field(w->f, family);
+    fputc(',', w->f);
+    csv_write_field(w->f, candidate);
+    fprintf(w->f, ",%d,%d,%d,%s,%s,%s,%s,%s\n", n, n, n, o->status, ms, tf, pct, err);
+}
+
+/* Drops the temporary file (a search that stopped early). */
+static void search_csv_discard(search_csv *w)
+{
+    if (w->f) {
+        fclose(w->f);
+        w->f = NULL;
+        remove(w->tmp);
+    }
+}
+
+/* 0 once FILE holds every row, else -1 (FILE untouched). */
+static int search_csv_close(search_csv *w)
+{
+    if (!w->f)
+        return 0;
+    int bad = ferror(w->f) != 0;
+    bad |= fclose(w->f) != 0;
+    w->f = NULL;
+    if (!bad && rename(w->tmp, w->path) == 0)
+        return 0;
+    remove(w->tmp);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     long long sizes[SIZES_MAX_COUNT] = {2048, 4096, 8192};
     int nsizes = 3, reps = 20, bad = 0;
     const char *families = NULL; /* comma-separated, NULL: every table */
+    const char *csv_path = NULL; /* --csv FILE */
+    search_csv csv = {NULL, "", ""};
     char err[512];
     device_ctx d;
     for (int i = 1; i < argc; i++) {
@@ -199,8 +275,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "compare-search: --family: %s\n", err);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
+            csv_path = argv[++i];
         } else {
-            fprintf(stderr, "usage: compare-search [--n LIST] [--reps N] [--family LIST]\n"
+            fprintf(stderr, "usage: compare-search [--n LIST] [--reps N] [--family LIST] [--csv FILE]\n"
                             "  families: fp32, tf32, tf32-wgmma, tf32-tma (those built); default all\n");
             return 2;
         }
@@ -209,6 +287,11 @@ int main(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "compare-search: %s\n", err);
         return rc;
+    }
+    if (csv_path && search_csv_open(&csv, csv_path) != 0) {
+        fprintf(stderr, "compare-search: --csv '%s': cannot write %s.tmp\n", csv_path, csv_path);
+        device_close(&d);
+        return 2;
     }
     printf("compare-search on %s (%d SMs), L2 flushed, median of >= %d samples\n", d.info.name, d.info.sms, reps);
     harness_plan hp = {2, reps, reps * 5, 1.0, 0.5, 1};
@@ -224,6 +307,7 @@ int main(int argc, char **argv)
             cudaMalloc((void **)&A64, nn * 8) || cudaMalloc((void **)&B64, nn * 8) ||
             cudaMalloc((void **)&C64, nn * 8) || cudaMalloc((void **)&sums, 64)) {
             fprintf(stderr, "compare-search: out of device memory at n=%d\n", n);
+            search_csv_discard(&csv);
             return 1;
         }
         if (inputs_reset(d.rng, 2026 + (unsigned)n) || inputs_uniform_pm1(d.rng, A, nn, d.stream) ||
@@ -231,6 +315,7 @@ int main(int argc, char **argv)
             gpucheck_to_f64(B, B64, nn, d.stream) || blas_dgemm(d.blas, A64, B64, C64, n, n, n) ||
             cudaStreamSynchronize(d.stream)) {
             fprintf(stderr, "compare-search: inputs/reference failed: %s\n", status_message());
+            search_csv_discard(&csv);
             return 1;
         }
         memset(&c, 0, sizeof c);
@@ -253,16 +338,20 @@ int main(int argc, char **argv)
                            .run = search_library};
             variant cand = {.info = {"sgemm", "candidate", 0, tf32 ? "tf32" : "fp32", NULL, 0, "builtin", ""},
                             .run = search_run_current};
-            double ref_ms, ms, best_ms = -1;
+            double ref_ms, best_ms = -1;
             int best = -1;
-            search_measure(&d, &lib, &c, C64, sums, &hp, -1, lib.info.name, &ref_ms);
+            search_outcome o;
+            search_measure(&d, &lib, &c, C64, sums, &hp, -1, lib.info.name, &o);
+            ref_ms = o.ms;
+            search_csv_row(&csv, tab->family, lib.info.name, n, &o, ref_ms);
             search_cur_table = tab;
             for (int i = 0; i < tab->count(); i++) {
                 search_cur_index = i;
-                bad |= search_measure(&d, &cand, &c, C64, sums, &hp, ref_ms, tab->name(i), &ms);
-                if (ms > 0 && (best < 0 || ms < best_ms)) {
+                bad |= search_measure(&d, &cand, &c, C64, sums, &hp, ref_ms, tab->name(i), &o);
+                search_csv_row(&csv, tab->family, tab->name(i), n, &o, ref_ms);
+                if (o.ms > 0 && (best < 0 || o.ms < best_ms)) {
                     best = i;
-                    best_ms = ms;
+                    best_ms = o.ms;
                 }
             }
             if (best >= 0)
@@ -272,5 +361,9 @@ int main(int argc, char **argv)
         cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(A64); cudaFree(B64); cudaFree(C64); cudaFree(sums);
     }
     device_close(&d);
+    if (search_csv_close(&csv) != 0) {
+        fprintf(stderr, "compare-search: --csv '%s': write or rename failed\n", csv_path);
+        return 1;
+    }
     return bad ? 1 : 0;
 }

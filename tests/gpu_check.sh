@@ -6,9 +6,10 @@
 # Phases (PHASES, default "build tests sanitize bench"; add "search" first to
 # retune, "sweep" and "soak" for the reference runs):
 #   build     configure (Release, the GPU present's architecture) and build in build-gpu/
-#   search    compare-search at 2048/4096/8192, then rebuild with the winners passed as
-#             -DCOMPARE_KERNEL_DEFS (FP32 `tuned` = best at 4096; `tf32_mma` = best at
-#             4096 up to 4096^2 outputs, best at 8192 beyond); its log is search.txt
+#   search    compare-search at 2048/4096/8192 (search.csv, log search.txt), then rebuild
+#             with the winners' names passed as -DCOMPARE_KERNEL_DEFS (FP32 `tuned`'s
+#             large pick = best at 4096; `tf32_mma` = best at 4096 up to 4096^2
+#             outputs, best at 8192 beyond)
 #   tests     every test (cpu and gpu labels) with ctest
 #   sanitize  compute-sanitizer memcheck, racecheck, initcheck and synccheck over the gpu
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
@@ -78,19 +79,21 @@ if has build; then
 fi
 
 if has search; then
-    step search "$BUILD/compare-search" --n 2048,4096,8192
+    step search "$BUILD/compare-search" --n 2048,4096,8192 --csv "$LOG/search.csv"
     cp "$LOG/search.log" "$LOG/search.txt"
-    best() { # family size -> index of the winner
-        sed -n "s/^best $1 at n=$2: \[\([0-9]*\)\].*/\1/p" "$LOG/search.log" | head -n 1
+    best() { # family size -> NAME of the fastest verified candidate (search.csv, not stdout)
+        awk -F, -v fam="$1" -v n="$2" 'NR > 1 && $1 == fam && $4 == n && $6 == "ok" &&
+            $2 !~ /^cublas_/ && (best == "" || $7 + 0 < t) { best = $2; t = $7 + 0 }
+            END { print best }' "$LOG/search.csv"
     }
     f32=$(best fp32 4096) t_small=$(best tf32 4096) t_large=$(best tf32 8192)
     if [ -n "$f32" ] && [ -n "$t_small" ] && [ -n "$t_large" ]; then
-        defs="SGEMM_TUNED_INDEX=$f32;SGEMM_TF32_SMALL=$t_small;SGEMM_TF32_DEFAULT=$t_large"
+        defs="SGEMM_TUNED_LARGE=$f32;SGEMM_TF32_SMALL=$t_small;SGEMM_TF32_DEFAULT=$t_large"
         echo "tuned: $defs" | tee -a "$LOG/search.txt" >&2
         step retune cmake -S . -B "$BUILD" "-DCOMPARE_KERNEL_DEFS=$defs" &&
             step rebuild cmake --build "$BUILD" -j "$JOBS"
     else
-        echo "search: no winner parsed; keeping the compiled defaults" >&2
+        echo "search: no winner in $LOG/search.csv; keeping the compiled picks" >&2
         fail=1
     fi
 fi

@@ -1,16 +1,25 @@
 /* tests/test_gpu_gemm_shapes.c: every SGEMM launcher and every compare-search
  * candidate on rectangular shapes (m != n != k), which the variant test
  * (square n only) cannot make: each result, written over a NaN-poisoned C,
- * is judged against a CPU double GEMM by the tool's own rule
+ * (every hand SGEMM row of the variant table, by its launcher) is judged
+ * against a CPU double GEMM by the tool's own rule
  * (verify_gemm_judge, FP32 or TF32 tolerance). A search candidate may decline
  * a shape (cudaErrorNotSupported) only where its header says so (the wgmma
- * and TMA ones: n or k not a multiple of 4); a launcher never may. */
+ * and TMA ones: n or k not a multiple of 4); a launcher never may. The
+ * candidates are listed by the search tables themselves (sgemm_search.h),
+ * by name.
+ * Each launcher that chooses among kernels must name the one it ran
+ * (kernel_ran_name) and say why when it fell back (kernel_ran_reason): the
+ * TF32 wgmma / TMA launchers on a shape they decline, and `tuned` when its
+ * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
+ * at sizes where `tuned` runs its large pick. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
 
+#include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
 #ifdef COMPARE_HAVE_WGMMA
@@ -36,6 +45,9 @@ static const shape shapes_full[] = {
 static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
 };
+/* at least 2^20 outputs (tuned's large pick), not multiples of its tile:
+ * the float4 path (n, k % 4 == 0) and the scalar one; quick: the first */
+static const shape shapes_fallback[] = {{1031, 1028, 300}, {1025, 1030, 77}};
 
 typedef struct {
     const char *family;
@@ -57,6 +69,53 @@ static const cand_table tables[] = {
 #endif
 };
 
+/* What a row's launcher must note about the kernel it ran, by variant name
+ * (a hand SGEMM row of the catalog that is not listed must note nothing in
+ * particular): the prefix of the names it notes for its own kernels ("" any),
+ * and whether it falls back (another name and a reason) exactly when n or k
+ * % 4 != 0. */
+typedef struct {
+    const char *name;
+    const char *own;
+    int declines;
+} note_rule;
+
+static const note_rule note_rules[] = {
+    {"tuned", "", 0},
+    {"tf32_mma", "tf32_", 0},
+    {"tf32_wgmma", "tf32_wgmma_", 1},
+    {"tf32_tma", "tf32_tma_", 1},
+};
+
+/* The kernel a launcher noted: named, its own unless it declines the shape,
+ * and then a fallback with a reason. */
+static void check_note(const char *variant_name, const shape *sh)
+{
+    const note_rule *l = NULL;
+    for (size_t i = 0; i < sizeof note_rules / sizeof note_rules[0]; i++)
+        if (strcmp(note_rules[i].name, variant_name) == 0) l = &note_rules[i];
+    const char *name = kernel_ran_name(), *why = kernel_ran_reason();
+    if (!l)
+        return;
+    CHECK(name != NULL, "%s m=%d n=%d k=%d: no kernel_ran_note", l->name, sh->m, sh->n, sh->k);
+    if (!name || !l->declines)
+        return;
+    const int own = strncmp(name, l->own, strlen(l->own)) == 0;
+    if (sh->n % 4 != 0 || sh->k % 4 != 0)
+        CHECK(!own && why != NULL, "%s m=%d n=%d k=%d: declined shape, noted %s (%s)", l->name,
+              sh->m, sh->n, sh->k, name, why ? why : "no reason");
+    else
+        CHECK(own && why == NULL, "%s m=%d n=%d k=%d: noted %s (%s)", l->name, sh->m, sh->n,
+              sh->k, name, why ? why : "no reason");
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+#define REFUSED "cooperative launch refused: "
 
 typedef struct {
     const float *dA, *dB;
@@ -87,6 +146,68 @@ static int judge(const bufs *b, const shape *sh, const char *math, int rc, const
     return !vd.pass;
 }
 
+/* Fills A and B of `sh` (uniform in (-1, 1), from *rng: a failure repeats),
+ * the CPU double reference, and the device copies. */
+static void prepare(const shape *sh, float *hA, float *hB, double *ref, float *dA, float *dB,
+                    uint64_t *rng, cudaStream_t s)
+{
+    const size_t na = (size_t)sh->m * sh->k, nb = (size_t)sh->k * sh->n;
+    for (size_t j = 0; j < na + nb; j++) {
+        *rng = *rng * 6364136223846793005ULL + 1442695040888963407ULL;
+        float v = (float)((double)(*rng >> 40) / 8388608.0 - 1.0);
+        if (j < na) hA[j] = v;
+        else hB[j - na] = v;
+    }
+    verify_cpu_gemm(hA, hB, ref, sh->m, sh->n, sh->k);
+    CK(cudaMemcpyAsync(dA, hA, na * 4, cudaMemcpyHostToDevice, s));
+    CK(cudaMemcpyAsync(dB, hB, nb * 4, cudaMemcpyHostToDevice, s));
+}
+
+/* `tuned` at a size where it runs its large pick, as it is and with the
+ * fallback forced: both results right, and the notes say which kernel ran.
+ * A stream-K pick (name ..._sk) falls back to the staged tile kernel of the
+ * same shape (..._st) with a "cooperative launch refused: " reason; a pick
+ * that is not stream-K has no fallback and the switch changes nothing. */
+static void check_tuned_fallback(const bufs *b, const shape *sh)
+{
+    const size_t nc = (size_t)sh->m * sh->n;
+    char name1[256];
+    CK(cudaMemsetAsync(b->dC, 0xff, nc * 4, b->s));
+    kernel_ran_clear();
+    judge(b, sh, "fp32", sgemm_tuned(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s), "tuned");
+    const char *n1 = kernel_ran_name(), *why1 = kernel_ran_reason();
+    CHECK(n1 != NULL, "tuned m=%d n=%d k=%d: no kernel_ran_note", sh->m, sh->n, sh->k);
+    snprintf(name1, sizeof name1, "%s", n1 ? n1 : "");
+
+    CK(cudaMemsetAsync(b->dC, 0xff, nc * 4, b->s));
+    kernel_ran_clear();
+    sgemm_tuned_force_fallback(1);
+    const int rc = sgemm_tuned(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s);
+    sgemm_tuned_force_fallback(0);
+    judge(b, sh, "fp32", rc, "tuned (fallback forced)");
+    const char *n2 = kernel_ran_name(), *why2 = kernel_ran_reason();
+    printf("tuned m=%d n=%d k=%d: %s (%s); forced: %s (%s)\n", sh->m, sh->n, sh->k, name1,
+           why1 ? why1 : "no fallback", n2 ? n2 : "none", why2 ? why2 : "no fallback");
+    CHECK(n2 != NULL, "tuned (forced) m=%d n=%d k=%d: no kernel_ran_note", sh->m, sh->n, sh->k);
+    if (!n2)
+        return;
+    const size_t len = strlen(name1);
+    const int refused = why1 != NULL && strncmp(why1, REFUSED, strlen(REFUSED)) == 0;
+    if (!refused && ends_with(name1, "_sk")) { /* the stream-K pick ran: the usual case */
+        CHECK(ends_with(n2, "_st") && strlen(n2) == len && strncmp(n2, name1, len - 3) == 0,
+              "forced fallback of %s ran %s, not the _st kernel of the same shape", name1, n2);
+        CHECK(why2 != NULL && strncmp(why2, REFUSED, strlen(REFUSED)) == 0,
+              "forced fallback of %s: reason '%s'", name1, why2 ? why2 : "(none)");
+    } else if (refused) { /* refused for real (MPS, a busy GPU): both runs fell back */
+        CHECK(ends_with(name1, "_st") && strcmp(n2, name1) == 0 && why2 != NULL,
+              "tuned fell back to %s (%s), forced to %s", name1, why1, n2);
+    } else { /* a large pick that is not stream-K (COMPARE_KERNEL_DEFS): nothing to force */
+        printf("note: tuned's large pick %s is not stream-K: no fallback to force\n", name1);
+        CHECK(strcmp(n2, name1) == 0 && (why2 == NULL) == (why1 == NULL),
+              "forcing changed %s into %s (%s)", name1, n2, why2 ? why2 : "no reason");
+    }
+}
+
 int main(void)
 {
     const char *quick_env = getenv("COMPARE_TEST_QUICK");
@@ -94,15 +215,16 @@ int main(void)
     const shape *shapes = quick ? shapes_quick : shapes_full;
     const size_t nshapes = quick ? sizeof shapes_quick / sizeof shapes_quick[0]
                                  : sizeof shapes_full / sizeof shapes_full[0];
+    const size_t nfallback = quick ? 1 : sizeof shapes_fallback / sizeof shapes_fallback[0];
     size_t max_a = 0, max_b = 0, max_c = 0;
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     int runs = 0, declined = 0, hand_rows = 0;
     cudaStream_t s;
     const catalog *cat = ops_catalog();
     test_require_gpu();
-    for (size_t i = 0; i < nshapes; i++) {
-        size_t a = (size_t)shapes[i].m * shapes[i].k, bb = (size_t)shapes[i].k * shapes[i].n,
-               c = (size_t)shapes[i].m * shapes[i].n;
+    for (size_t i = 0; i < nshapes + nfallback; i++) {
+        const shape *sh = i < nshapes ? &shapes[i] : &shapes_fallback[i - nshapes];
+        size_t a = (size_t)sh->m * sh->k, bb = (size_t)sh->k * sh->n, c = (size_t)sh->m * sh->n;
         max_a = a > max_a ? a : max_a;
         max_b = bb > max_b ? bb : max_b;
         max_c = c > max_c ? c : max_c;
@@ -118,26 +240,20 @@ int main(void)
     CK(cudaMalloc((void **)&dA, max_a * 4));
     CK(cudaMalloc((void **)&dB, max_b * 4));
     CK(cudaMalloc((void **)&dC, max_c * 4));
+    bufs b = {dA, dB, dC, hC, ref, s};
     for (size_t i = 0; i < nshapes; i++) {
         const shape *sh = &shapes[i];
-        const size_t na = (size_t)sh->m * sh->k, nb = (size_t)sh->k * sh->n, nc = (size_t)sh->m * sh->n;
-        /* uniform in (-1, 1), fixed seed: a failure repeats */
-        for (size_t j = 0; j < na + nb; j++) {
-            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-            float v = (float)((double)(rng >> 40) / 8388608.0 - 1.0);
-            if (j < na) hA[j] = v;
-            else hB[j - na] = v;
-        }
-        verify_cpu_gemm(hA, hB, ref, sh->m, sh->n, sh->k);
-        CK(cudaMemcpyAsync(dA, hA, na * 4, cudaMemcpyHostToDevice, s));
-        CK(cudaMemcpyAsync(dB, hB, nb * 4, cudaMemcpyHostToDevice, s));
-        bufs b = {dA, dB, dC, hC, ref, s};
-        /* every hand SGEMM row of the variant table (its launcher, called directly) */
+        const size_t nc = (size_t)sh->m * sh->n;
+        prepare(sh, hA, hB, ref, dA, dB, &rng, s);
+        /* every hand SGEMM row of the variant table with a launcher (the CPU row has none) */
         for (int l = 0; l < cat->variant_count; l++) {
             const variant *v = ops_variant(l);
             if (strcmp(v->info.op, "sgemm") != 0 || v->info.is_library || v->info.test_only || !v->fn) continue;
             CK(cudaMemsetAsync(dC, 0xff, nc * 4, s));
-            judge(&b, sh, v->info.math, ((sgemm_launcher)v->fn)(dA, dB, dC, sh->m, sh->n, sh->k, s), v->info.name);
+            kernel_ran_clear();
+            judge(&b, sh, v->info.math, ((sgemm_launcher)v->fn)(dA, dB, dC, sh->m, sh->n, sh->k, s),
+                  v->info.name);
+            check_note(v->info.name, sh);
             runs++;
             hand_rows++;
         }
@@ -156,9 +272,15 @@ int main(void)
             }
         }
     }
+    for (size_t i = 0; i < nfallback; i++) {
+        prepare(&shapes_fallback[i], hA, hB, ref, dA, dB, &rng, s);
+        check_tuned_fallback(&b, &shapes_fallback[i]);
+        runs += 2;
+    }
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
-    printf("%d runs judged, %d declined (n or k %% 4 != 0) over %zu shapes\n", runs, declined, nshapes);
+    printf("%d runs judged, %d declined (n or k %% 4 != 0) over %zu shapes\n", runs, declined,
+           nshapes + nfallback);
     CHECK(runs > 0 && hand_rows >= 11 * (int)nshapes, "nothing ran (%d runs, %d of hand rows)", runs, hand_rows);
     cudaFree(dA);
     cudaFree(dB);

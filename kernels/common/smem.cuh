@@ -1,0 +1,32 @@
+/* kernels/common/smem.cuh: shared-memory facts of sm_90 (H100 / H200), the
+ * one place every kernel's static_asserts take them from, and the 32-bit
+ * shared address that inline PTX wants.
+ *
+ * Limits (CUDA C Programming Guide, compute capability 9.0): 228 KiB of
+ * shared memory per SM, at most 227 KiB of dynamic shared memory per block
+ * (above 48 KiB only after cudaFuncAttributeMaxDynamicSharedMemorySize), and
+ * 1 KiB the system reserves per resident block. A kernel that asks
+ * __launch_bounds__ for MINB blocks per SM checks SMEM_SM90_FITS(bytes, MINB):
+ * otherwise fewer blocks are resident than ptxas assumed when it chose the
+ * register budget. */
+#ifndef KERNELS_COMMON_SMEM_CUH
+#define KERNELS_COMMON_SMEM_CUH
+
+#include <cuda_runtime.h>
+
+#define SMEM_SM90_PER_SM (228 * 1024)    /* shared memory per SM, bytes */
+#define SMEM_SM90_PER_BLOCK (227 * 1024) /* max dynamic shared memory per block, bytes */
+#define SMEM_SM90_RESERVED 1024          /* reserved per resident block, bytes */
+
+/* 1 if `blocks` blocks of `bytes` dynamic shared memory each fit on one SM */
+#define SMEM_SM90_FITS(bytes, blocks)                                                              \
+    ((bytes) <= SMEM_SM90_PER_BLOCK && (blocks) * ((bytes) + SMEM_SM90_RESERVED) <= SMEM_SM90_PER_SM)
+
+/* The shared-window address of a pointer into shared memory (what the
+ * .shared state space of ld / st / cp.async / ldmatrix / mbarrier takes). */
+static __device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+#endif

@@ -1,0 +1,21 @@
+/* kernels/search/sgemm_search.cu: every FP32 `tuned` candidate, for
+ * compare-search (built into compare_search, a library that only
+ * compare-search and the shape test link: `compare` carries only the two
+ * shapes `tuned` runs).
+ *
+ * Idea: one row of SGEMM_TUNED_CANDIDATES (kernels/sgemm_tuned.cuh) = one
+ * instantiation of the kernel templates there, listed under its name; how
+ * each kernel works and why those rows are the ones kept is said there.
+ * Constraints: as sgemm_tuned.cuh (any m, n, k >= 1). A stream-K candidate
+ * (_sk) runs as itself or not at all: a refused cooperative launch is
+ * returned as the candidate's error (no fallback here, unlike `tuned`).
+ * Run: ./compare-search --family fp32 --n 2048,4096,8192 [--csv FILE]. */
+#include "search_table.cuh"
+#include "sgemm_tuned.cuh"
+
+#define SGEMM_SEARCH_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)              \
+    {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0>},
+
+static const sgemm_search_row sgemm_search_table[] = {SGEMM_TUNED_CANDIDATES(SGEMM_SEARCH_ROW)};
+
+SGEMM_SEARCH_API(sgemm, sgemm_search_table)

@@ -1,0 +1,47 @@
+/* kernels/search/sgemm_search.h: the SGEMM candidate tables that
+ * compare-search times (library compare_search: linked into compare-search
+ * and the shape test, never into `compare`).
+ *
+ * Four families, each a table of candidates known by name (the names picks
+ * are made by: -DSGEMM_TUNED_LARGE=NAME and the like, see the kernel files):
+ *   sgemm         FP32 `tuned` candidates (kernels/sgemm_tuned.cuh)
+ *   sgemm_tf32    TF32 mma.sync candidates (kernels/sgemm_tf32.cuh)
+ *   sgemm_tf32_wgmma, sgemm_tf32_tma   TF32 warpgroup MMA candidates
+ *                 (kernels/sgemm_tf32_wgmma.cuh, sgemm_tf32_tma.cuh; built
+ *                 only with COMPARE_HAVE_WGMMA, for sm_90a)
+ * For each: PREFIX_search_count(), PREFIX_search_name(i) (a static string,
+ * NULL out of range) and PREFIX_search_run(i, ...), same contract as every
+ * launcher in sgemm.h: row-major dense A (m x k), B (k x n), C (m x n),
+ * C = A*B, launched on `stream`, returns the cudaError_t of the launch
+ * (0 on success); cudaErrorInvalidValue if i is out of range or a size < 1.
+ * The wgmma and TMA candidates return cudaErrorNotSupported for the shapes
+ * they decline (n or k not a multiple of 4, A or B not 16-byte aligned, C
+ * not 8-byte aligned); a stream-K FP32 candidate returns its refused
+ * cooperative launch's error (no fallback: a candidate is what it says). */
+#ifndef KERNELS_SEARCH_SGEMM_SEARCH_H
+#define KERNELS_SEARCH_SGEMM_SEARCH_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SGEMM_SEARCH_DECLARE(PREFIX)                                                               \
+    int PREFIX##_search_count(void);                                                               \
+    const char *PREFIX##_search_name(int i);                                                       \
+    int PREFIX##_search_run(int i, const float *A, const float *B, float *C, int m, int n, int k,  \
+                            cudaStream_t stream);
+SGEMM_SEARCH_DECLARE(sgemm)
+SGEMM_SEARCH_DECLARE(sgemm_tf32)
+#ifdef COMPARE_HAVE_WGMMA
+SGEMM_SEARCH_DECLARE(sgemm_tf32_wgmma)
+SGEMM_SEARCH_DECLARE(sgemm_tf32_tma)
+#endif
+#undef SGEMM_SEARCH_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

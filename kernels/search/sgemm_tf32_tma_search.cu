@@ -1,0 +1,14 @@
+/* kernels/search/sgemm_tf32_tma_search.cu: every TF32 TMA candidate
+ * (SGEMM_TMA_CANDIDATES, kernels/sgemm_tf32_tma.cuh), for compare-search
+ * only. Compiled for sm_90a only. Idea and constraints: as that header (a
+ * candidate declines, with cudaErrorNotSupported, shapes whose rows are not
+ * whole 16-byte copies). Run: ./compare-search --family tf32-tma. */
+#include "search_table.cuh"
+#include "sgemm_tf32_tma.cuh"
+
+#define SGEMM_TMA_SEARCH_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB)                                   \
+    {#NAME, sgemm_tma_run<BM, BN, ST, DB, WS, PP, MINB>},
+
+static const sgemm_search_row sgemm_tma_search_table[] = {SGEMM_TMA_CANDIDATES(SGEMM_TMA_SEARCH_ROW)};
+
+SGEMM_SEARCH_API(sgemm_tf32_tma, sgemm_tma_search_table)

@@ -1,0 +1,13 @@
+/* kernels/search/sgemm_tf32_wgmma_search.cu: every TF32 wgmma candidate
+ * (SGEMM_WG_CANDIDATES, kernels/sgemm_tf32_wgmma.cuh), for compare-search
+ * only. Compiled for sm_90a only. Idea and constraints: as that header (a
+ * candidate declines, with cudaErrorNotSupported, shapes whose rows are not
+ * whole 16-byte copies). Run: ./compare-search --family tf32-wgmma. */
+#include "search_table.cuh"
+#include "sgemm_tf32_wgmma.cuh"
+
+#define SGEMM_WG_SEARCH_ROW(NAME, BM, BN, ST, MINB) {#NAME, sgemm_wg_run<BM, BN, ST, MINB>},
+
+static const sgemm_search_row sgemm_wg_search_table[] = {SGEMM_WG_CANDIDATES(SGEMM_WG_SEARCH_ROW)};
+
+SGEMM_SEARCH_API(sgemm_tf32_wgmma, sgemm_wg_search_table)

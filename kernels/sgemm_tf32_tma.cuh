@@ -1,0 +1,536 @@
+/* kernels/sgemm_tf32_tma.cuh: TF32 SGEMM on Hopper warpgroup MMA, fed by the
+ * bulk tensor copy engine (TMA) through an mbarrier ring, two consumer
+ * warpgroups issuing in ping-pong order, as a template over its shape, and
+ * the table of shape candidates. Compiled for sm_90a only.
+ *
+ * Included by kernels/sgemm_tf32_tma.cu (the variant tf32_tma: the two
+ * candidates it picks, by name) and kernels/search/sgemm_tf32_tma_search.cu
+ * (every row of SGEMM_TMA_CANDIDATES, for compare-search only). Names
+ * tf32_tma_mBMnBNk32_sST[_pp][_db][_ws] (block tile BM rows x BN columns of
+ * C, k slab 32, ST-stage ring; _pp ping-pong issue order, _db two fragment
+ * register sets with one wgmma group in flight, _ws a producer warp instead
+ * of thread 0). Every candidate's figures: results/h200/search_tma*.txt.
+ * What the candidates showed (compare-search, same process; runs differ by a
+ * few percent):
+ *   - m256n128 s4, wait_group 0 per slab: ncu (--clock-control none) had the
+ *     tensor pipe idle a good part of the cycles with L2 far from its peak
+ *     (not the limit), and most stall cycles counted as barrier waits (the
+ *     loop has no block barrier: the warpgroup-wide wgmma ones). Hypothesis:
+ *     the two warpgroups issue their batches at about the same moment, the
+ *     tensor core interleaves them, both finish together and both then
+ *     refill: a bubble per slab.
+ *   - _pp (ping-pong: warpgroup 1 issues only after 0 has, 0 only after 1
+ *     has; two named barriers): faster, as predicted by that hypothesis
+ *     (which it supports), and the chosen one.
+ *   - _db (two fragment sets, wait_group 1: a warpgroup's own next batch
+ *     queued behind its current one; ptxas does not serialise it, no C7513):
+ *     slower, not explained (more registers; the accumulator chain
+ *     serialises consecutive batches anyway).
+ *   - _ws (a producer warp instead of thread 0): 9 warps cap a thread at 168
+ *     registers (4 sub-partitions x 16 K registers), too few for 128
+ *     accumulators: spills and C7512 at BM = 256; at BM = 128 slower than
+ *     _pp at large sizes, the best up to 1024^2 outputs (more, smaller tiles).
+ *   - m128n192 (3 warpgroups) _ws: slower than _pp, noisy.
+ *
+ * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
+ *   The same math and operand roles: C^T = B^T A^T on
+ *   wgmma.mma_async.m64nNk8.f32.tf32.tf32, the B^T fragments from registers
+ *   (RS form: for .tf32 both shared-memory operands would have to be K-major,
+ *   and B is N-major), A^T by a K-major 128-byte-swizzle descriptor. That
+ *   kernel stayed well below cuBLAS TF32: every thread issued cp.async copies,
+ *   and one __syncthreads per 32-wide k slab lined both warpgroups up, so
+ *   both waited for their MMAs at the same moment and the tensor core ran
+ *   dry once per slab. Here:
+ *   - Copies: one thread issues, per slab, one TMA box of A (32 k x BM rows,
+ *     SWIZZLE_128B: exactly the layout the descriptor reads) and BN / 32
+ *     boxes of B (32 n x 32 k each, SWIZZLE_128B), completing on the stage's
+ *     "full" mbarrier (expect_tx of the whole stage). Edges are free: TMA
+ *     fills every element outside m, n or k with zero, which adds 0.
+ *   - No block-wide barrier in the main loop. Each consumer warpgroup waits
+ *     on "full[s]", loads its B^T fragments, runs 4 wgmma, waits for them,
+ *     and each of its warps arrives on "empty[s]" (count 4 x consumer
+ *     warpgroups). The producer is thread 0 (a consumer too: a ninth,
+ *     producer-only warp would cap every thread at 168 registers, see _ws
+ *     below): after issuing its own MMAs it tops the ring up with every
+ *     slab whose stage "empty" says is free, without blocking; it blocks on
+ *     "empty" only for a slab its warpgroup needs next, which the other
+ *     warps can always release (no deadlock).
+ *   - Ping-pong (_pp): warpgroup 1 issues slab kt's batch only after 0 has
+ *     (named barrier 1), and 0 issues kt + 1 only after 1 has issued kt
+ *     (named barrier 2). Each batch queues behind the other's, so one
+ *     warpgroup refills its fragments while the other's batch runs.
+ *   B^T fragments from the swizzled B box. Thread (warp w of its warpgroup,
+ *   lane = 4 g + t) owns the wgmma rows 16 w + g and 16 w + g + 8; rows map
+ *   to n columns (a free permutation, undone at the store) as the pair
+ *   n0 = 64 cw + 32 (w >> 1) + 2 q, n0 + 1, with
+ *   q = (g & 1) + 8 ((g >> 1) & 1) + 2 (g >> 2) + 4 (w & 1).
+ *   Then a0, a1 = B[k = 8 j + t][n0, n0 + 1] and a2, a3 = the same at k + 4:
+ *   one LDS.64 each. In the swizzled box, 16-byte chunk q / 2 of row k sits
+ *   at chunk (q / 2) ^ (k & 7); the 16 lanes of a half warp (g = 0..3 or
+ *   4..7, t = 0..3) reach 8 distinct chunks x 2 halves = all 32 banks once:
+ *   no bank conflict.
+ *   Accumulators and store: as sgemm_tf32_wgmma.cu, d[4 j + v0 + 2 v1] =
+ *   C[bm0 + 8 j + 2 t + v0][bn0 + n0 + v1]: float2 stores.
+ *
+ * Constraints (why)
+ *   - n % 4 == 0 and k % 4 == 0 (TMA global strides are multiples of 16
+ *     bytes), A and B 16-byte aligned (TMA base), C 8-byte aligned (float2
+ *     stores). Otherwise the launcher returns cudaErrorNotSupported and the
+ *     variant falls back to the mma.sync kernel. Any m >= 1.
+ *   - The tensor maps are encoded on the host (cuTensorMapEncodeTiled, found
+ *     through cudaGetDriverEntryPointByVersion: no -lcuda) for each call;
+ *     they travel as __grid_constant__ kernel parameters.
+ *   - A thread that polls an mbarrier 2^30 times without success traps (a
+ *     fault the tool reports; tens of seconds at tens of ns a poll) instead
+ *     of hanging the run.
+ *   - sm_90a only; the body is empty in any other device pass (a binary
+ *     without an sm_90a image fails at the launch, never silently).
+ */
+#include <stdint.h>
+
+#ifndef KERNELS_SGEMM_TF32_TMA_CUH
+#define KERNELS_SGEMM_TF32_TMA_CUH
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include "candidate_name.cuh"
+#include "sgemm_wgmma_common.cuh"
+#include "smem.cuh"
+
+// ---- fixed parameters ----------------------------------------------------------
+
+#define SGEMM_TMA_BK 32                      /* k slab: 4 wgmma k steps, one 128-byte row */
+#define SGEMM_TMA_BOX_BYTES 4096             /* one 32 x 32-float box */
+#define SGEMM_TMA_SPIN_LIMIT (1u << 30)      /* failed mbarrier polls before a wait traps (> 20 s) */
+
+/* NWG consumer warpgroups (warps 0 .. 4 NWG - 1), then with WS one producer
+ * warp; BN = 64 NWG columns of C. Registers: the 4 SM sub-partitions hold
+ * 64 K / 4 registers each and a block's warps are spread over them, so 9
+ * warps (2 warpgroups + a producer warp) or 12 (+ a producer warpgroup) cap a
+ * thread at 168 registers: with 128 accumulators (BM = 256) ptxas spills and
+ * serialises the wgmma (C7512; setmaxnreg does not raise ptxas's own limit).
+ * 8 warps allow 255: so BM = 256 candidates run without WS, thread 0 of the
+ * consumers issuing the copies. */
+#define SGEMM_TMA_THREADS_OF(NWG, WS) (128 * (NWG) + ((WS) ? 32 : 0))
+#define SGEMM_TMA_BN_OF(NWG) (64 * (NWG))
+#define SGEMM_TMA_ASTAGE(BM) ((BM) * SGEMM_TMA_BK * 4)
+#define SGEMM_TMA_BSTAGE(NWG) (SGEMM_TMA_BN_OF(NWG) * SGEMM_TMA_BK * 4)
+/* stages, 2 ST mbarriers, + 1024: the base is rounded up to a 1024-byte boundary */
+#define SGEMM_TMA_SMEM_OF(NWG, BM, ST) \
+    ((ST) * (SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(NWG)) + 16 * (ST) + 1024)
+
+// ---- mbarrier and TMA (inline PTX, sm_90) ------------------------------------------
+
+static __device__ __forceinline__ void sgemm_tma_bar_init(unsigned bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(bar), "r"(count) : "memory");
+}
+
+/* the inits, visible to the async proxy (TMA completes on these barriers) */
+static __device__ __forceinline__ void sgemm_tma_bar_init_fence(void)
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void sgemm_tma_bar_expect(unsigned bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+                 :: "r"(bar), "r"(bytes) : "memory");
+}
+
+static __device__ __forceinline__ void sgemm_tma_bar_arrive(unsigned bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(bar) : "memory");
+}
+
+static __device__ __forceinline__ int sgemm_tma_bar_try(unsigned bar, unsigned parity)
+{
+    unsigned done;
+    asm volatile("{\n .reg .pred p;\n"
+                 " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 " selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return (int)done;
+}
+
+/* wait for the completion of the phase with this parity; trap after
+ * SGEMM_TMA_SPIN_LIMIT polls (one register live, next to 128 accumulators) */
+static __device__ __forceinline__ void sgemm_tma_bar_wait(unsigned bar, unsigned parity)
+{
+    unsigned polls = 0;
+    while (!sgemm_tma_bar_try(bar, parity))
+        if (++polls > SGEMM_TMA_SPIN_LIMIT)
+            __trap();
+}
+
+/* named barrier `id` over `count` threads: wait for it / arrive without
+ * waiting (id and count are literals after inlining) */
+static __device__ __forceinline__ void sgemm_tma_named_sync(int id, int count)
+{
+    asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(count) : "memory");
+}
+
+static __device__ __forceinline__ void sgemm_tma_named_arrive(int id, int count)
+{
+    asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(count) : "memory");
+}
+
+/* 2-D tiled TMA load of the box at (c0 inner, c1 outer) into shared `dst`,
+ * completing `bar`'s transaction count */
+static __device__ __forceinline__ void sgemm_tma_load(unsigned dst, const CUtensorMap *map, int c0,
+                                                      int c1, unsigned bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n"
+                 :: "r"(dst), "l"((unsigned long long)(uintptr_t)map), "r"(c0), "r"(c1), "r"(bar)
+                 : "memory");
+}
+
+// ---- kernel body -----------------------------------------------------------------
+
+/* B^T fragments of one slab: 16 registers, LDS.64 at shared addresses
+ * lo + 1024 j and hi + 1024 j (32-bit shared addresses: fewer live registers
+ * than generic pointers next to 128 accumulators) */
+static __device__ __forceinline__ void sgemm_tma_frags(unsigned lo, unsigned hi, unsigned *f)
+{
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];\n"
+                     : "=r"(f[4 * j + 0]), "=r"(f[4 * j + 1]) : "r"(lo + 1024 * j) : "memory");
+        asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];\n"
+                     : "=r"(f[4 * j + 2]), "=r"(f[4 * j + 3]) : "r"(hi + 1024 * j) : "memory");
+    }
+}
+
+/* Issue the TMA copies of k slab kt into its stage (kt % ST), completing full[s]. */
+static __device__ __forceinline__ void sgemm_tma_issue(const CUtensorMap *ta, const CUtensorMap *tb,
+                                                       int kt, int bm0, int bn0, unsigned smem,
+                                                       unsigned b_st, unsigned bars, const int NWG,
+                                                       const int BM, const int ST)
+{
+    const int s = kt % ST;
+    const unsigned full = bars + 8 * s;
+    sgemm_tma_bar_expect(full, SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(NWG));
+    sgemm_tma_load(smem + s * SGEMM_TMA_ASTAGE(BM), ta, kt * SGEMM_TMA_BK, bm0, full);
+    const unsigned bs = b_st + s * SGEMM_TMA_BSTAGE(NWG);
+#pragma unroll
+    for (int j = 0; j < SGEMM_TMA_BN_OF(NWG) / 32; j++)
+        sgemm_tma_load(bs + j * SGEMM_TMA_BOX_BYTES, tb, bn0 + 32 * j, kt * SGEMM_TMA_BK, full);
+}
+
+/* The empty barrier of slab kt's stage has completed the phase that frees it
+ * (the release of slab kt - ST by every consumer warp); kt < ST: always free. */
+static __device__ __forceinline__ unsigned sgemm_tma_empty_parity(int kt, const int ST)
+{
+    return (unsigned)(kt / ST - 1) & 1u;
+}
+
+/* !WS producer (thread 0, prod = 1): make sure slab kt has been issued,
+ * blocking on its stage's empty barrier if needed (rare: the top-up issues
+ * ahead). The slabs the other warps wait for are all issued already, so this
+ * wait cannot deadlock. */
+static __device__ __forceinline__ void sgemm_tma_need(const CUtensorMap *ta, const CUtensorMap *tb,
+                                                      int prod, int *issued, int kt, int bm0,
+                                                      int bn0, unsigned smem, unsigned b_st,
+                                                      unsigned bars, const int NWG, const int BM,
+                                                      const int ST)
+{
+    if (prod && *issued == kt) {
+        sgemm_tma_bar_wait(bars + 8 * (ST + kt % ST), sgemm_tma_empty_parity(kt, ST));
+        sgemm_tma_issue(ta, tb, kt, bm0, bn0, smem, b_st, bars, NWG, BM, ST);
+        *issued = kt + 1;
+    }
+}
+
+/* !WS producer, after slab kt's wgmma are issued: issue every further slab
+ * (up to kt + ST - 1, whose stage held a slab <= kt - 1) whose stage every
+ * consumer warp has released, without blocking */
+static __device__ __forceinline__ void sgemm_tma_top_up(const CUtensorMap *ta, const CUtensorMap *tb,
+                                                        int prod, int *issued, int kt, int KT,
+                                                        int bm0, int bn0, unsigned smem,
+                                                        unsigned b_st, unsigned bars, const int NWG,
+                                                        const int BM, const int ST)
+{
+    if (!prod)
+        return;
+    while (*issued < KT && *issued < kt + ST &&
+           sgemm_tma_bar_try(bars + 8 * (ST + *issued % ST), sgemm_tma_empty_parity(*issued, ST))) {
+        sgemm_tma_issue(ta, tb, *issued, bm0, bn0, smem, b_st, bars, NWG, BM, ST);
+        *issued += 1;
+    }
+}
+
+static __device__ __forceinline__ void sgemm_tma_body(const CUtensorMap *ta, const CUtensorMap *tb,
+                                                      float *C, int m, int n, int k, const int NWG,
+                                                      const int BM, const int ST, const int DB,
+                                                      const int WS, const int PP)
+{
+    extern __shared__ float4 sgemm_tma_smem4[];
+    const int BN = SGEMM_TMA_BN_OF(NWG);
+    const unsigned raw = smem_u32(sgemm_tma_smem4);
+    const unsigned smem = (raw + 1023u) & ~1023u;       /* ST A stages, ST B stages, barriers */
+    const unsigned b_st = smem + ST * SGEMM_TMA_ASTAGE(BM);
+    const unsigned bars = b_st + ST * SGEMM_TMA_BSTAGE(NWG); /* full[ST], then empty[ST] */
+    int bm0, bn0;
+    tile_order_origin(blockIdx.x, m, n, BM, BN, SGEMM_WG_GROUP_M, &bm0, &bn0);
+    const int KT = (k + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK;
+    const int tid = threadIdx.x;
+
+    if (tid == 0) {
+        for (int s = 0; s < ST; s++) {
+            sgemm_tma_bar_init(bars + 8 * s, 1);                  /* the producer's expect_tx */
+            sgemm_tma_bar_init(bars + 8 * (ST + s), 4 * NWG);     /* one arrive per consumer warp */
+        }
+        sgemm_tma_bar_init_fence();
+    }
+    __syncthreads();
+
+    if (WS && tid >= 128 * NWG) { /* producer warp: one thread issues every copy */
+        if (tid == 128 * NWG) {
+            for (int kt = 0; kt < KT; kt++) {
+                if (kt >= ST)
+                    sgemm_tma_bar_wait(bars + 8 * (ST + kt % ST), sgemm_tma_empty_parity(kt, ST));
+                sgemm_tma_issue(ta, tb, kt, bm0, bn0, smem, b_st, bars, NWG, BM, ST);
+            }
+        }
+        return;
+    }
+    /* !WS: thread 0 (a consumer) also produces: `issued` slabs so far; it
+     * tops the ring up without blocking after each slab's wgmma are issued,
+     * and blocks on an empty barrier only when the slab it needs next has not
+     * been issued (the other warps need only earlier slabs: no deadlock). */
+    const int prod = !WS && tid == 0;
+    int issued = 0;
+    if (prod)
+        for (; issued < KT && issued < ST; issued++)
+            sgemm_tma_issue(ta, tb, issued, bm0, bn0, smem, b_st, bars, NWG, BM, ST);
+
+    /* consumer warpgroup cw */
+    const int cw = tid >> 7, ct = tid & 127;
+    const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
+    const int q = (g & 1) + 8 * ((g >> 1) & 1) + 2 * (g >> 2) + 4 * (w & 1);
+    const int n0 = 64 * cw + 32 * (w >> 1) + 2 * q; /* this thread's n pair in the tile */
+    const int box = (n0 >> 5) * SGEMM_TMA_BOX_BYTES + (n0 & 3) * 4;
+    const int chunk = (n0 & 31) >> 2;
+    const unsigned lo = b_st + box + t * 128 + ((chunk ^ t) << 4);             /* k = 8 j + t */
+    const unsigned hi = b_st + box + (t + 4) * 128 + ((chunk ^ (t + 4)) << 4); /* k = 8 j + t + 4 */
+
+    float d[128];
+#pragma unroll
+    for (int i = 0; i < BM / 2; i++) {
+        d[i] = 0.0f;
+        sgemm_wg_fence_operand(&d[i]);
+    }
+    if (!DB) {
+        unsigned f[16];
+        for (int kt = 0; kt < KT; kt++) {
+            const int s = kt % ST;
+            sgemm_tma_need(ta, tb, prod, &issued, kt, bm0, bn0, smem, b_st, bars, NWG, BM, ST);
+            sgemm_tma_bar_wait(bars + 8 * s, (unsigned)(kt / ST) & 1u);
+            sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f);
+            __syncwarp();
+            /* PP: warpgroup 0 issues slab kt, then 1 does, then 0 issues kt + 1:
+             * each batch queues behind the other's, so one warpgroup refills
+             * its fragments while the other's batch runs (named barrier 1:
+             * 0 has issued, 1 may; 2: 1 has issued, 0 may) */
+            if (PP && cw == 1)
+                sgemm_tma_named_sync(1, 256);
+            else if (PP && cw == 0 && kt > 0)
+                sgemm_tma_named_sync(2, 256);
+            sgemm_wg_mma_slab(d, f, smem + s * SGEMM_TMA_ASTAGE(BM), BM);
+            if (PP && cw == 0)
+                sgemm_tma_named_arrive(1, 256);
+            else if (PP && cw == 1 && kt + 1 < KT)
+                sgemm_tma_named_arrive(2, 256);
+            sgemm_tma_top_up(ta, tb, prod, &issued, kt, KT, bm0, bn0, smem, b_st, bars, NWG, BM, ST);
+            __syncwarp();
+            sgemm_wg_wait0();
+            __syncwarp();
+            if (lane == 0)
+                sgemm_tma_bar_arrive(bars + 8 * (ST + s));
+        }
+    } else {
+        /* two fragment sets: slab kt's wgmma run from set kt & 1 while set
+         * (kt + 1) & 1, whose group has been retired (wait_group 1), is
+         * loaded for slab kt + 1; the loop is unrolled by two so that each
+         * set is a fixed group of registers */
+        unsigned f[2][16];
+        if (KT > 0) {
+            sgemm_tma_bar_wait(bars, 0u);
+            sgemm_tma_frags(lo, hi, f[0]);
+        }
+#pragma unroll 1
+        for (int k2 = 0; k2 < KT; k2 += 2) {
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int kt = k2 + h;
+                if (kt < KT) {
+                    const int s = kt % ST;
+                    __syncwarp();
+                    sgemm_wg_mma_slab(d, f[h], smem + s * SGEMM_TMA_ASTAGE(BM), BM);
+                    if (kt > 0) { /* slab kt - 1 retired: its stage and set h ^ 1 are free */
+                        sgemm_wg_wait1();
+                        __syncwarp();
+                        if (lane == 0)
+                            sgemm_tma_bar_arrive(bars + 8 * (ST + (kt - 1) % ST));
+                    }
+                    sgemm_tma_top_up(ta, tb, prod, &issued, kt, KT, bm0, bn0, smem, b_st, bars,
+                                     NWG, BM, ST);
+                    __syncwarp();
+                    if (kt + 1 < KT) {
+                        const int s1 = (kt + 1) % ST;
+                        sgemm_tma_need(ta, tb, prod, &issued, kt + 1, bm0, bn0, smem, b_st, bars,
+                                       NWG, BM, ST);
+                        sgemm_tma_bar_wait(bars + 8 * s1, (unsigned)((kt + 1) / ST) & 1u);
+                        sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG),
+                                        hi + s1 * SGEMM_TMA_BSTAGE(NWG), f[h ^ 1]);
+                    }
+                }
+            }
+        }
+        sgemm_wg_wait0(); /* the last slab (its stage is not refilled: no release) */
+    }
+#pragma unroll
+    for (int i = 0; i < BM / 2; i++)
+        sgemm_wg_fence_operand(&d[i]);
+
+    /* epilogue: d[4j + v0 + 2 v1] = C[bm0 + 8j + 2t + v0][bn0 + n0 + v1] */
+    const int gn = bn0 + n0;
+    if (gn < n) { /* n % 4 == 0 and gn even: gn + 1 < n too */
+#pragma unroll
+        for (int j = 0; j < BM / 8; j++) {
+            const int m0 = bm0 + 8 * j + 2 * t;
+            if (m0 < m)
+                *(float2 *)(C + (size_t)m0 * n + gn) = make_float2(d[4 * j + 0], d[4 * j + 2]);
+            if (m0 + 1 < m)
+                *(float2 *)(C + (size_t)(m0 + 1) * n + gn) = make_float2(d[4 * j + 1], d[4 * j + 3]);
+        }
+    }
+}
+
+// ---- host side: tensor maps, launch ----------------------------------------------
+
+/* cuTensorMapEncodeTiled from the driver, through the runtime (no -lcuda) */
+static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn;
+    static int tried;
+    if (!tried) {
+        void *p = NULL;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        tried = 1;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                             &q) == cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }
+    return fn;
+}
+
+/* row-major rows x cols FP32 matrix, boxes of box_cols x box_rows, 128-byte swizzle,
+ * zero fill outside; 0 or a cudaError_t value */
+static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int box_cols,
+                         int box_rows)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
+    if (!enc)
+        return (int)cudaErrorNotSupported; /* driver without TMA: the mma.sync fallback */
+    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    const cuuint64_t strides[1] = {(cuuint64_t)cols * 4};
+    const cuuint32_t boxd[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
+    const cuuint32_t estr[2] = {1, 1};
+    CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, boxd,
+                     estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+}
+
+typedef void (*sgemm_tma_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int);
+
+static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, int *attr_set, int BM, int BN, int threads,
+                            int smem, const float *A, const float *B, float *C, int m, int n,
+                            int k, cudaStream_t stream)
+{
+    CUtensorMap ta, tb;
+    unsigned tiles;
+    int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
+    if (rc == 0)
+        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM);
+    if (rc == 0)
+        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK);
+    if (rc == 0)
+        rc = sgemm_wg_prepare((const void *)kern, attr_set, smem, m, n, BM, BN, &tiles);
+    if (rc != 0)
+        return rc;
+    kern<<<tiles, threads, smem, stream>>>(ta, tb, C, m, n, k);
+    return (int)cudaGetLastError();
+}
+
+// ---- candidates ------------------------------------------------------------------
+
+/* X(NAME, BM, BN, ST, DB, WS, PP, MINB): BM rows of C (= wgmma N, 128 or 256),
+ * BN = 64 NWG columns (NWG consumer warpgroups), ST stages, DB double-buffered
+ * fragments with one wgmma group in flight (1) or wait_group 0 per slab (0),
+ * WS a producer warp (1) or thread 0 producing (0), PP ping-pong issue order
+ * of the two warpgroups (1), MINB blocks per SM. NAME =
+ * tf32_tma_mBMnBNk32_sST then _pp, _db, _ws for the flags set, checked at
+ * compile time. */
+#define SGEMM_TMA_CANDIDATES(X)                                                                    \
+    X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1)    /* 256 x 128, 256 thr */                \
+    X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1) /* 256 x 128, 256 thr */                \
+    X(tf32_tma_m256n128k32_s4_db, 256, 128, 4, 1, 0, 0, 1) /* 256 x 128, 256 thr */                \
+    X(tf32_tma_m128n128k32_s6_ws, 128, 128, 6, 0, 1, 0, 1) /* 128 x 128, 288 thr */                \
+    X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2) /* 128 x 128, 256 thr, 2 per SM */      \
+    X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1) /* 128 x 192, 416 thr */
+
+typedef struct {
+    int bm, bn, st, db, ws, pp, minb; /* as in SGEMM_TMA_CANDIDATES */
+    const char *name;                 /* the row's NAME (a static string) */
+} sgemm_tma_cfg;
+
+#define SGEMM_TMA_CFG_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB)                                      \
+    static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, #NAME};   \
+    static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
+                                    (DB) ? "_db" : "", (WS) ? "_ws" : ""),                          \
+                  "the candidate's name says its parameters");
+SGEMM_TMA_CANDIDATES(SGEMM_TMA_CFG_ROW)
+
+/* The row named NAME (expanded first); an unknown name does not compile. */
+#define SGEMM_TMA_CFG(NAME) SGEMM_TMA_CFG_(NAME)
+#define SGEMM_TMA_CFG_(NAME) sgemm_tma_cfg_##NAME
+#define SGEMM_TMA_ARGS(c) c.bm, c.bn, c.st, c.db, c.ws, c.pp, c.minb
+
+/* The kernel of one candidate; its body compiles only in the sm_90a pass
+ * (__CUDA_ARCH_FEAT_SM90_ALL), elsewhere it is empty and never launched. */
+template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB>
+static __global__ void __launch_bounds__(SGEMM_TMA_THREADS_OF(BN / 64, WS), MINB)
+sgemm_tma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
+                 float *__restrict__ C, int m, int n, int k)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    sgemm_tma_body(&ta, &tb, C, m, n, k, BN / 64, BM, ST, DB, WS, PP);
+#endif
+}
+
+/* Runs the candidate (tensor maps made per call); cudaErrorNotSupported for
+ * a shape it declines (sgemm_wg_decline) or a driver without TMA encoding. */
+template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB>
+static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n, int k,
+                         cudaStream_t stream)
+{
+    constexpr int NWG = BN / 64;
+    static_assert(BM == 128 || BM == 256, "wgmma N: the n128 and n256 wrappers");
+    static_assert(BN % 64 == 0 && NWG >= 1 && NWG <= 3, "1 to 3 consumer warpgroups");
+    static_assert(ST >= 2, "a ring of at least two stages");
+    static_assert(!PP || (NWG == 2 && !DB), "ping-pong order: two warpgroups, wait_group 0");
+    static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(NWG, BM, ST), MINB),
+                  "MINB blocks per SM fit in sm_90 shared memory");
+    static int attr_set;
+    return sgemm_tma_launch(sgemm_tma_kernel<BM, BN, ST, DB, WS, PP, MINB>, &attr_set, BM, BN,
+                            SGEMM_TMA_THREADS_OF(NWG, WS), SGEMM_TMA_SMEM_OF(NWG, BM, ST), A, B, C,
+                            m, n, k, stream);
+}
+
+#endif
