@@ -352,8 +352,9 @@ int reduce_shuffle(const float *x, long long n, float *out, void *scratch, size_
  * occupancy), capped at REDUCE_VEC4_MAX_BLOCKS; queried once per device. */
 static int reduce_vec4_resident_blocks(int *blocks)
 {
-    static int cached_device = -1;
-    static int cached_blocks = 0;
+    /* per thread: a process may run several GPUs, one thread each */
+    static thread_local int cached_device = -1;
+    static thread_local int cached_blocks = 0;
     int dev = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err != cudaSuccess)

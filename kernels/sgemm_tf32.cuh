@@ -536,7 +536,7 @@ static int sgemm_tf32_run(const float *A, const float *B, float *C, int m, int n
     static const kernel_fn kernels[4] = {
         sgemm_tf32_kernel<BM, BN, WM, WN, ST, RNA, MINB, 0, 0>, sgemm_tf32_kernel<BM, BN, WM, WN, ST, RNA, MINB, 0, 1>,
         sgemm_tf32_kernel<BM, BN, WM, WN, ST, RNA, MINB, 1, 0>, sgemm_tf32_kernel<BM, BN, WM, WN, ST, RNA, MINB, 1, 1>};
-    static int attr_set[4];
+    static unsigned long long attr_set[4]; /* per path: one bit per device */
 
     if (m < 0 || n < 0 || k < 0)
         return (int)cudaErrorInvalidValue;
@@ -544,13 +544,9 @@ static int sgemm_tf32_run(const float *A, const float *B, float *C, int m, int n
         return 0;
     const int which = sgemm_tf32_path(A, B, n, k);
     const int c_vec = (n % 2 == 0) && ((uintptr_t)C & 7u) == 0;
-    if (!attr_set[which]) {
-        cudaError_t err = cudaFuncSetAttribute((const void *)kernels[which],
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
-        if (err != cudaSuccess)
-            return (int)err;
-        attr_set[which] = 1;
-    }
+    const int opt = smem_opt_in((const void *)kernels[which], SMEM, &attr_set[which]);
+    if (opt != 0)
+        return opt;
     const long long tiles = (long long)((m + BM - 1) / BM) * ((n + BN - 1) / BN);
     if (tiles > INT_MAX)
         return (int)cudaErrorInvalidValue;

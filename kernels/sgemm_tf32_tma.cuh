@@ -449,7 +449,7 @@ static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols
 
 typedef void (*sgemm_tma_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int);
 
-static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, int *attr_set, int BM, int BN, int threads,
+static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, unsigned long long *attr_set, int BM, int BN, int threads,
                             int smem, const float *A, const float *B, float *C, int m, int n,
                             int k, cudaStream_t stream)
 {
@@ -527,7 +527,7 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     static_assert(!PP || (NWG == 2 && !DB), "ping-pong order: two warpgroups, wait_group 0");
     static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(NWG, BM, ST), MINB),
                   "MINB blocks per SM fit in sm_90 shared memory");
-    static int attr_set;
+    static unsigned long long attr_set; /* one bit per device */
     return sgemm_tma_launch(sgemm_tma_kernel<BM, BN, ST, DB, WS, PP, MINB>, &attr_set, BM, BN,
                             SGEMM_TMA_THREADS_OF(NWG, WS), SGEMM_TMA_SMEM_OF(NWG, BM, ST), A, B, C,
                             m, n, k, stream);

@@ -338,7 +338,7 @@ static int sgemm_wg_run(const float *A, const float *B, float *C, int m, int n, 
     static_assert(SGEMM_WG_ASTAGE_BYTES(BM) % 1024 == 0, "A_s stages on 1024-byte swizzle atoms");
     static_assert(ST >= 2 && ST <= 5, "prefetch distance ST - 1, cp.async.wait_group ST - 2 <= 3");
     static_assert(SMEM_SM90_FITS(SMEM, MINB), "MINB blocks per SM fit in sm_90 shared memory");
-    static int attr_set;
+    static unsigned long long attr_set; /* one bit per device */
     unsigned tiles;
     int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
     if (rc == 0)

@@ -12,41 +12,41 @@
  * Run just these: ./compare --variants tiled16,tiled32 */
 #include "sgemm.h"
 
-/* One kernel body, instantiated per tile size (CUDA C: no templates). */
-#define SGEMM_TILED_KERNEL(T)                                                               \
-    static __global__ void sgemm_tiled##T##_kernel(const float *__restrict__ A,             \
-                                                   const float *__restrict__ B,             \
-                                                   float *__restrict__ C, int m, int n, int k) \
-    {                                                                                        \
-        __shared__ float As[T][T];                                                           \
-        __shared__ float Bs[T][T];                                                           \
-        int tx = threadIdx.x, ty = threadIdx.y;                                              \
-        int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;                            \
-        float acc = 0.0f;                                                                    \
-        for (int k0 = 0; k0 < k; k0 += T) {                                                  \
-            int ak = k0 + tx, bk = k0 + ty;                                                  \
-            As[ty][tx] = (row < m && ak < k) ? A[(size_t)row * k + ak] : 0.0f;               \
-            Bs[ty][tx] = (bk < k && col < n) ? B[(size_t)bk * n + col] : 0.0f;               \
-            __syncthreads();                                                                 \
-            _Pragma("unroll") for (int p = 0; p < T; p++) acc = fmaf(As[ty][p], Bs[p][tx], acc); \
-            __syncthreads();                                                                 \
-        }                                                                                    \
-        if (row < m && col < n) C[(size_t)row * n + col] = acc;                              \
+/* One kernel body, instantiated per tile size T (a compile-time tile parameter). */
+template <int T>
+static __global__ void sgemm_tiled_kernel(const float *__restrict__ A, const float *__restrict__ B,
+                                          float *__restrict__ C, int m, int n, int k)
+{
+    static_assert(T * T <= 1024, "one thread per tile element: at most 1024 threads a block");
+    __shared__ float As[T][T];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < k; k0 += T) {
+        int ak = k0 + tx, bk = k0 + ty;
+        As[ty][tx] = (row < m && ak < k) ? A[(size_t)row * k + ak] : 0.0f;
+        Bs[ty][tx] = (bk < k && col < n) ? B[(size_t)bk * n + col] : 0.0f;
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < T; p++)
+            acc = fmaf(As[ty][p], Bs[p][tx], acc);
+        __syncthreads();
     }
-
-SGEMM_TILED_KERNEL(16)
-SGEMM_TILED_KERNEL(32)
+    if (row < m && col < n)
+        C[(size_t)row * n + col] = acc;
+}
 
 extern "C" int sgemm_tiled16(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream)
 {
     dim3 block(16, 16), grid((n + 15) / 16, (m + 15) / 16);
-    sgemm_tiled16_kernel<<<grid, block, 0, stream>>>(A, B, C, m, n, k);
+    sgemm_tiled_kernel<16><<<grid, block, 0, stream>>>(A, B, C, m, n, k);
     return (int)cudaGetLastError();
 }
 
 extern "C" int sgemm_tiled32(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream)
 {
     dim3 block(32, 32), grid((n + 31) / 32, (m + 31) / 32);
-    sgemm_tiled32_kernel<<<grid, block, 0, stream>>>(A, B, C, m, n, k);
+    sgemm_tiled_kernel<32><<<grid, block, 0, stream>>>(A, B, C, m, n, k);
     return (int)cudaGetLastError();
 }

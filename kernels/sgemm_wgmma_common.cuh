@@ -168,17 +168,15 @@ static inline int sgemm_wg_shape_ok(const float *A, const float *B, const float 
     return sgemm_wg_decline(A, B, C, n, k) ? (int)cudaErrorNotSupported : 0;
 }
 
-/* Raises the kernel's dynamic shared-memory limit once per process (*attr_set)
- * and returns the number of BM x BN tiles in *tiles (a 1-D grid); 0 or an error. */
-static inline int sgemm_wg_prepare(const void *kern, int *attr_set, int smem, int m, int n,
+/* Raises the kernel's dynamic shared-memory limit once per device (*attr_set,
+ * smem_opt_in) and returns the number of BM x BN tiles in *tiles (a 1-D grid);
+ * 0 or an error. */
+static inline int sgemm_wg_prepare(const void *kern, unsigned long long *attr_set, int smem, int m, int n,
                                    int BM, int BN, unsigned *tiles)
 {
-    if (!*attr_set) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-        if (e != cudaSuccess)
-            return (int)e;
-        *attr_set = 1;
-    }
+    const int e = smem_opt_in(kern, smem, attr_set);
+    if (e != 0)
+        return e;
     long long t = (long long)((m + BM - 1) / BM) * ((n + BN - 1) / BN);
     if (t > 0x7fffffffLL)
         return (int)cudaErrorInvalidValue;

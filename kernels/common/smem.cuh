@@ -22,6 +22,27 @@
 #define SMEM_SM90_FITS(bytes, blocks)                                                              \
     ((bytes) <= SMEM_SM90_PER_BLOCK && (blocks) * ((bytes) + SMEM_SM90_RESERVED) <= SMEM_SM90_PER_SM)
 
+/* Raises `kern`'s dynamic shared-memory limit to `bytes` on the current
+ * device, once per device: the attribute belongs to the device (a process
+ * running several GPUs must set it on each), so *done holds one bit per
+ * device ordinal (0..63). Safe when threads of one process race here: both
+ * set the same value. Returns the cudaError_t as int, 0 on success. */
+static inline int smem_opt_in(const void *kern, int bytes, unsigned long long *done)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return (int)e;
+    const unsigned long long bit = dev < 64 ? 1ULL << dev : 0ULL;
+    if (bit && (__atomic_load_n(done, __ATOMIC_ACQUIRE) & bit))
+        return 0;
+    e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (e != cudaSuccess)
+        return (int)e;
+    __atomic_fetch_or(done, bit, __ATOMIC_RELEASE);
+    return 0;
+}
+
 /* The shared-window address of a pointer into shared memory (what the
  * .shared state space of ld / st / cp.async / ldmatrix / mbarrier takes). */
 static __device__ __forceinline__ unsigned smem_u32(const void *p)
