@@ -22,6 +22,9 @@
 #             GPU; plus the pageable-copy race probe; log stress.txt (results/h200/sort_stress.txt)
 #   sanitize-full  racecheck and synccheck at full sizes: test_gpu_kernels (1M-key sorts,
 #             2^22-element reductions) and stress_gpu --reps 2 (every stressed kernel)
+#   fleet     compare-mpi built (-DCOMPARE_MPI=ON) and run with 2 ranks on the GPU
+#             (fleet_np2.csv and its summary), then with rank 1 planted on a missing device
+#             (fleet_bad_rank.csv: its ERROR rows, exit 1 expected)
 #   ncu       one variant's kernels selected by its NVTX range with Nsight Compute
 #             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
@@ -70,9 +73,9 @@ has() { [[ $PHASES == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
     --format=csv >"$LOG/gpu.txt" 2>&1
 
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
 if has build; then
-    gen=()
-    command -v ninja >/dev/null && gen=(-G Ninja)
     # no network on the GPU machine: draw plots with its python if it can, make no venv
     step configure cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOMPARE_PLOT_VENV=OFF || finish
     step build cmake --build "$BUILD" -j "$JOBS" || finish
@@ -112,6 +115,8 @@ if has sanitize; then
             --error-exitcode 1 "$BUILD/tests/test_gpu_variants"
         step "sanitizer-$tool-kernels" env COMPARE_TEST_QUICK=1 COMPARE_TEST_NO_ALLOC_PROBE=1 timeout 400 "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_kernels"
+        step "sanitizer-$tool-labs" env COMPARE_TEST_QUICK=1 timeout 300 "$CS" --tool "$tool" \
+            --error-exitcode 1 "$BUILD/tests/test_gpu_labs"
     done
     # every launcher and search candidate on rectangular shapes (the TMA and
     # wgmma kernels' mbarrier rings, swizzled tiles and edges), all four tools
@@ -208,6 +213,20 @@ if has ncu; then
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     step ncu-nvtx "$NCU" --clock-control none --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/" \
         --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
+fi
+
+if has fleet; then
+    # compare-mpi (-DCOMPARE_MPI=ON): two ranks on the one GPU (they take turns),
+    # then rank 1 given a device that is not there (ERROR rows, exit 1)
+    step fleet-configure cmake -S . -B "$BUILD-mpi" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOMPARE_MPI=ON \
+        -DCOMPARE_PLOT_VENV=OFF &&
+        step fleet-build cmake --build "$BUILD-mpi" -j "$JOBS" --target compare-mpi &&
+        step fleet-np2 mpirun -np 2 --oversubscribe --allow-run-as-root "$BUILD-mpi/compare-mpi" --ops sgemm,reduce \
+            --n 2048 --csv "$LOG/fleet_np2.csv"
+    # passes when compare-mpi exits 1 (and only then): the planted failure is reported
+    step fleet-bad-rank bash -c "COMPARE_FLEET_TEST_BAD_RANK=1 mpirun -np 2 --oversubscribe --allow-run-as-root \
+        -x COMPARE_FLEET_TEST_BAD_RANK '$BUILD-mpi/compare-mpi' --ops sgemm --n 1024 --csv '$LOG/fleet_bad_rank.csv'; \
+        rc=\$?; echo \"compare-mpi exit \$rc (1 expected: rank 1 planted on a missing device)\"; [ \$rc -eq 1 ]"
 fi
 
 has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --csv "$LOG/sweep.csv"
