@@ -200,21 +200,6 @@ if has stress; then
     } >"$LOG/stress.txt"
 fi
 
-if has sanitize-full; then
-    for tool in racecheck synccheck; do
-        step "sanitizer-$tool-kernels-full" env COMPARE_TEST_QUICK=0 COMPARE_TEST_NO_ALLOC_PROBE=1 timeout 500 "$CS" \
-            --tool "$tool" --error-exitcode 1 "$BUILD/tests/test_gpu_kernels"
-        step "sanitizer-$tool-stress" timeout 500 "$CS" --tool "$tool" --error-exitcode 1 \
-            "$BUILD/tests/stress_gpu" --reps 2
-    done
-fi
-
-if has ncu; then
-    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-    step ncu-nvtx "$NCU" --clock-control none --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/" \
-        --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
-fi
-
 if has fleet; then
     # compare-mpi (-DCOMPARE_MPI=ON): two ranks on the one GPU (they take turns),
     # then rank 1 given a device that is not there (ERROR rows, exit 1)
@@ -227,6 +212,21 @@ if has fleet; then
     step fleet-bad-rank bash -c "COMPARE_FLEET_TEST_BAD_RANK=1 mpirun -np 2 --oversubscribe --allow-run-as-root \
         -x COMPARE_FLEET_TEST_BAD_RANK '$BUILD-mpi/compare-mpi' --ops sgemm --n 1024 --csv '$LOG/fleet_bad_rank.csv'; \
         rc=\$?; echo \"compare-mpi exit \$rc (1 expected: rank 1 planted on a missing device)\"; [ \$rc -eq 1 ]"
+fi
+
+if has sanitize-full; then
+    for tool in ${SANITIZE_FULL_TOOLS:-racecheck synccheck}; do
+        step "sanitizer-$tool-kernels-full" env COMPARE_TEST_QUICK=0 COMPARE_TEST_NO_ALLOC_PROBE=1 timeout 500 "$CS" \
+            --tool "$tool" --error-exitcode 1 "$BUILD/tests/test_gpu_kernels"
+        step "sanitizer-$tool-stress" timeout 500 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/tests/stress_gpu" --reps 2
+    done
+fi
+
+if has ncu; then
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    step ncu-nvtx "$NCU" --clock-control none --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/" \
+        --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
 fi
 
 has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --csv "$LOG/sweep.csv"
