@@ -180,7 +180,7 @@ static void main_list(const cli_options *o, const catalog *cat)
     printf("%-10s %-8s %-8s %-12s %-12s %s\n", "op", "sized by", "unit", "%ref vs", "%best vs", "what");
     for (int i = 0; i < cat->op_count; i++) {
         const op_info *op = &cat->ops[i];
-        printf("%-10s %-8s %-8s %-12s %-12s %s\n", op->name, op->size_kind == OP_SIZE_ELEMS ? "--elems" : op->size_kind == OP_SIZE_GEMM ? "shape" : "m x n",
+        printf("%-10s %-8s %-8s %-12s %-12s %s\n", op->name, op->size_kind == OP_SIZE_ELEMS ? "--elems" : op->size_kind == OP_SIZE_GEMM ? "shape" : "matrix",
                catalog_rate_unit(op->rate), op->ref_library, op->best_library, op->about);
     }
     printf("\n%-10s %-15s %-8s %-7s %-9s %s\n", "op", "variant", "kind", "math", "source", "what");

@@ -44,7 +44,7 @@ if(compare_h200_csvs)
   list(APPEND compare_plot_tests test_plot_h200)
 endif()
 set(compare_diff_checks identical regression threshold missing-column)
-set(compare_csv_tests test_tables test_tables_labs test_readme_tables test_csv_merge_runs)
+set(compare_csv_tests test_tables test_tables_labs test_readme_tables test_docs_tables test_csv_merge_runs)
 foreach(check IN LISTS compare_diff_checks)
   string(REPLACE "-" "_" name "${check}")
   list(APPEND compare_csv_tests test_diff_${name})
@@ -139,6 +139,10 @@ add_test(NAME test_tables_labs
 add_test(NAME test_readme_tables
          COMMAND "${COMPARE_PYTHON}" "${compare_plots_dir}/tables.py"
                  --readme "${compare_plots_root}/README.md" --check)
+# and the full set of them in docs/results.md
+add_test(NAME test_docs_tables
+         COMMAND "${COMPARE_PYTHON}" "${compare_plots_dir}/tables.py"
+                 --readme "${compare_plots_root}/docs/results.md" --check)
 
 function(compare_check_diff test check)
   add_test(NAME ${test}
