@@ -33,7 +33,7 @@
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
 #             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
 #             from the installed package beside tuned (plugin_example.csv)
-#   sweep     compare --n 256:8192 --elems 2^16:2^28 (the plots' CSV)
+#   sweep     compare --n 256:8192 --elems 2^16:2^28 --max-time 1 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
 # Logs and CSVs go to LOGDIR; the last lines printed are a summary. Exit status
 # is non-zero if any step failed. On a copy of the tree without .git (or with a stale one), set
@@ -229,6 +229,6 @@ if has ncu; then
         --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
 fi
 
-has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --csv "$LOG/sweep.csv"
+has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --max-time 1 --csv "$LOG/sweep.csv"
 has soak && step soak "$BUILD/compare" --soak "${SOAK_S:-300}"
 finish
