@@ -54,6 +54,7 @@
 #include <cuda_runtime.h>
 
 #include "reduce.h"
+#include "smem.cuh"
 
 // ---- tuning constants -------------------------------------------------------
 
@@ -349,34 +350,24 @@ int reduce_shuffle(const float *x, long long n, float *out, void *scratch, size_
 }
 
 /* Blocks of reduce_vec4_kernel resident at once on the current device (SMs x
- * occupancy), capped at REDUCE_VEC4_MAX_BLOCKS; queried once per device. */
+ * occupancy, the occupancy queried once per device), capped at
+ * REDUCE_VEC4_MAX_BLOCKS. */
 static int reduce_vec4_resident_blocks(int *blocks)
 {
-    /* per thread: a process may run several GPUs, one thread each */
-    static thread_local int cached_device = -1;
-    static thread_local int cached_blocks = 0;
-    int dev = 0;
+    static int resident[64];
+    int dev = 0, sms = 0, per_sm = 0;
     cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (err != cudaSuccess)
         return (int)err;
-    if (dev != cached_device) {
-        int sms = 0;
-        int per_sm = 0;
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (err != cudaSuccess)
-            return (int)err;
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vec4_kernel, REDUCE_THREADS, 0);
-        if (err != cudaSuccess)
-            return (int)err;
-        long long b = (long long)sms * (per_sm > 0 ? per_sm : 1);
-        if (b < 1)
-            b = 1;
-        if (b > REDUCE_VEC4_MAX_BLOCKS)
-            b = REDUCE_VEC4_MAX_BLOCKS;
-        cached_blocks = (int)b;
-        cached_device = dev;
-    }
-    *blocks = cached_blocks;
+    const int rerr = smem_resident_per_sm((const void *)reduce_vec4_kernel, REDUCE_THREADS, 0, resident, &per_sm);
+    if (rerr != 0)
+        return rerr;
+    long long b = (long long)sms * (per_sm > 0 ? per_sm : 1);
+    if (b > REDUCE_VEC4_MAX_BLOCKS)
+        b = REDUCE_VEC4_MAX_BLOCKS;
+    *blocks = b < 1 ? 1 : (int)b;
     return 0;
 }
 

@@ -4,8 +4,9 @@
  * memory, on `stream`. `scratch` is device memory of at least
  * reduce_scratch_bytes(n) bytes, allocated by the caller outside any timed
  * region and zeroed once after allocation (cudaMemset); launchers may keep
- * state there between calls (per-block partials, reduce_vec4's tagged words)
- * and leave it valid for the next call. No launcher reads
+ * state there between calls (per-block partials; reduce_vec4's last-block
+ * ticket, a word that must be zero at entry and that a completed call leaves
+ * zero) and leave it valid for the next call. No launcher reads
  * *out before writing it unless it first zeroes it itself on the stream.
  * Returns the cudaError_t of the launches, 0 on success. */
 #ifndef KERNELS_REDUCE_H

@@ -42,6 +42,7 @@
 #include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_common.cuh"
+#include "smem.cuh"
 
 #define PL_BM 128    /* rows of C per block */
 #define PL_BN 128    /* columns of C per block */
@@ -230,12 +231,13 @@ extern "C" int sgemm_pipelined(const float *A, const float *B, float *C, int m, 
     const int vec = k % 4 == 0 && n % 4 == 0;
     kernel_ran_note(vec ? "sgemm_pipelined_kernel_f4" : "sgemm_pipelined_kernel_scalar",
                     vec ? NULL : SGEMM_SCALAR_REASON);
-    /* Above 48 KiB of dynamic shared memory a kernel must opt in. */
-    cudaError_t err = cudaFuncSetAttribute(vec ? (const void *)sgemm_pipelined_kernel_f4
-                                               : (const void *)sgemm_pipelined_kernel_scalar,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, PL_SMEM_BYTES);
-    if (err != cudaSuccess)
-        return (int)err;
+    /* Above 48 KiB of dynamic shared memory a kernel must opt in (once per device). */
+    static unsigned long long opted_in[2];
+    const int opt = smem_opt_in(vec ? (const void *)sgemm_pipelined_kernel_f4
+                                    : (const void *)sgemm_pipelined_kernel_scalar,
+                                PL_SMEM_BYTES, &opted_in[vec]);
+    if (opt != 0)
+        return opt;
     dim3 grid(SGEMM_CEIL_DIV(n, PL_BN), SGEMM_CEIL_DIV(m, PL_BM));
     if (vec)
         sgemm_pipelined_kernel_f4<<<grid, PL_THREADS, PL_SMEM_BYTES, stream>>>(A, B, C, m, n, k);

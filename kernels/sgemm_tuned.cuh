@@ -857,19 +857,23 @@ sgemm_tuned_sk_kernel(const float *__restrict__ A, const float *__restrict__ B,
  * leave a block under SGEMM_TUNED_SK_MIN_SLABS slabs. Returns the launch's
  * error: a refused cooperative launch (too many blocks for the GPU as it is
  * shared now, not supported, not permitted) is the caller's to handle. */
-static inline int sgemm_tuned_sk_launch(const void *kernel, int threads, int smem_bytes,
+static inline int sgemm_tuned_sk_launch(const void *kernel, int threads, int smem_bytes, int *resident,
                                         long long total, const float *A, const float *B, float *C,
                                         int m, int n, int k, cudaStream_t stream)
 {
-    static unsigned epoch; /* launches so far, mod 2^32, never 0 (the flags' initial value) */
+    /* launches so far, mod 2^32, never 0 (the flags' initial value); atomic:
+     * --parallel-devices launches from one thread per GPU, and two launches
+     * given one epoch could each take the other's flags as their own */
+    static unsigned epoch;
     int dev = 0, sms = 0, per_sm = 0;
     cudaError_t err = cudaGetDevice(&dev);
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, (size_t)smem_bytes);
     if (err != cudaSuccess)
         return (int)err;
+    const int rerr = smem_resident_per_sm(kernel, threads, smem_bytes, resident, &per_sm);
+    if (rerr != 0)
+        return rerr;
     long long grid = (long long)sms * per_sm;
     if (grid > total / SGEMM_TUNED_SK_MIN_SLABS)
         grid = total / SGEMM_TUNED_SK_MIN_SLABS;
@@ -877,9 +881,10 @@ static inline int sgemm_tuned_sk_launch(const void *kernel, int threads, int sme
         grid = SGEMM_TUNED_SK_MAX_BLOCKS;
     if (grid < 1)
         grid = 1;
-    if (++epoch == 0)
-        epoch = 1;
-    unsigned e = epoch;
+    unsigned e;
+    do
+        e = __atomic_add_fetch(&epoch, 1u, __ATOMIC_RELAXED);
+    while (e == 0);
     void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&e};
     err = cudaLaunchCooperativeKernel(kernel, dim3((unsigned)grid), dim3((unsigned)threads), args,
                                       (size_t)smem_bytes, stream);
@@ -917,17 +922,21 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
                      : (const void *)sgemm_tuned_tile_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                                GROUP, SP, B0, STAGED, 0>;
     }
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
-    if (err != cudaSuccess)
-        return (int)err;
+    /* per instantiation, [vec]: opted in (a bit per device), resident blocks per SM (per device) */
+    static unsigned long long opted_in[2];
+    static int resident[2][64];
+    const int opt = smem_opt_in(kernel, smem_bytes, &opted_in[vec]);
+    if (opt != 0)
+        return opt;
     if constexpr (KIND == SGEMM_TUNED_KIND_sk) {
         const long long total = (long long)SGEMM_CEIL_DIV(m, BM) * SGEMM_CEIL_DIV(n, BN) *
                                 SGEMM_CEIL_DIV(k, BK); /* k-slabs of all tiles */
-        return sgemm_tuned_sk_launch(kernel, threads, smem_bytes, total, A, B, C, m, n, k, stream);
+        return sgemm_tuned_sk_launch(kernel, threads, smem_bytes, resident[vec], total, A, B, C, m, n, k,
+                                     stream);
     } else {
         void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k};
         const dim3 grid(SGEMM_CEIL_DIV(n, BN), SGEMM_CEIL_DIV(m, BM));
-        err = cudaLaunchKernel(kernel, grid, dim3(threads), args, (size_t)smem_bytes, stream);
+        const cudaError_t err = cudaLaunchKernel(kernel, grid, dim3(threads), args, (size_t)smem_bytes, stream);
         return err != cudaSuccess ? (int)err : (int)cudaGetLastError();
     }
 }

@@ -43,6 +43,29 @@ static inline int smem_opt_in(const void *kern, int bytes, unsigned long long *d
     return 0;
 }
 
+/* Blocks of `kern` (`threads` threads, `bytes` of dynamic shared memory)
+ * resident per SM on the current device, queried once per device: cache[dev]
+ * (0..63, zero-initialised; 0 = not yet queried) keeps the answer, and a
+ * device past 63 is queried every call. Threads of one process may race here:
+ * both store the same value. Returns the cudaError_t as int, 0 on success. */
+static inline int smem_resident_per_sm(const void *kern, int threads, int bytes, int *cache, int *per_sm)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return (int)e;
+    int v = dev < 64 ? __atomic_load_n(&cache[dev], __ATOMIC_RELAXED) : 0;
+    if (v == 0) {
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kern, threads, (size_t)bytes);
+        if (e != cudaSuccess)
+            return (int)e;
+        if (dev < 64 && v > 0)
+            __atomic_store_n(&cache[dev], v, __ATOMIC_RELAXED);
+    }
+    *per_sm = v;
+    return 0;
+}
+
 /* The shared-window address of a pointer into shared memory (what the
  * .shared state space of ld / st / cp.async / ldmatrix / mbarrier takes). */
 static __device__ __forceinline__ unsigned smem_u32(const void *p)
