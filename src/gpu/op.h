@@ -96,8 +96,11 @@ const op_desc *ops_get(int i);
  * appended by ops_add_variant). */
 const catalog *ops_catalog(void);
 const variant *ops_variant(int catalog_index);
-/* Adds a variant (a plugin's): its op must exist and its name must be new
- * within that op. 0 or -1 with err. */
+/* Whether a variant (a plugin's) could be added after `pending` others now
+ * being checked: its op must exist, its name must be new within that op and
+ * there must be room. 0 or -1 with err. */
+int ops_check_variant(const variant *v, int pending, char *err, size_t err_len);
+/* Adds a variant after ops_check_variant(v, 0, ...). 0 or -1 with err. */
 int ops_add_variant(const variant *v, char *err, size_t err_len);
 
 #endif

@@ -63,7 +63,7 @@ const variant *ops_variant(int catalog_index)
     return catalog_index >= 0 && catalog_index < c->variant_count ? ops_rows[catalog_index] : NULL;
 }
 
-int ops_add_variant(const variant *v, char *err, size_t err_len)
+int ops_check_variant(const variant *v, int pending, char *err, size_t err_len)
 {
     const catalog *c = ops_catalog();
     if (catalog_op(c, v->info.op) < 0) {
@@ -74,10 +74,17 @@ int ops_add_variant(const variant *v, char *err, size_t err_len)
         snprintf(err, err_len, "variant '%s' of op %s already exists", v->info.name, v->info.op);
         return -1;
     }
-    if (ops_extra_count == OPS_MAX_EXTRA) {
+    if (ops_extra_count + pending >= OPS_MAX_EXTRA) {
         snprintf(err, err_len, "more than %d plugin variants", OPS_MAX_EXTRA);
         return -1;
     }
+    return 0;
+}
+
+int ops_add_variant(const variant *v, char *err, size_t err_len)
+{
+    if (ops_check_variant(v, 0, err, err_len))
+        return -1;
     ops_extra[ops_extra_count++] = *v;
     ops_build();
     return 0;

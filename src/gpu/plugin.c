@@ -160,6 +160,11 @@ int plugin_load(const char *path, char *err, size_t err_len)
                 snprintf(err, err_len, "--plugin '%s': variant '%s' is listed twice", path, p->variants[i].name);
                 rc = 2;
             }
+        char e2[256];
+        if (rc == 0 && ops_check_variant(&v, i, e2, sizeof e2)) {
+            snprintf(err, err_len, "--plugin '%s': %s", path, e2);
+            rc = 2;
+        }
         if (rc) {
             free(source);
             dlclose(h);
@@ -170,7 +175,7 @@ int plugin_load(const char *path, char *err, size_t err_len)
         variant v;
         char e2[256];
         plugin_make_row(path, &p->variants[i], i, source, &v, err, err_len);
-        if (ops_add_variant(&v, e2, sizeof e2)) {
+        if (ops_add_variant(&v, e2, sizeof e2)) { /* checked above: not expected */
             snprintf(err, err_len, "--plugin '%s': %s", path, e2);
             return 2;
         }
