@@ -261,9 +261,10 @@ static int main_run(int argc, char **argv)
         if (main_rank == 0) main_list(&o, cat);
         return 0;
     }
-    if (plan_build(&p, &o, cat, err, sizeof err)) {
+    int prc = plan_build(&p, &o, cat, err, sizeof err);
+    if (prc) {
         main_say(err);
-        return 1;
+        return prc == 2 ? 2 : 1; /* 2: too many variants chosen (usage); else out of memory */
     }
 
     memset(&info, 0, sizeof info);

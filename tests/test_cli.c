@@ -218,6 +218,12 @@ static void test_parse_direct(void)
           "fleet defaults");
     PARSE_OK(&o, "--format", "table");
     CHECK(o.format == CLI_FORMAT_TABLE, "format table");
+    /* an option's value that looks like a size option sizes nothing */
+    PARSE_OK(&o, "--ops", "reduce", "--csv", "--n");
+    CHECK(o.gemm_option == NULL && o.csv_path && strcmp(o.csv_path, "--n") == 0, "--csv --n: a file name");
+    PARSE_OK(&o, "--ops", "sgemm", "--csv", "--elems", "--shape", "2x3x4", "--n", "8");
+    CHECK(o.gemm_option && strcmp(o.gemm_option, "--shape") == 0, "first GEMM size option: %s",
+          o.gemm_option ? o.gemm_option : "(none)");
     PARSE_OK(&o, "--reps", "1", "--max-reps", "1");
     CHECK(o.min_reps == 1 && o.max_reps == 1, "reps 1/1");
     /* one bound alone moves the other's default out of the way */

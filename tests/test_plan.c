@@ -213,9 +213,42 @@ static void test_speedup(void)
     CHECK(!r[1].speedup_vs && !r[0].speedup_vs, "only the first of the pair names the other");
 }
 
+/* More variants of one op than a case can run: a usage error, never rows
+ * dropped without a word. */
+static void test_too_many_variants(void)
+{
+    enum { N = PLAN_MAX_VARIANTS + 1 };
+    static variant_info many[N + 1];
+    static char names[N][16];
+    many[0] = (variant_info){"reduce", "cub", 1, "fp32", NULL, 0, "builtin", ""};
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "v%d", i);
+        many[i + 1] = (variant_info){"reduce", names[i], 0, "fp32", NULL, 0, "libmany.so", ""};
+    }
+    const catalog big = {ops, 3, many, N + 1};
+    cli_options o;
+    plan p;
+    char err[256] = "";
+    cli_defaults(&o);
+    o.op_names[o.op_name_count++] = "reduce";
+    CHECK(cli_resolve(&o, &big, err, sizeof err) == 0, "cli_resolve: %s", err);
+    CHECK(plan_build(&p, &o, &big, err, sizeof err) == 2 && p.count == 0 && p.cases == NULL,
+          "%d variants of one op: plan_build did not refuse", N + 1);
+    CHECK(test_contains(err, "reduce: more than 64 variants selected"), "message: %s", err);
+    /* 64 of them with --variants: runs */
+    o.variant_count = 0;
+    for (int i = 0; i < PLAN_MAX_VARIANTS - 1; i++) o.variants[o.variant_count++] = names[i];
+    CHECK(cli_resolve(&o, &big, err, sizeof err) == 0, "cli_resolve: %s", err);
+    CHECK(plan_build(&p, &o, &big, err, sizeof err) == 0 && p.count == 1 &&
+              p.cases[0].variant_count == PLAN_MAX_VARIANTS,
+          "63 chosen + cub: %d cases, %d variants (%s)", p.count, p.count ? p.cases[0].variant_count : -1, err);
+    plan_free(&p);
+}
+
 int main(void)
 {
     test_build();
+    test_too_many_variants();
     test_speedup();
     test_percents();
     return test_finish("test_plan");

@@ -344,6 +344,7 @@ static void make_rows(void)
         r->op = "reduce";
         r->math = "fp32";
         r->source = "builtin";
+        r->dist = "skewed"; /* (reduce takes none; here to follow the field through every format) */
         r->rate = reduce_op.rate;
         r->peak = reduce_op.peak;
         snprintf(r->case_label, sizeof r->case_label, "reduce elems=67108864");
@@ -666,6 +667,12 @@ static void test_json(void)
                 const jv *lib = jget(r, "library");
                 CHECK(lib && lib->type == J_NUM && lib->num == strtod(test_csv_cell(&d, i + 1, "library"), NULL),
                       "row %d library", i);
+                const jv *dist = jget(r, "dist");
+                const char *cdist = test_csv_cell(&d, i + 1, "dist");
+                CHECK(dist && (cdist[0] ? dist->type == J_STR && strcmp(dist->str, cdist) == 0 : dist->type == J_NULL),
+                      "row %d dist: CSV [%s]", i, cdist);
+                CHECK(strcmp(test_csv_cell(&d, i + 1, "op"), "reduce") != 0 || strcmp(cdist, "skewed") == 0,
+                      "row %d: reduce row without its dist in the CSV", i);
                 const jv *ref = jget(r, "ref_library");
                 const char *cref = test_csv_cell(&d, i + 1, "ref_library");
                 CHECK(ref && (cref[0] ? ref->type == J_STR && strcmp(ref->str, cref) == 0 : ref->type == J_NULL),

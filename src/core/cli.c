@@ -346,15 +346,18 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
                 return 2;
             }
             if (!pos[0]) pos[0] = i;
+            if (!o->gemm_option) o->gemm_option = opt;
             break;
         }
         case OPT_SHAPE:
             if (shapes_parse_list(opt, value, &from[1], err, err_len)) return 2;
             pos[1] = i;
+            if (!o->gemm_option) o->gemm_option = opt;
             break;
         case OPT_SHAPES:
             if (shapes_read_file(opt, value, &from[2], err, err_len)) return 2;
             pos[2] = i;
+            if (!o->gemm_option) o->gemm_option = opt;
             break;
         case OPT_ELEMS:
             if (sizes_parse(value, 1, CLI_MAX_ELEMS, o->elems, SIZES_MAX_COUNT, &o->elems_count, sub,
@@ -506,14 +509,6 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
                  o->soak_s > 0 ? "--soak" : "--check-only");
         return 2;
     }
-    /* the first GEMM size option given, for the message when no op uses it */
-    for (int i = 1; i < argc && !o->gemm_option; i++)
-        for (int j = 0; j < 5 && !o->gemm_option; j++) {
-            static const cli_opt_id gemm_opts[5] = {OPT_M, OPT_N, OPT_K, OPT_SHAPE, OPT_SHAPES};
-            const char *name = cli_opts[gemm_opts[j]].name;
-            size_t l = strlen(name);
-            if (strncmp(argv[i], name, l) == 0 && (argv[i][l] == '\0' || argv[i][l] == '=')) o->gemm_option = name;
-        }
     o->size_given[0] = o->gemm_option != NULL;
     o->size_given[1] = seen[OPT_ELEMS] > 0;
     return 0;

@@ -18,7 +18,8 @@ static int plan_selected(const cli_options *o, const catalog *cat, const op_info
     return v->is_library && (strcmp(v->name, op->ref_library) == 0 || strcmp(v->name, op->best_library) == 0);
 }
 
-/* Variant indices of op `oi` in run order; returns their count. */
+/* Variant indices of op `oi` in run order; returns their count, or -1 when
+ * more than PLAN_MAX_VARIANTS are selected. */
 static int plan_order(const cli_options *o, const catalog *cat, int oi, int *idx)
 {
     const op_info *op = &cat->ops[oi];
@@ -27,16 +28,17 @@ static int plan_order(const cli_options *o, const catalog *cat, int oi, int *idx
     for (int f = 0; f < 2; f++) {
         int i = catalog_variant(cat, op->name, first[f]);
         if (i >= 0 && cat->variants[i].is_library && plan_selected(o, cat, op, &cat->variants[i]) &&
-            n < PLAN_MAX_VARIANTS && (f == 0 || strcmp(first[0], first[1]) != 0))
-            idx[n++] = i;
+            (f == 0 || strcmp(first[0], first[1]) != 0))
+            idx[n++] = i; /* at most 2: within the cap */
     }
     for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < cat->variant_count && n < PLAN_MAX_VARIANTS; i++) {
+        for (int i = 0; i < cat->variant_count; i++) {
             const variant_info *v = &cat->variants[i];
             if (strcmp(v->op, op->name) != 0 || !plan_selected(o, cat, op, v)) continue;
             if (pass == 0 && (!v->is_library || strcmp(v->name, first[0]) == 0 || strcmp(v->name, first[1]) == 0))
                 continue;
             if (pass == 1 && v->is_library) continue;
+            if (n == PLAN_MAX_VARIANTS) return -1;
             idx[n++] = i;
         }
     return n;
@@ -69,6 +71,12 @@ int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, siz
         c.op = oi;
         c.opts = o;
         c.variant_count = plan_order(o, cat, oi, c.variant);
+        if (c.variant_count < 0) {
+            snprintf(err, err_len, "%s: more than %d variants selected; choose some with --variants", op->name,
+                     PLAN_MAX_VARIANTS);
+            plan_free(p);
+            return 2;
+        }
         if (c.variant_count == 0) continue;
         nsizes = op->size_kind == OP_SIZE_ELEMS ? o->elems_count : o->gemm_count;
         for (int si = 0; si < nsizes; si++) {

@@ -37,7 +37,9 @@ typedef struct {
  * types; per case the variants selected (all when --variants is absent) plus
  * the op's reference and fastest library rows, which always run because the
  * percents need them, ordered: reference library, fastest library, other
- * libraries, hand rows in catalog order. Returns 0, or -1 with err. */
+ * libraries, hand rows in catalog order. Returns 0; 2 with err when an op
+ * has more than PLAN_MAX_VARIANTS selected (a usage error); -1 with err when
+ * out of memory. */
 int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, size_t err_len);
 void plan_free(plan *p);
 

@@ -119,8 +119,9 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_string(f, r->kernel);
     fprintf(f, ", \"kernel_note\": ");
     report_json_string(f, r->kernel_note);
-    fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"elems\": %lld, \"samples\": %zu", r->m, r->n, r->k, r->elems,
-            timed ? r->time_ms.count : 0);
+    fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"elems\": %lld, \"dist\": ", r->m, r->n, r->k, r->elems);
+    report_json_string(f, r->dist);
+    fprintf(f, ", \"samples\": %zu", timed ? r->time_ms.count : 0);
     report_json_num(f, "time_ms_median", timed ? r->time_ms.median : -1);
     report_json_num(f, "time_ms_min", timed ? r->time_ms.min : -1);
     report_json_num(f, "time_ms_q1", timed ? r->time_ms.q1 : -1);
