@@ -197,10 +197,56 @@ int fleet_is_slow(double tput, double median, double threshold_pct)
     return median > 0 && tput >= 0 && (median - tput) * 100.0 > threshold_pct * median;
 }
 
-/* The points of the group starting at s->p[first] (same case and variant). */
-static int fleet_same(const fleet_point *a, const fleet_point *b)
+/* Points of one (case, variant) are a group; the summary takes them group by
+ * group in the order each was first seen. Sorting pointers to the points by
+ * (case, variant, position) puts every group's points together, in arrival
+ * order, in O(P log P) for P points (a fleet of many ranks over a long plan
+ * has hundreds of thousands). */
+static int fleet_point_cmp(const void *x, const void *y)
 {
-    return strcmp(a->case_label, b->case_label) == 0 && strcmp(a->variant, b->variant) == 0;
+    const fleet_point *a = *(const fleet_point *const *)x, *b = *(const fleet_point *const *)y;
+    int c = strcmp(a->case_label, b->case_label);
+    if (c == 0) c = strcmp(a->variant, b->variant);
+    return c ? c : (a > b) - (a < b);
+}
+
+typedef struct {
+    int start, count;         /* the group's points: order[start .. start + count) */
+    const fleet_point *first; /* order[start]: the group's first point to arrive */
+} fleet_group;
+
+static int fleet_group_cmp(const void *x, const void *y)
+{
+    const fleet_point *a = ((const fleet_group *)x)->first, *b = ((const fleet_group *)y)->first;
+    return (a > b) - (a < b);
+}
+
+/* order: the points sorted (fleet_point_cmp); groups: one per (case, variant),
+ * in first-seen order. Returns the number of groups, -1 when out of memory. */
+static int fleet_group_points(const fleet_summary *s, const fleet_point ***order_out, fleet_group **groups_out)
+{
+    const fleet_point **order = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *order);
+    fleet_group *g = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *g);
+    int ng = 0;
+    if (!order || !g) {
+        free(order);
+        free(g);
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++) order[i] = &s->p[i];
+    qsort(order, (size_t)s->n, sizeof *order, fleet_point_cmp);
+    for (int i = 0; i < s->n; i++) {
+        if (i > 0 && strcmp(order[i]->case_label, order[i - 1]->case_label) == 0 &&
+            strcmp(order[i]->variant, order[i - 1]->variant) == 0) {
+            g[ng - 1].count++;
+            continue;
+        }
+        g[ng++] = (fleet_group){i, 1, order[i]};
+    }
+    qsort(g, (size_t)ng, sizeof *g, fleet_group_cmp);
+    *order_out = order;
+    *groups_out = g;
+    return ng;
 }
 
 static void fleet_cells(char *buf, size_t len, const double *x, int n)
@@ -215,13 +261,14 @@ int fleet_summary_print(FILE *f, const fleet_summary *s, const fleet_member *m, 
     int flagged = 0, ran = 0, failed = 0, missing = 0, hosts = 0;
     double *pct = malloc((size_t)(n > 0 ? n : 1) * sizeof *pct);
     double *tp = malloc((size_t)(n > 0 ? n : 1) * sizeof *tp);
-    char *seen = calloc((size_t)(s->n > 0 ? s->n : 1), 1);
+    const fleet_point **order = NULL;
+    fleet_group *groups = NULL;
+    int ngroups = pct && tp ? fleet_group_points(s, &order, &groups) : -1;
     char name[160];
-    if (!pct || !tp || !seen) {
+    if (ngroups < 0) {
         fprintf(f, "\nFLEET SUMMARY: out of memory\n");
         free(pct);
         free(tp);
-        free(seen);
         return 0;
     }
     int gpus = 0;
@@ -246,41 +293,34 @@ int fleet_summary_print(FILE *f, const fleet_summary *s, const fleet_member *m, 
             "max", "min", "median", "max", "throughput");
     /* one line per (case, variant) that ran somewhere, in the order first seen */
     int lines = 0;
-    for (int i = 0; i < s->n; i++) {
+    for (int gi = 0; gi < ngroups; gi++) {
+        const fleet_point *const *pts = order + groups[gi].start;
         char a[64], b[64], cell[16];
-        int np = 0, nt = 0, total = 0;
-        if (seen[i]) continue;
-        for (int j = i; j < s->n; j++) {
-            const fleet_point *q = &s->p[j];
-            if (seen[j] || !fleet_same(&s->p[i], q)) continue;
-            seen[j] = 1;
-            total++;
-            if (q->pct_ref >= 0 && np < n) pct[np++] = q->pct_ref;
-            if (q->tput >= 0 && nt < n) tp[nt++] = q->tput;
+        int np = 0, nt = 0, total = groups[gi].count;
+        for (int j = 0; j < total; j++) {
+            if (pts[j]->pct_ref >= 0 && np < n) pct[np++] = pts[j]->pct_ref;
+            if (pts[j]->tput >= 0 && nt < n) tp[nt++] = pts[j]->tput;
         }
         if (nt == 0) continue; /* no GPU timed it: its rows say why */
         fleet_cells(a, sizeof a, pct, np);
         fleet_cells(b, sizeof b, tp, nt);
         snprintf(cell, sizeof cell, "%d/%d", nt, total);
-        fprintf(f, "%-30s %-14s %5s %s %s  %s\n", s->p[i].case_label, s->p[i].variant, cell, a, b, s->p[i].unit);
+        fprintf(f, "%-30s %-14s %5s %s %s  %s\n", pts[0]->case_label, pts[0]->variant, cell, a, b, pts[0]->unit);
         lines++;
     }
     if (!lines) fprintf(f, "(no row was timed on any GPU)\n");
     /* slow GPUs: below the median of a library row */
-    memset(seen, 0, (size_t)(s->n > 0 ? s->n : 1));
-    for (int i = 0; i < s->n; i++) {
+    for (int gi = 0; gi < ngroups; gi++) {
+        const fleet_point *const *pts = order + groups[gi].start;
         stats_summary st;
         int nt = 0;
-        if (seen[i] || !s->p[i].library) continue;
-        for (int j = i; j < s->n; j++)
-            if (!seen[j] && fleet_same(&s->p[i], &s->p[j])) {
-                seen[j] = 1;
-                if (s->p[j].tput >= 0 && nt < n) tp[nt++] = s->p[j].tput;
-            }
+        if (!pts[0]->library) continue;
+        for (int j = 0; j < groups[gi].count; j++)
+            if (pts[j]->tput >= 0 && nt < n) tp[nt++] = pts[j]->tput;
         if (nt < 2 || stats_summarize(tp, (size_t)nt, &st) != 0) continue;
-        for (int j = i; j < s->n; j++) {
-            const fleet_point *q = &s->p[j];
-            if (!fleet_same(&s->p[i], q) || !fleet_is_slow(q->tput, st.median, threshold_pct)) continue;
+        for (int j = 0; j < groups[gi].count; j++) {
+            const fleet_point *q = pts[j];
+            if (!fleet_is_slow(q->tput, st.median, threshold_pct)) continue;
             flagged++;
             fleet_member_name(&m[q->member], name, sizeof name);
             fprintf(f, "SLOW %s %s: %s (%s): %.2f %s, %.1f%% below the fleet median %.2f", q->case_label, q->variant,
@@ -308,6 +348,7 @@ int fleet_summary_print(FILE *f, const fleet_summary *s, const fleet_member *m, 
     fflush(f);
     free(pct);
     free(tp);
-    free(seen);
+    free(order);
+    free(groups);
     return flagged;
 }
