@@ -93,24 +93,28 @@ def text_table(header, rows):
     return "\n".join(lines)
 
 
-def case_cells(row, show_device, show_flush):
+def case_cells(row, show_device, show_flush, show_gpu=False):
     cells = [row.device] if show_device else []
-    cells += [row.op, cc.size_label(row), row.variant, row.math]
+    cells += [row.cells.get("gpu", "")] if show_gpu else []
+    cells += [cc.series_label(row.series), cc.size_label(row), row.variant, row.math]
     if show_flush:
         cells.append(cc.flush_label(row.cells["l2_flush"]))
     return cells
 
 
-def case_header(show_device, show_flush):
-    return (["device"] if show_device else []) + ["op", "size", "variant", "math"] + \
-        (["L2"] if show_flush else [])
+def case_header(show_device, show_flush, show_gpu=False):
+    return (["device"] if show_device else []) + (["gpu"] if show_gpu else []) + \
+        ["op", "size", "variant", "math"] + (["L2"] if show_flush else [])
 
 
 def case_name(row):
-    """'tiled32 (sgemm n=2048)', 'radix (sort u32 2^20 elements)'."""
-    plain = row.op != "sort" and (row.math in ("fp32", "") or row.math in row.variant)
+    """'tiled32 (sgemm n=2048)', 'radix (sort u32 2^20 elements)',
+    'fast (histogram u8 skewed 2^26 elements, node1 GPU 1)'."""
+    plain = row.math in ("fp32", "") or row.math in row.variant or row.math in row.series
     math = "" if plain else f" {row.math}"
-    return f"{row.variant} ({row.op}{math} {cc.size_label(row)})"
+    gpu = row.cells.get("gpu", "")
+    gpu = f", {gpu}" if gpu else ""
+    return f"{row.variant} ({cc.series_label(row.series)}{math} {cc.size_label(row)}{gpu})"
 
 
 # ---- diff -----------------------------------------------------------------------
@@ -158,10 +162,11 @@ def diff(args):
     everything = list(old.values()) + list(new.values())
     show_device = len({r.device for r in everything}) > 1
     show_flush = len({r.cells["l2_flush"] for r in everything}) > 1
-    head = case_header(show_device, show_flush)
+    show_gpu = any(r.cells.get("gpu") for r in everything)
+    head = case_header(show_device, show_flush, show_gpu)
 
     def cells(row):
-        return case_cells(row, show_device, show_flush)
+        return case_cells(row, show_device, show_flush, show_gpu)
 
     print(f"OLD {describe(args.old, list(old.values()))}")
     print(f"NEW {describe(args.new, list(new.values()))}")

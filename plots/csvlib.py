@@ -134,8 +134,10 @@ class Row:
 
     @property
     def source(self):
-        """(device, git_commit, l2_flush): rows of one source are comparable."""
-        return (self.cells["device"], self.cells["git_commit"], self.cells["l2_flush"])
+        """(device, git_commit, l2_flush, gpu): rows of one source are comparable
+        (gpu: which GPU of a fleet, '' for a run on one GPU)."""
+        return (self.cells["device"], self.cells["git_commit"], self.cells["l2_flush"],
+                self.cells.get("gpu", ""))
 
     @property
     def run(self):
@@ -144,12 +146,13 @@ class Row:
 
     @property
     def case(self):
-        """(device, op, variant, math, m, n, k, elems, l2_flush): one measurement
-        of one variant; two commits' rows of the same case are compared on it."""
+        """(device, op, variant, math, m, n, k, elems, l2_flush, dist, gpu): one
+        measurement of one variant; two commits' rows of the same case are
+        compared on it."""
         get = self.values.get
         return (self.cells["device"], self.cells["op"], self.cells["variant"],
                 self.cells["math"], get("m"), get("n"), get("k"), get("elems"), get("l2_flush"),
-                self.cells["dist"])
+                self.cells["dist"], self.cells.get("gpu", ""))
 
     @property
     def series(self):
@@ -240,6 +243,7 @@ def read_csv(path, required):
                 for column in OPTIONAL_TEXT_COLUMNS:
                     cells.setdefault(column, "")
                 rows.append(Row(path, line, cells, values))
+            _mark_gpus(rows)
             return rows
     except FileNotFoundError:
         raise CsvError(f"{path}: no such file (compare --csv {path} writes it)") from None
@@ -247,6 +251,29 @@ def read_csv(path, required):
         raise CsvError(f"{path}: cannot read: {e.strerror or e}") from None
     except (csv.Error, UnicodeDecodeError) as e:
         raise CsvError(f"{path}: not a valid CSV file: {e}") from None
+
+
+def _mark_gpus(rows):
+    """Sets cells['gpu'] on the rows of one file: '' when each commit's rows
+    come from one GPU (one process, one device), else which GPU ran the row
+    ('node1 GPU 1', 'vm GPU 0 rank 1'), so that the rows of a fleet
+    (--device all, compare-mpi) stay apart instead of repeating one case."""
+    def ident(row):
+        get = row.cells.get
+        return (get("hostname", ""), get("rank", ""), get("device_index", ""))
+    gpus = {}
+    for row in rows:
+        gpus.setdefault(row.cells["git_commit"], set()).add(ident(row))
+    for row in rows:
+        host, rank, index = ident(row)
+        if len(gpus[row.cells["git_commit"]]) < 2:
+            row.cells["gpu"] = ""
+            continue
+        parts = [host] if host else []
+        parts.append(f"GPU {index}" if index else "GPU ?")
+        if rank:
+            parts.append(f"rank {rank}")
+        row.cells["gpu"] = " ".join(parts)
 
 
 def read_all(paths, required):
@@ -389,17 +416,20 @@ def flush_label(l2_flush):
 
 def source_labels(sources):
     """Shortest label telling the sources apart: what differs among device,
-    commit and L2 flush (the device alone when there is one source)."""
+    commit, L2 flush and GPU of a fleet (the device alone when there is one
+    source)."""
     sources = sorted(set(sources))
-    differ = [len({s[i] for s in sources}) > 1 for i in range(3)]
+    differ = [len({s[i] for s in sources}) > 1 for i in range(4)]
     labels = {}
-    for device, commit, l2_flush in sources:
+    for device, commit, l2_flush, gpu in sources:
         label = device if differ[0] or not any(differ) else ""
+        if differ[3]:
+            label = f"{label} {gpu}" if label else gpu
         if differ[1]:
             label = f"{label} @ {commit[:12]}" if label else commit[:12]
         if differ[2]:
             label = f"{label}, {flush_label(l2_flush)}" if label else flush_label(l2_flush)
-        labels[(device, commit, l2_flush)] = label
+        labels[(device, commit, l2_flush, gpu)] = label
     return labels
 
 
@@ -407,7 +437,8 @@ def source_caption(rows, source):
     """'NVIDIA H200, 2026-11-29, commit abc123' for the rows of one source."""
     dates = sorted({r.date for r in rows if r.source == source})
     date = dates[0] if len(dates) == 1 else f"{dates[0]}..{dates[-1]}"
-    device, commit, _ = source
+    device, commit, _, gpu = source
+    device = f"{device} ({gpu})" if gpu else device
     return f"{device}, {date}, commit {commit[:12]}"
 
 

@@ -21,7 +21,8 @@ that the tools do not know, placed mid-row) and runs the tools on them:
   merge-runs      runs of one device and commit (flushed, unflushed, and a
                   later re-run of the flushed one): every run's rows are read,
                   tables.py shows the flushed and unflushed runs apart and the
-                  newest of the re-runs; diff on a merged CSV uses its newest run
+                  newest of the re-runs; diff on a merged CSV uses its newest run;
+                  one run on two GPUs keeps both GPUs' rows, shown apart
 """
 
 import argparse
@@ -251,8 +252,33 @@ def check_merge_runs(tools, fixture, work):
     write_csv(merged, h, later_rows + [dict(r, **{c: "" for c in EXTRA_COLUMNS}) for r in rows])
     out, _ = expect(tools["diff"], ["diff", merged, later], 0, "diff of a merged CSV")
     line_with(out, "left out for a newer run", "diff of a merged CSV")
+
+    # one run on two GPUs (compare --device all): both GPUs' rows are kept and shown apart
+    fleet = os.path.join(work, "fleet.csv")
+    fh = header + [c for c in ("hostname", "rank", "device_index") if c not in header]
+    fleet_rows = [dict(r, hostname="node1", rank="", device_index=str(gpu)) for gpu in (0, 1) for r in rows]
+    find(fleet_rows[len(rows):], "sgemm", "naive", "n", 1024)["pct_of_ref_library"] = "9.5"
+    write_csv(fleet, fh, fleet_rows)
+    every, notes = csvlib.read_all([fleet], csvlib.TABLE_COLUMNS)
+    kept, left_out = csvlib.newest(every)
+    if len(every) != 2 * per_op or len(kept) != 2 * per_op or notes or left_out:
+        raise CheckFailed(f"two GPUs' rows: read_all kept {len(every)}, newest {len(kept)} of "
+                          f"2 x {per_op}; notes {notes + left_out}")
+    out, _ = expect(tools["tables"], ["--op", "sgemm", "--view", "ladder", fleet], 0,
+                    "tables.py on two GPUs")
+    captions = [line for line in out.splitlines() if line.startswith("_")]
+    if len(captions) != 2 or not any("node1 GPU 0" in c for c in captions) \
+            or not any("node1 GPU 1" in c for c in captions):
+        raise CheckFailed(f"expected one caption per GPU, got {captions}:\n{out}")
+    if not any(line.startswith("| naive | cublas_fp32 | 9.5 |") for line in out.splitlines()):
+        raise CheckFailed(f"GPU 1's own naive figure (9.5) is not shown:\n{out}")
+    out, _ = expect(tools["diff"], ["diff", fleet, fleet], 0, "diff of a two-GPU CSV against itself")
+    hand_ok = 2 * sum(1 for r in rows if r["library"] == "0" and r["status"] == "ok"
+                      and r["pct_of_ref_library"])
+    line_with(out, f"ok: none of {hand_ok} hand row(s)", "diff of a two-GPU CSV")
+    line_with(out, "node1 GPU 1", "diff of a two-GPU CSV")
     print("ok: every run is kept; flushed and unflushed runs shown apart; the newest "
-          "re-run is used")
+          "re-run is used; two GPUs of one run shown apart")
 
 
 CHECKS = {"identical": check_identical, "regression": check_regression,
