@@ -102,7 +102,7 @@ if has search; then
 fi
 
 if has tests; then
-    step ctest ctest --test-dir "$BUILD" --output-on-failure --timeout 900
+    step ctest env COMPARE_REQUIRE_GPU=1 ctest --test-dir "$BUILD" --output-on-failure --timeout 900
 fi
 
 if has sanitize; then
@@ -161,9 +161,9 @@ if has bench; then
                 --cpu-max-n 0 --csv "$LOG/shapes_llm.csv"
         # a user's plugin, built from the installed package like a user builds it
         if [[ $sets == *" plugin "* ]]; then
-            step plugin-install cmake --install "$BUILD" --prefix "$LOG/../prefix" &&
-                step plugin-build bash -c "cmake -S examples/plugin -B '$BUILD/example' -DCMAKE_PREFIX_PATH='$LOG/../prefix' -DCMAKE_BUILD_TYPE=Release && cmake --build '$BUILD/example'" &&
-                step bench-plugin "$LOG/../prefix/bin/compare" --plugin "$BUILD/example/libmine.so" --ops sgemm \
+            step plugin-install cmake --install "$BUILD" --prefix "$BUILD/prefix" &&
+                step plugin-build bash -c "cmake -S examples/plugin -B '$BUILD/example' -DCMAKE_PREFIX_PATH='$BUILD/prefix' -DCMAKE_BUILD_TYPE=Release && cmake --build '$BUILD/example'" &&
+                step bench-plugin "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" --ops sgemm \
                     --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv"
         fi
         if [[ $sets == *" reduce-sort "* ]]; then

@@ -28,8 +28,6 @@ extern int test_failed;
 
 int test_finish(const char *name);
 
-#endif
-
 /* Output of a child process run by test_run. */
 typedef struct {
     int status;        /* exit code, 128 + signal if killed, -1 if it could not start */
@@ -81,4 +79,6 @@ const char *test_csv_cell(const test_csv_doc *d, int r, const char *name);
 /* Path of the compare binary (set by CMake). */
 #ifndef COMPARE_BIN
 #define COMPARE_BIN "./compare"
+#endif
+
 #endif

@@ -1,5 +1,7 @@
 /* tests/testlib_gpu.h: what the gpu tests add to testlib.h. test_require_gpu()
- * exits 77 (ctest: skipped, never passed) when no usable GPU is present; CK
+ * exits 77 (ctest: skipped, never passed) when no usable GPU is present, or 1
+ * when COMPARE_REQUIRE_GPU is set (tests/gpu_check.sh sets it: on the GPU
+ * machine a skip would hide a broken driver or runtime); CK
  * wraps a CUDA runtime call that must succeed. */
 #ifndef TESTS_TESTLIB_GPU_H
 #define TESTS_TESTLIB_GPU_H
