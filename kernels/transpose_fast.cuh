@@ -1,0 +1,372 @@
+/* kernels/transpose_fast.cuh: the vector path of transpose `fast` as one
+ * template, out (n x m) = transpose of in (m x n), float, row-major, for
+ * m % 4 == 0, n % 4 == 0 and 16-byte aligned pointers. kernels/transpose.cu
+ * instantiates one named pick of it (TRANSPOSE_FAST_PICK);
+ * tests/probes/transpose_probe.cu times every candidate of the table below
+ * against cublasSgeam.
+ *
+ * The body. A block moves tiles of TR input rows x TC input columns through
+ * tile[TR][TC + 1] in shared memory. Both phases work in units of 4 rows x 32
+ * columns, one unit a warp access: lane l takes row l / 8 of the unit and the
+ * float4 at column 4 (l % 8), so every warp-wide access covers four full
+ * 128-byte segments. Load phase: each thread issues all K = TR * TC / (4 *
+ * THREADS) 16-byte loads of its units (16 K bytes in flight a thread), then
+ * writes them as scalars into the tile. Store phase (after a barrier): the
+ * unit is 4 output rows (tile columns) x 32 output columns (tile rows); a
+ * thread gathers four tile rows of one tile column into a float4 and stores it
+ * as 16 bytes of an output row. With the row stride TC + 1 (TC a multiple of
+ * 32) the bank of (row r, column c) is (r + c) % 32, and in both phases the 32
+ * lanes of a unit cover (row offset 0..3) + (4 x column offset 0..7) = 32
+ * distinct banks: no conflicts.
+ *
+ * Parameters (one row of TRANSPOSE_FAST_CANDIDATES each):
+ *   TR, TC   tile rows and columns of the input. Multiples of 32 (units are
+ *            4 x 32 in the input and 4 x 32 in the output, and the conflict-free
+ *            bank mapping needs TC % 32 == 0); the tile must fit in the 48 KiB
+ *            of static shared memory.
+ *   THREADS  block size, a multiple of 32; the warps must split evenly over
+ *            the units (TR * TC % (4 * THREADS) == 0) and over the unit columns
+ *            of both phases (warps % (TC / 32) == 0, warps % (TR / 32) == 0), so
+ *            that each thread keeps one column for all of its units.
+ *   MINB     blocks an SM asked of __launch_bounds__: it caps the registers at
+ *            65536 / (MINB * THREADS) (the persistent grids also size
+ *            themselves by the occupancy that results).
+ *   GROUP    the order of the tiles. Linear tile ids go to blocks in launch
+ *            order. GROUP 0: row-major (tile column fastest): the blocks
+ *            resident at once read a few full-width bands of input rows (long
+ *            contiguous runs) but write short pieces of every output row.
+ *            GROUP g > 0: ids walk g tile rows down before moving one tile
+ *            column right, so the resident blocks cover a roughly square
+ *            patch (g tile rows x resident / g tile columns): reads and
+ *            writes then both come in runs of about the same length, which
+ *            may keep more DRAM pages open on both sides.
+ *   HINT     cache hints of the global loads and stores (the data is touched
+ *            once: L1 and L2 never reuse it):
+ *              TRANSPOSE_HINT_LDG  ld.global.nc (__ldg), st.global.v4 (no
+ *                                  hint; written in PTX, as nvcc splits a
+ *                                  float4 assignment gathered from shared
+ *                                  memory into four 4-byte stores);
+ *              TRANSPOSE_HINT_CS   ld.global.cs / st.global.cs (__ldcs,
+ *                                  __stcs: streaming, evict-first);
+ *              TRANSPOSE_HINT_NA   ld.global.nc.L1::no_allocate.L2::256B
+ *                                  (with a 256-byte L2 prefetch) and
+ *                                  st.global.L1::no_allocate;
+ *              TRANSPOSE_HINT_EF   like NA without the prefetch, both with an
+ *                                  L2 evict-first cache policy (createpolicy).
+ *   MODE     TRANSPOSE_MODE_TILE: one block a tile (the grid is the tile
+ *            count, capped at 2^31 - 1 blocks; blocks loop past the cap).
+ *            TRANSPOSE_MODE_PERSIST: a persistent grid of SMs x resident
+ *            blocks an SM, each block loops over tiles id, id + gridDim.x, ...
+ *            TRANSPOSE_MODE_PREFETCH: persistent, and once a tile is in shared
+ *            memory (after the first barrier) the thread issues the loads of
+ *            its next tile into the registers it just emptied, so the next
+ *            tile's bytes are in flight while this tile is stored: no more
+ *            registers, loads and stores overlap inside one block.
+ *
+ * Constraints (and why):
+ *   - m % 4 == 0, n % 4 == 0, 16-byte aligned in and out (checked by
+ *     transpose_fast_launch): a float4 of an input row is 4 columns, of an
+ *     output row 4 input rows; with both multiples of 4 a float4 that starts
+ *     in range ends in range, and every row start is 16-byte aligned.
+ *   - edges: loads and stores are predicated a float4 at a time; tile cells
+ *     past an edge hold zeros that no in-range output reads.
+ *   - indices are 64-bit (m * n may exceed 2^31; the tile count may exceed
+ *     2^31 too, so tile ids are 64-bit; the mapping of an id to its tile uses
+ *     32-bit division when the tile count fits). The loop over ids has a bound
+ *     uniform across the block, so every thread reaches every barrier.
+ *   - in and out must not overlap (the loads are non-coherent .nc/.cs loads).
+ *   - host state: the shared-memory carveout hint and the persistent grid
+ *     size are set once per device and instantiation (static arrays, not
+ *     thread-safe, like the rest of the launchers' one-time set-up).
+ */
+#ifndef KERNELS_TRANSPOSE_FAST_CUH
+#define KERNELS_TRANSPOSE_FAST_CUH
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#define TRANSPOSE_HINT_LDG 0
+#define TRANSPOSE_HINT_CS 1
+#define TRANSPOSE_HINT_NA 2
+#define TRANSPOSE_HINT_EF 3
+
+#define TRANSPOSE_MODE_TILE 0
+#define TRANSPOSE_MODE_PERSIST 1
+#define TRANSPOSE_MODE_PREFETCH 2
+
+#define TRANSPOSE_FAST_MAX_DEVICES 64 /* per-device one-time set-up */
+#define TRANSPOSE_FAST_GRID_MAX 2147483647LL /* hardware limit of gridDim.x */
+
+/* The candidates: TRANSPOSE_FAST_CFG_<name> is the parameter list
+ * TR, TC, THREADS, MINB, GROUP, HINT, MODE; TRANSPOSE_FAST_CANDIDATES lists the
+ * names the probe times. The name says the parameters that differ from
+ * `base`: the parameters of the kernel before the template (64 x 64, 256
+ * threads, 8 blocks an SM, row-major, __ldg, one block a tile), in the
+ * template's code (explicit 16-byte stores, all loads issued first; the probe
+ * times the old kernel itself beside it). */
+#define TRANSPOSE_FAST_CFG_base 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_g8 64, 64, 256, 8, 8, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_g32 64, 64, 256, 8, 32, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_cs 64, 64, 256, 8, 0, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_na 64, 64, 256, 8, 0, TRANSPOSE_HINT_NA, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_g32_cs 64, 64, 256, 8, 32, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_t32x128_g32_cs 32, 128, 256, 8, 32, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_t128x64_w512_b4_g16_cs 128, 64, 512, 4, 16, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_TILE
+#define TRANSPOSE_FAST_CFG_persist_g32_cs 64, 64, 256, 8, 32, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_PERSIST
+#define TRANSPOSE_FAST_CFG_prefetch 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_PREFETCH
+#define TRANSPOSE_FAST_CFG_prefetch_g32_cs 64, 64, 256, 8, 32, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_PREFETCH
+#define TRANSPOSE_FAST_CFG_prefetch_g32_ef 64, 64, 256, 8, 32, TRANSPOSE_HINT_EF, TRANSPOSE_MODE_PREFETCH
+
+#define TRANSPOSE_FAST_CANDIDATES(X)                                                                           \
+    X(base) X(g8) X(g32) X(cs) X(na) X(g32_cs) X(t32x128_g32_cs) X(t128x64_w512_b4_g16_cs) X(persist_g32_cs) \
+        X(prefetch) X(prefetch_g32_cs) X(prefetch_g32_ef)
+
+// ---- global loads and stores with the chosen cache hints -------------------------
+
+/* an L2 evict-first policy for TRANSPOSE_HINT_EF (0, unused, otherwise) */
+template <int HINT>
+static __device__ __forceinline__ unsigned long long transpose_fast_policy(void)
+{
+    unsigned long long pol = 0;
+    if (HINT == TRANSPOSE_HINT_EF)
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    return pol;
+}
+
+template <int HINT>
+static __device__ __forceinline__ float4 transpose_fast_ld(const float *p, unsigned long long pol)
+{
+    float4 v;
+    if (HINT == TRANSPOSE_HINT_CS) {
+        v = __ldcs((const float4 *)p);
+    } else if (HINT == TRANSPOSE_HINT_NA) {
+        asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+            : "l"(p));
+    } else if (HINT == TRANSPOSE_HINT_EF) {
+        asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+            : "l"(p), "l"(pol));
+    } else {
+        v = __ldg((const float4 *)p);
+    }
+    return v;
+}
+
+template <int HINT>
+static __device__ __forceinline__ void transpose_fast_st(float *p, float4 v, unsigned long long pol)
+{
+    if (HINT == TRANSPOSE_HINT_CS) {
+        __stcs((float4 *)p, v);
+    } else if (HINT == TRANSPOSE_HINT_NA) {
+        asm volatile("st.global.L1::no_allocate.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y),
+                     "f"(v.z), "f"(v.w));
+    } else if (HINT == TRANSPOSE_HINT_EF) {
+        asm volatile("st.global.L1::no_allocate.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p),
+                     "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "l"(pol));
+    } else {
+        /* an explicit 16-byte store: nvcc compiles `*(float4 *)p = v` with
+         * v gathered from shared memory into four 4-byte stores */
+        asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w));
+    }
+}
+
+// ---- tile order ----------------------------------------------------------------------
+
+/* First input row (*row0) and column (*col0) of tile `id` on a grid of tiles_x
+ * tile columns x tiles_y tile rows; GROUP as in the header comment. T is the
+ * integer type of the division (32-bit when the tile count fits). */
+template <int GROUP, typename T>
+static __device__ __forceinline__ void transpose_fast_tile_at(T id, T tiles_x, T tiles_y, int tr, int tc,
+                                                              long long *row0, long long *col0)
+{
+    T tx, ty;
+    if (GROUP <= 0) {
+        ty = id / tiles_x;
+        tx = id - ty * tiles_x;
+    } else {
+        constexpr int G = GROUP > 0 ? GROUP : 1; /* this branch is compiled for GROUP 0 too */
+        const T per_group = (T)G * tiles_x;
+        const T g = id / per_group;
+        const T first = g * (T)G;
+        const T rows = tiles_y - first < (T)G ? tiles_y - first : (T)G;
+        const T in = id - g * per_group;
+        tx = in / rows;
+        ty = first + (in - tx * rows);
+    }
+    *row0 = (long long)ty * tr;
+    *col0 = (long long)tx * tc;
+}
+
+template <int GROUP>
+static __device__ __forceinline__ void transpose_fast_tile(long long id, long long tiles_x, long long tiles_y,
+                                                           int tr, int tc, long long *row0, long long *col0)
+{
+    /* uniform across the grid; GROUP x tiles_x may exceed the tile count */
+    if (tiles_x * tiles_y <= 0x7fffffffLL && (long long)(GROUP > 0 ? GROUP : 1) * tiles_x <= 0x7fffffffLL)
+        transpose_fast_tile_at<GROUP, unsigned int>((unsigned int)id, (unsigned int)tiles_x,
+                                                    (unsigned int)tiles_y, tr, tc, row0, col0);
+    else
+        transpose_fast_tile_at<GROUP, long long>(id, tiles_x, tiles_y, tr, tc, row0, col0);
+}
+
+// ---- the kernel ---------------------------------------------------------------------
+
+/* Issues this thread's K loads of the tile at (row0, col0): input rows row0 +
+ * r + RSTEP k, columns col0 + c .. + 3. */
+template <int K, int RSTEP, int HINT>
+static __device__ __forceinline__ void transpose_fast_load(float4 (&v)[K], const float *__restrict__ in, int m,
+                                                           int n, long long row0, long long col0, int r, int c,
+                                                           unsigned long long pol)
+{
+    const float *src = in + (row0 + r) * n + col0 + c;
+    const int col_ok = col0 + c < n;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        v[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (col_ok && row0 + r + RSTEP * k < m)
+            v[k] = transpose_fast_ld<HINT>(src + (long long)RSTEP * k * n, pol);
+    }
+}
+
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int MODE>
+static __global__ void __launch_bounds__(THREADS, MINB)
+transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int m, int n, long long tiles_x,
+                      long long tiles_y)
+{
+    constexpr int WARPS = THREADS / 32;
+    constexpr int K = TR * TC / (4 * THREADS); /* float4 a thread a phase */
+    constexpr int LU = TC / 32;                /* load units across a band of 4 input rows */
+    constexpr int SU = TR / 32;                /* store units across a band of 4 output rows */
+    constexpr int LSTEP = 4 * (WARPS / LU);    /* tile rows between a thread's load units */
+    constexpr int SSTEP = 4 * (WARPS / SU);    /* tile columns between a thread's store units */
+    static_assert(TR % 32 == 0 && TC % 32 == 0, "units are 4 x 32 in both phases; the bank mapping needs TC % 32 == 0");
+    static_assert(THREADS % 32 == 0 && (TR * TC) % (4 * THREADS) == 0, "the units split evenly over the warps");
+    static_assert(WARPS % LU == 0 && WARPS % SU == 0, "a thread keeps one column of units in both phases");
+    static_assert(TR * (TC + 1) * 4 <= 48 * 1024, "the tile fits in static shared memory");
+    static_assert(K * LSTEP == TR && K * SSTEP == TC, "a thread's units cover the tile");
+
+    __shared__ float tile[TR][TC + 1];
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    /* load unit warp + WARPS k: tile rows lr + LSTEP k, columns lc .. lc + 3 */
+    const int lr = 4 * (warp / LU) + (lane >> 3);
+    const int lc = 32 * (warp % LU) + 4 * (lane & 7);
+    /* store unit warp + WARPS k: tile column sc + SSTEP k (an output row),
+     * tile rows sr .. sr + 3 (output columns) */
+    const int sc = 4 * (warp / SU) + (lane >> 3);
+    const int sr = 32 * (warp % SU) + 4 * (lane & 7);
+    const unsigned long long pol = transpose_fast_policy<HINT>();
+    const long long total = tiles_x * tiles_y;
+
+    /* The loads of a tile are issued where v is free: before the loop for the
+     * first tile, then for tile id + gridDim.x either right after the first
+     * barrier (PREFETCH) or after the second one. v lives across the loop's
+     * back edge, which also keeps ptxas from interleaving the first loads
+     * with the shared-memory writes of the earlier ones under the register
+     * cap: all K loads go out before the first is waited for. */
+    float4 v[K];
+    long long id = blockIdx.x;
+    long long row0 = 0, col0 = 0;
+    if (id < total) {
+        transpose_fast_tile<GROUP>(id, tiles_x, tiles_y, TR, TC, &row0, &col0);
+        transpose_fast_load<K, LSTEP, HINT>(v, in, m, n, row0, col0, lr, lc, pol);
+    }
+    for (; id < total; id += gridDim.x) {
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            tile[lr + LSTEP * k][lc + 0] = v[k].x;
+            tile[lr + LSTEP * k][lc + 1] = v[k].y;
+            tile[lr + LSTEP * k][lc + 2] = v[k].z;
+            tile[lr + LSTEP * k][lc + 3] = v[k].w;
+        }
+        __syncthreads();
+        /* this tile's origin: the prefetch below moves row0, col0 on */
+        const long long trow0 = row0, tcol0 = col0;
+        const long long next = id + gridDim.x;
+        if (MODE == TRANSPOSE_MODE_PREFETCH && next < total) {
+            transpose_fast_tile<GROUP>(next, tiles_x, tiles_y, TR, TC, &row0, &col0);
+            transpose_fast_load<K, LSTEP, HINT>(v, in, m, n, row0, col0, lr, lc, pol);
+        }
+        /* output rows tcol0 + sc + SSTEP k, output columns trow0 + sr .. + 3
+         * (m % 4 == 0: all four in range or none) */
+        float *dst = out + (tcol0 + sc) * m + trow0 + sr;
+        const int ocol_ok = trow0 + sr < m;
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int c = sc + SSTEP * k;
+            if (ocol_ok && tcol0 + c < n)
+                transpose_fast_st<HINT>(dst + (long long)SSTEP * k * m,
+                                        make_float4(tile[sr][c], tile[sr + 1][c], tile[sr + 2][c], tile[sr + 3][c]),
+                                        pol);
+        }
+        __syncthreads(); /* the tile is refilled by the next one */
+        if (MODE != TRANSPOSE_MODE_PREFETCH && next < total) {
+            transpose_fast_tile<GROUP>(next, tiles_x, tiles_y, TR, TC, &row0, &col0);
+            transpose_fast_load<K, LSTEP, HINT>(v, in, m, n, row0, col0, lr, lc, pol);
+        }
+    }
+}
+
+// ---- host launcher ----------------------------------------------------------------------
+
+/* The launch itself, given the blocks resident on the whole device: one
+ * block a tile (TRANSPOSE_MODE_TILE), or at most one wave of resident blocks
+ * (the persistent modes), never more blocks than tiles. */
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int MODE>
+static int transpose_fast_launch_grid(const float *in, float *out, int m, int n, long long resident,
+                                      cudaStream_t stream)
+{
+    const long long tiles_x = ((long long)n + TC - 1) / TC;
+    const long long tiles_y = ((long long)m + TR - 1) / TR;
+    long long blocks = tiles_x * tiles_y;
+    if (MODE != TRANSPOSE_MODE_TILE && blocks > resident)
+        blocks = resident;
+    if (blocks > TRANSPOSE_FAST_GRID_MAX)
+        blocks = TRANSPOSE_FAST_GRID_MAX;
+    transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT, MODE>
+        <<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, m, n, tiles_x, tiles_y);
+    return (int)cudaGetLastError();
+}
+
+/* Launches the vector kernel of one configuration on `stream`; returns a
+ * cudaError_t (cudaErrorInvalidValue, without launching, when the vector
+ * path's conditions do not hold). Once per device: asks for the largest
+ * shared-memory carveout (several resident blocks need more than a default
+ * split may leave) and, for the persistent modes, sizes the grid as SMs x the
+ * occupancy the kernel reaches. */
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int MODE>
+static int transpose_fast_launch(const float *in, float *out, int m, int n, cudaStream_t stream)
+{
+    static int ready[TRANSPOSE_FAST_MAX_DEVICES];
+    static long long resident[TRANSPOSE_FAST_MAX_DEVICES]; /* blocks resident on the whole device */
+    const void *kernel = (const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT, MODE>;
+    if (m < 1 || n < 1 || m % 4 != 0 || n % 4 != 0 || ((uintptr_t)in & 15u) != 0 || ((uintptr_t)out & 15u) != 0)
+        return (int)cudaErrorInvalidValue;
+    int dev = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess)
+        return (int)err;
+    if (dev < 0 || dev >= TRANSPOSE_FAST_MAX_DEVICES || !ready[dev]) {
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared);
+        if (err != cudaSuccess)
+            return (int)err;
+        int sms = 0, per_sm = 0;
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err != cudaSuccess)
+            return (int)err;
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0);
+        if (err != cudaSuccess)
+            return (int)err;
+        const long long r = (long long)(sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
+        if (dev < 0 || dev >= TRANSPOSE_FAST_MAX_DEVICES)
+            return transpose_fast_launch_grid<TR, TC, THREADS, MINB, GROUP, HINT, MODE>(in, out, m, n, r, stream);
+        resident[dev] = r;
+        ready[dev] = 1;
+    }
+    return transpose_fast_launch_grid<TR, TC, THREADS, MINB, GROUP, HINT, MODE>(in, out, m, n, resident[dev],
+                                                                                stream);
+}
+
+#endif
