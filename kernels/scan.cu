@@ -22,21 +22,19 @@
  *   elements take 3 block-scan launches and 2 add launches: ~4 passes of
  *   memory traffic over the data.
  *   decoupled      single pass (Merrill & Garland, "Single-pass Parallel Prefix
- *                  Scan with Decoupled Look-back"): a block takes the next tile
- *                  id from an atomic counter, NOT blockIdx (a block never waits
- *                  on a tile that has not been handed out to a running block, so
- *                  no co-residency is assumed and it cannot hang), loads its
- *                  tile (128 threads x 23 items, striped, coalesced), transposes
- *                  each warp's part through shared memory to 23 consecutive items
- *                  a thread, scans them sequentially, then the thread totals by
- *                  warp shuffles and the warp totals through shared memory. It
- *                  publishes its tile total (flag A) at once, then warp 0 looks
- *                  back 32 predecessor tiles at a time: it waits until none of
- *                  them is unpublished, adds the A totals up to the nearest tile
- *                  that has published its inclusive prefix (flag P), and stops
- *                  there, or moves 32 tiles further back. The tile then
- *                  publishes its own P and writes its outputs back through the
- *                  same transpose, striped and coalesced.
+ *                  Scan with Decoupled Look-back"): tile ids from an atomic
+ *                  counter (no co-residency assumed, cannot hang), each tile
+ *                  loaded once (16-byte loads when aligned), scanned in
+ *                  registers after a shared-memory transpose, its prefix
+ *                  found by a warp looking back over the status words of its
+ *                  predecessors, written once. The kernel
+ *                  is a template over its tuning (threads, items a thread,
+ *                  vector width, cache hints, persistent blocks, look-back
+ *                  delays) in kernels/scan_decoupled.cuh, which documents it;
+ *                  this file launches that header's named picks
+ *                  SCAN_DL_PICK_I32 / SCAN_DL_PICK_F32 (SCAN_DL_PICK_SCALAR
+ *                  when a pointer is not aligned for their vector width).
+ *                  tests/probes/scan_probe.cu times candidate picks beside cub.
  *
  * Constraints (and why):
  *   - any n >= 1 up to 1024 x (2^31 - 1) (the largest level-0 grid), 64-bit
@@ -44,20 +42,16 @@
  *     block) that later writes it, and read before it is written.
  *   - int32 sums are done in uint32 (wrap-around modulo 2^32: no signed
  *     overflow, which C++ leaves undefined).
- *   - status words: one 64-bit word a tile, {tag | flag : 32, value bits : 32},
- *     written with a single 64-bit store, so a reader that sees a flag sees
- *     the value stored with it, no fence needed. The tag (low two bits clear)
- *     changes with every call (a per-process counter through an odd
- *     multiplier, shifted left by 2: no repeat within 2^30 calls, and the usual
- *     fill patterns are skipped), so words left by an earlier call read as "not
- *     ready" and the array never needs clearing; garbage in fresh scratch
- *     matches a tag with probability 2^-30 per word. Only the tile counter is
- *     reset, by a 4-byte cudaMemsetAsync on the stream before the kernel.
- *   - ITEMS is odd: the blocked read lane * ITEMS + j then hits 32 distinct
- *     banks without padding.
+ *   - decoupled status words never need clearing: each call stamps its own
+ *     tag (a per-process counter through an odd multiplier, shifted left by
+ *     2: no repeat within 2^30 calls, and the usual fill patterns are
+ *     skipped); words of an earlier call read as "not ready", and garbage in
+ *     fresh scratch matches a tag with probability 2^-30 per word. Only the
+ *     tile counter is reset, by a 4-byte cudaMemsetAsync before the kernel.
  *   - scratch (scan_scratch_bytes): decoupled uses [0, 256) for the counter and
- *     8 bytes a tile after it; the multi-level variants use it from 0 for the
- *     block totals of every level (about n / 256 bytes). 8-byte alignment.
+ *     8 bytes a tile after it, sized for the smallest tile of the three picks;
+ *     the multi-level variants use it from 0 for the block totals of every
+ *     level (about n / 256 bytes). 8-byte alignment.
  *
  * Run just these variants:
  *   ./compare --ops scan --variants hillis_steele,blelloch,decoupled
@@ -66,6 +60,7 @@
 #include <cuda_runtime.h>
 
 #include "scan.h"
+#include "scan_decoupled.cuh"
 
 // ---- tuning constants -------------------------------------------------------
 
@@ -76,52 +71,27 @@
 #define SCAN_MAX_LEVELS 8     /* 1024^7 > any n accepted */
 #define SCAN_GRID_MAX 0x7fffffffLL
 
-#define SCAN_DL_THREADS 128                     /* decoupled: 4 warps */
-#define SCAN_DL_WARPS (SCAN_DL_THREADS / 32)
-#define SCAN_DL_ITEMS 23                        /* items a thread */
-#define SCAN_DL_TILE (SCAN_DL_THREADS * SCAN_DL_ITEMS)
-#define SCAN_DL_HEADER 256                      /* scratch bytes before the status words */
-#define SCAN_FLAG_A 1u                          /* tile total published */
-#define SCAN_FLAG_P 2u                          /* inclusive prefix through the tile published */
-#define SCAN_FULL_MASK 0xffffffffu
+#define SCAN_DL_MIN2(a, b) ((a) < (b) ? (a) : (b))
+/* the smallest tile of the three picks: the most status words */
+#define SCAN_DL_MIN_TILE                                                                                             \
+    SCAN_DL_MIN2(SCAN_DL_MIN2(SCAN_DL_TILE_OF(SCAN_DL_PICK_I32), SCAN_DL_TILE_OF(SCAN_DL_PICK_F32)),             \
+                 SCAN_DL_TILE_OF(SCAN_DL_PICK_SCALAR))
 
 static_assert(SCAN_HS_THREADS == SCAN_BLOCK_ELEMS, "Hillis-Steele: one element a thread");
 static_assert(2 * SCAN_BL_THREADS == SCAN_BLOCK_ELEMS, "Blelloch: two elements a thread");
 static_assert((SCAN_BLOCK_ELEMS & (SCAN_BLOCK_ELEMS - 1)) == 0, "the Blelloch tree halves the block each level");
-static_assert(SCAN_DL_THREADS % 32 == 0, "decoupled: whole warps, each transposes its own part of the tile");
-static_assert(SCAN_DL_ITEMS % 2 == 1, "blocked read lane * ITEMS + j is conflict-free only for odd ITEMS");
-static_assert(SCAN_DL_HEADER % 8 == 0, "status words are 8-byte aligned");
+static_assert(SCAN_DL_MIN_TILE >= 1024, "scan_scratch_bytes: decoupled tiles of at least 1024 elements");
 
 // ---- element operations (float, int32) ------------------------------------------
 
 static __device__ __forceinline__ float scan_add(float a, float b)
 {
-    return a + b;
+    return scan_dl_add(a, b);
 }
 
 static __device__ __forceinline__ int32_t scan_add(int32_t a, int32_t b)
 {
-    return (int32_t)((uint32_t)a + (uint32_t)b);
-}
-
-static __device__ __forceinline__ uint32_t scan_bits(float v)
-{
-    return __float_as_uint(v);
-}
-
-static __device__ __forceinline__ uint32_t scan_bits(int32_t v)
-{
-    return (uint32_t)v;
-}
-
-static __device__ __forceinline__ void scan_unbits(uint32_t b, float *v)
-{
-    *v = __uint_as_float(b);
-}
-
-static __device__ __forceinline__ void scan_unbits(uint32_t b, int32_t *v)
-{
-    *v = (int32_t)b;
+    return scan_dl_add(a, b);
 }
 
 // ---- multi-level: block scans, then block prefixes added ---------------------------
@@ -227,153 +197,6 @@ scan_add_prefix_kernel(T *data, long long n, const T *prefix)
     }
 }
 
-// ---- decoupled look-back ------------------------------------------------------------
-
-static __device__ __forceinline__ void scan_publish(unsigned long long *word, uint32_t tag, uint32_t flag,
-                                                    uint32_t bits)
-{
-    *(volatile unsigned long long *)word = ((unsigned long long)(tag | flag) << 32) | bits;
-}
-
-/* Warp 0 of tile `tile` (>= 1): the sum of every element before the tile.
- * Lane l looks at tile - 1 - l, then 32 tiles further back per round. A tile
- * before 0 counts as published P with value 0. Returned in every lane. */
-template <typename T>
-static __device__ __forceinline__ T scan_look_back(const unsigned long long *status, unsigned int tile, uint32_t tag)
-{
-    const int lane = threadIdx.x & 31;
-    long long pred = (long long)tile - 1 - lane;
-    T exclusive = (T)0;
-    unsigned int delay = 32;
-    for (;;) {
-        uint32_t flag, bits;
-        for (;;) {
-            flag = SCAN_FLAG_P;
-            bits = 0u;
-            if (pred >= 0) {
-                const unsigned long long w = *(const volatile unsigned long long *)&status[pred];
-                const uint32_t hi = (uint32_t)(w >> 32);
-                flag = (hi & ~3u) == tag ? (hi & 3u) : 0u; /* another call's word: not ready */
-                bits = (uint32_t)w;
-            }
-            if (!__any_sync(SCAN_FULL_MASK, flag != SCAN_FLAG_A && flag != SCAN_FLAG_P))
-                break;
-            __nanosleep(delay);
-            if (delay < 512)
-                delay <<= 1;
-        }
-        /* lanes up to the nearest P (lowest lane) count, farther ones do not */
-        const uint32_t p_lanes = __ballot_sync(SCAN_FULL_MASK, flag == SCAN_FLAG_P);
-        const int stop = p_lanes != 0 ? __ffs(p_lanes) - 1 : 31;
-        T v;
-        scan_unbits(bits, &v);
-        T part = lane <= stop ? v : (T)0;
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1)
-            part = scan_add(part, __shfl_xor_sync(SCAN_FULL_MASK, part, off));
-        exclusive = scan_add(exclusive, part);
-        if (p_lanes != 0)
-            return exclusive;
-        pred -= 32;
-    }
-}
-
-template <typename T>
-static __global__ void __launch_bounds__(SCAN_DL_THREADS)
-scan_decoupled_kernel(const T *in, T *out, long long n, unsigned int *tile_counter, unsigned long long *status,
-                      uint32_t tag)
-{
-    __shared__ T s_items[SCAN_DL_TILE];
-    __shared__ T s_warp_total[SCAN_DL_WARPS];
-    __shared__ T s_tile_prefix;
-    __shared__ unsigned int s_tile;
-    const int tid = threadIdx.x;
-    const int lane = tid & 31;
-    const int warp = tid >> 5;
-
-    /* tile ids in the order blocks start, not blockIdx: see the header */
-    if (tid == 0)
-        s_tile = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    const unsigned int tile = s_tile;
-    const long long base = (long long)tile * SCAN_DL_TILE;
-    const int seg = warp * 32 * SCAN_DL_ITEMS; /* this warp's part of the tile */
-
-    /* striped load (coalesced), element past n = 0, then each warp turns its
-     * part into ITEMS consecutive elements a thread through shared memory */
-    T v[SCAN_DL_ITEMS];
-#pragma unroll
-    for (int j = 0; j < SCAN_DL_ITEMS; j++) {
-        const long long i = base + seg + 32 * j + lane;
-        v[j] = i < n ? __ldg(in + i) : (T)0;
-    }
-#pragma unroll
-    for (int j = 0; j < SCAN_DL_ITEMS; j++)
-        s_items[seg + 32 * j + lane] = v[j];
-    __syncwarp();
-#pragma unroll
-    for (int j = 0; j < SCAN_DL_ITEMS; j++)
-        v[j] = s_items[seg + lane * SCAN_DL_ITEMS + j];
-
-    /* thread, warp and block levels of the tile's own scan */
-#pragma unroll
-    for (int j = 1; j < SCAN_DL_ITEMS; j++)
-        v[j] = scan_add(v[j - 1], v[j]);
-    T incl = v[SCAN_DL_ITEMS - 1];
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-        const T t = __shfl_up_sync(SCAN_FULL_MASK, incl, off);
-        if (lane >= off)
-            incl = scan_add(t, incl);
-    }
-    T thread_prefix = __shfl_up_sync(SCAN_FULL_MASK, incl, 1);
-    if (lane == 0)
-        thread_prefix = (T)0;
-    if (lane == 31)
-        s_warp_total[warp] = incl;
-    __syncthreads();
-    T warp_prefix = (T)0, tile_total = (T)0;
-#pragma unroll
-    for (int w = 0; w < SCAN_DL_WARPS; w++) {
-        const T t = s_warp_total[w];
-        if (w < warp)
-            warp_prefix = scan_add(warp_prefix, t);
-        tile_total = scan_add(tile_total, t);
-    }
-
-    /* publish A, look back, publish P */
-    if (warp == 0) {
-        T exclusive = (T)0;
-        if (tile == 0) {
-            if (lane == 0)
-                scan_publish(&status[0], tag, SCAN_FLAG_P, scan_bits(tile_total));
-        } else {
-            if (lane == 0)
-                scan_publish(&status[tile], tag, SCAN_FLAG_A, scan_bits(tile_total));
-            exclusive = scan_look_back<T>(status, tile, tag);
-            if (lane == 0)
-                scan_publish(&status[tile], tag, SCAN_FLAG_P, scan_bits(scan_add(exclusive, tile_total)));
-        }
-        if (lane == 0)
-            s_tile_prefix = exclusive;
-    }
-    __syncthreads();
-    const T prefix = scan_add(scan_add(s_tile_prefix, warp_prefix), thread_prefix);
-
-    /* back to striped order through the warp's own shared part (its blocked
-     * reads finished before the barrier above), then coalesced stores */
-#pragma unroll
-    for (int j = 0; j < SCAN_DL_ITEMS; j++)
-        s_items[seg + lane * SCAN_DL_ITEMS + j] = scan_add(prefix, v[j]);
-    __syncwarp();
-#pragma unroll
-    for (int j = 0; j < SCAN_DL_ITEMS; j++) {
-        const long long i = base + seg + 32 * j + lane;
-        if (i < n)
-            out[i] = s_items[seg + 32 * j + lane];
-    }
-}
-
 // ---- host side ------------------------------------------------------------------------
 
 static long long scan_ceil_div(long long a, long long b)
@@ -398,7 +221,7 @@ extern "C" size_t scan_scratch_bytes(long long n)
     if (n < 1)
         n = 1;
     const size_t tree = 4 * (size_t)scan_tree_scratch_elems(n);
-    const size_t decoupled = SCAN_DL_HEADER + 8 * (size_t)scan_ceil_div(n, SCAN_DL_TILE);
+    const size_t decoupled = scan_dl_scratch_bytes(n, SCAN_DL_MIN_TILE);
     return tree > decoupled ? tree : decoupled;
 }
 
@@ -476,22 +299,28 @@ static uint32_t scan_next_tag(void)
     }
 }
 
-template <typename T>
-static int scan_decoupled_run(const T *in, T *out, long long n, void *scratch, size_t scratch_bytes,
-                              cudaStream_t stream)
+/* The type's pick when in and out are aligned for its vector width, the
+ * scalar pick otherwise. */
+static int scan_decoupled_run_f32(const float *in, float *out, long long n, void *scratch, size_t scratch_bytes,
+                                  cudaStream_t stream)
 {
     int err = scan_check_args(in, out, n, scratch, scratch_bytes);
     if (err != 0)
         return err;
-    const long long tiles = scan_ceil_div(n, SCAN_DL_TILE);
-    unsigned int *counter = (unsigned int *)scratch;
-    unsigned long long *status = (unsigned long long *)((char *)scratch + SCAN_DL_HEADER);
-    cudaError_t e = cudaMemsetAsync(counter, 0, sizeof(unsigned int), stream);
-    if (e != cudaSuccess)
-        return (int)e;
-    scan_decoupled_kernel<T><<<(unsigned int)tiles, SCAN_DL_THREADS, 0, stream>>>(in, out, n, counter, status,
-                                                                                 scan_next_tag());
-    return (int)cudaGetLastError();
+    if ((((uintptr_t)in | (uintptr_t)out) & (4u * SCAN_DL_VEC_OF(SCAN_DL_PICK_F32) - 1u)) == 0)
+        return scan_dl_run<float, SCAN_DL_PICK_F32>(in, out, n, scratch, scan_next_tag(), stream);
+    return scan_dl_run<float, SCAN_DL_PICK_SCALAR>(in, out, n, scratch, scan_next_tag(), stream);
+}
+
+static int scan_decoupled_run_i32(const int32_t *in, int32_t *out, long long n, void *scratch, size_t scratch_bytes,
+                                  cudaStream_t stream)
+{
+    int err = scan_check_args(in, out, n, scratch, scratch_bytes);
+    if (err != 0)
+        return err;
+    if ((((uintptr_t)in | (uintptr_t)out) & (4u * SCAN_DL_VEC_OF(SCAN_DL_PICK_I32) - 1u)) == 0)
+        return scan_dl_run<int32_t, SCAN_DL_PICK_I32>(in, out, n, scratch, scan_next_tag(), stream);
+    return scan_dl_run<int32_t, SCAN_DL_PICK_SCALAR>(in, out, n, scratch, scan_next_tag(), stream);
 }
 
 // ---- launchers ---------------------------------------------------------------------------
@@ -511,7 +340,7 @@ extern "C" int scan_blelloch_f32(const float *in, float *out, long long n, void 
 extern "C" int scan_decoupled_f32(const float *in, float *out, long long n, void *scratch, size_t scratch_bytes,
                                   cudaStream_t stream)
 {
-    return scan_decoupled_run<float>(in, out, n, scratch, scratch_bytes, stream);
+    return scan_decoupled_run_f32(in, out, n, scratch, scratch_bytes, stream);
 }
 
 extern "C" int scan_hillis_steele_i32(const int32_t *in, int32_t *out, long long n, void *scratch,
@@ -529,5 +358,5 @@ extern "C" int scan_blelloch_i32(const int32_t *in, int32_t *out, long long n, v
 extern "C" int scan_decoupled_i32(const int32_t *in, int32_t *out, long long n, void *scratch, size_t scratch_bytes,
                                   cudaStream_t stream)
 {
-    return scan_decoupled_run<int32_t>(in, out, n, scratch, scratch_bytes, stream);
+    return scan_decoupled_run_i32(in, out, n, scratch, scratch_bytes, stream);
 }

@@ -509,8 +509,10 @@ static const struct {
                 {"cub", lib_cub_scan_i32},
                 {"thrust", lib_thrust_scan_i32}};
 
-static const long long scan_lens[] = {1,    2,    31,    33,      1000,          1023,          1024,         1025,
-                                      2944, 2945, 4097,  65537,   1 << 20,       (1 << 20) + 1, (1 << 22) + 3};
+/* 2943..2945: the scalar (misaligned) decoupled tile's edge; 3583..3585: the vector tile's */
+static const long long scan_lens[] = {1,    2,    31,   33,   1000, 1023,  1024,    1025,          2943,
+                                      2944, 2945, 3583, 3584, 3585, 4097,  65537,   1 << 20,       (1 << 20) + 1,
+                                      (1 << 22) + 3};
 #define SCAN_MAX_N ((1LL << 22) + 3)
 
 /* Float scan bound: per element verify_scan_ratio(y_i, r_i, A_i) <=

@@ -59,10 +59,11 @@ void verify_reduce_judge(double result, double ref, long long n, double sum_sq, 
  * bounds every partial sum that can enter y_i. Each float addition rounds by
  * at most u32 = 2^-24 times its result, so by at most u32 * A_i.
  * The constant covers, worst case, the fixed-depth part of a block or tile
- * scan (a decoupled look-back tile: 22 sequential item additions, 5 warp
- * steps, the warp and tile prefixes; Hillis-Steele: 10 steps a level). The
+ * scan (a decoupled look-back tile: at most 27 sequential item additions, 5
+ * warp steps, the warp and tile prefixes, never more than n - 1 and so
+ * within 32 + 4 sqrt(n) for every n; Hillis-Steele: 10 steps a level). The
  * square root covers the part whose length grows with n (the chain of tile
- * prefixes of a decoupled scan, n / 2944 additions in kernels/scan.cu and
+ * prefixes of a decoupled scan, n / 3584 additions in kernels/scan.cu and
  * similar in cub; the levels of the multi-level ones; even a sequential
  * scan's n) as a random walk: with random data the rounding errors are
  * independent, each with std <= u32 A_i / sqrt(3), so n of them have
