@@ -41,7 +41,8 @@
  *         stores at the same time (one wave); it also frees ptxas to pick
  *         registers with fewer FFMA operand bank conflicts.
  *   sk    tile's main loop on a persistent stream-K grid (Osama et al.,
- *         PPoPP 2023) with C staged: one block per resident slot (G blocks).
+ *         PPoPP 2023) with C staged: one block per resident slot, at most
+ *         MINB per SM (G blocks).
  *         The tiles of the full waves go out as in a grid of one block per
  *         tile (wave w: tile w*G + block, all its k-slabs), so blocks working
  *         at the same time sit on neighbouring tiles at the same k (L2 reuse:
@@ -56,8 +57,11 @@
  *         registers to C by reductions. A block waits only on the next one,
  *         which publishes after its first split segment, so the chain ends at
  *         the last block; every block is resident (cooperative launch), so
- *         every wait ends. Each tile's sum has a fixed order: results are
- *         deterministic.
+ *         every wait ends. That needs block b+1's range to be non-empty
+ *         whenever b's ends mid-tile: the launcher picks G so that the split
+ *         slabs are at least G (or there are none, or a tile is one slab:
+ *         sgemm_tuned_sk_grid). Each tile's sum has a fixed order: results
+ *         are deterministic.
  *
  * Constraints: any m, n, k >= 1. vec (k % 4 == 0 and n % 4 == 0: rows of A
  * and B 16-byte aligned) selects 16-byte copies and float4 stores of C, else
@@ -94,14 +98,25 @@
  * (-DSGEMM_TUNED_LARGE=NAME) must name a row.
  *
  * Kept from the earlier search runs (results/h200/search_fp32*.txt): the
- * 128x64 rowa shape (tuned's small pick); tile around the best shape; sk and
- * st at the three best tile shapes. Dropped, because a kept row beat each of
- * them at every size of those runs (n = 256 .. 8192: the 128x64 rowa shape up
- * to n = 1024, tile's 128x128x8 shape from 2048): the other rowa shapes
- * (128x128 with 8x8 or 8x16 thread tiles, 256x128, 128x256), and the whole
- * second kernel (A transposed with fragments double-buffered in registers
- * but the copies in one block before the k-steps; names ending in
- * _db_gGROUP), whose idea lives on in tile. */
+ * 128x64 rowa shape (tuned's former small pick); tile around the best
+ * shape; sk and st at the three best tile shapes. Dropped, because a kept
+ * row beat each of them at every size of those runs (n = 256 .. 8192: the
+ * 128x64 rowa shape up to n = 1024, tile's 128x128x8 shape from 2048): the
+ * other rowa shapes (128x128 with 8x8 or 8x16 thread tiles, 256x128,
+ * 128x256), and the whole second kernel (A transposed with fragments
+ * double-buffered in registers but the copies in one block before the
+ * k-steps; names ending in _db_gGROUP), whose idea lives on in tile.
+ *
+ * Small stream-K rows (64x64, 32x64, 16x128, 32x128 with 4x8 or 4x4 thread
+ * tiles), for problems with few large tiles: at 256^3 a 128x256 tile gives 2
+ * tiles, so 2 SMs' worth of blocks each run a long serial k-loop. A small
+ * tile on the stream-K grid spreads all tiles' k-slabs over every SM, a few
+ * slabs per block. 16xN and 32xN are skinny tiles for a small m (a decode
+ * batch, m = 16): a 128-row tile would spend most of its FMAs on rows past
+ * m. MINB is chosen so that MINB blocks give an SM 8 or more warps (it also
+ * caps the stream-K grid per SM: sgemm_tuned_sk_launch). Their _st rows are
+ * what `tuned` falls back to when the cooperative launch is refused (listed,
+ * so the catalog tests run them). */
 #define SGEMM_TUNED_CANDIDATES(X)                                                                \
     X(128x64x16_w64x32_t8x8_s3, rowa, 128, 64, 16, 64, 32, 8, 8, 3, 4, 0, 0, 0)                   \
     X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7, tile, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)       \
@@ -117,7 +132,14 @@
     X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7_sk, sk, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)      \
     X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)      \
     X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st, st, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)    \
-    X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7_st, st, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)
+    X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7_st, st, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)      \
+    X(64x64x8_w32x32_t4x8_s6_g8_sp2_b7_sk, sk, 64, 64, 8, 32, 32, 4, 8, 6, 2, 8, 2, 7)            \
+    X(64x64x16_w32x16_t4x4_s6_g8_sp2_b15_sk, sk, 64, 64, 16, 32, 16, 4, 4, 6, 1, 8, 2, 15)        \
+    X(64x64x16_w32x16_t4x4_s6_g8_sp2_b15_st, st, 64, 64, 16, 32, 16, 4, 4, 6, 1, 8, 2, 15)        \
+    X(32x64x8_w16x32_t4x4_s6_g8_sp2_b7_sk, sk, 32, 64, 8, 16, 32, 4, 4, 6, 4, 8, 2, 7)            \
+    X(16x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 16, 128, 8, 16, 64, 4, 8, 6, 4, 8, 2, 7)          \
+    X(16x128x8_w16x64_t4x8_s6_g8_sp2_b7_st, st, 16, 128, 8, 16, 64, 4, 8, 6, 4, 8, 2, 7)          \
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)
 
 #define SGEMM_TUNED_KIND_rowa 0
 #define SGEMM_TUNED_KIND_tile 1
@@ -212,7 +234,9 @@ static __device__ __forceinline__ void sgemm_tuned_tile_checks(void)
     static_assert(TM % 4 == 0 && TN % 4 == 0, "fragments are read as float4");
     static_assert(LM <= 8 && LN <= 8, "<= 8 distinct float4 per LDS.128: one 128-byte line");
     static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must cover the block tile");
-    static_assert(BM % 32 == 0, "As stride BM+4: the 4-byte copies land on banks 4k + r");
+    /* a warp's 4-byte A copies (8 k x 4 rows) go to As[k][r], stride BM+4 = 4 x odd when
+     * BM % 8 == 0: 8 distinct multiples of 4 (mod 32), plus r < 4: 32 distinct banks */
+    static_assert(BM % 8 == 0, "As stride BM+4 = 4 x odd: the 4-byte copies land on 32 banks");
     static_assert(BK % 8 == 0 && (THREADS / 32) % (BK / 8) == 0,
                   "a warp copies 8 k x 4 rows of A; warps split BK in groups of 8");
     static_assert(BM % A_RSTEP == 0, "A elements spread evenly, a thread keeps its k");
@@ -751,8 +775,8 @@ static __device__ __forceinline__ void sgemm_tuned_sk_publish(unsigned *flag, un
  * origin, first k-slab, k-slabs (ns <= 0: the block is done). Not inlined:
  * inlined, its 64-bit divisions changed ptxas's register choice for the
  * main loop's FFMAs (more operand bank conflicts). BM, BK and GROUP are
- * template parameters (the same in every stream-K candidate: one copy of the
- * function), the tile width a run-time argument passed through
+ * template parameters (one copy of the function per tile height), the tile
+ * width a run-time argument passed through
  * sgemm_tuned_opaque: otherwise the compiler specialises the function for
  * the one width a translation unit happens to call it with, and the
  * caller's register choice, main loop included, then depends on which other
@@ -852,14 +876,48 @@ sgemm_tuned_sk_kernel(const float *__restrict__ A, const float *__restrict__ B,
 
 // ---- launchers ------------------------------------------------------------------------
 
-/* Grid size, epoch and cooperative launch of a stream-K kernel over `total`
- * k-slabs: as many blocks as fit on the GPU at once, fewer when that would
- * leave a block under SGEMM_TUNED_SK_MIN_SLABS slabs. Returns the launch's
- * error: a refused cooperative launch (too many blocks for the GPU as it is
- * shared now, not supported, not permitted) is the caller's to handle. */
+/* The stream-K grid G for `tiles` tiles of `slabs` k-slabs on `slots`
+ * resident blocks (SMs x blocks per SM): at most slots, fewer when that
+ * would leave a block under SGEMM_TUNED_SK_MIN_SLABS slabs, at most
+ * SGEMM_TUNED_SK_MAX_BLOCKS. Then, when the last partial wave's R = rest *
+ * slabs split slabs are fewer than G, some blocks get an empty range, and a
+ * block whose range ends mid-tile before such a block would wait on it
+ * forever (it waits on the next block only): G is lowered to the largest
+ * value, for the waves W = tiles / G it gives, with R >= G, i.e. G <=
+ * tiles*slabs / (W*slabs + 1) (or G divides tiles; one slab per tile never
+ * ends mid-tile). Large problems (no full wave: R = tiles*slabs >= 8G) keep
+ * the first G. Host code, shared with `tuned`'s cost model. */
+static inline long long sgemm_tuned_sk_grid(long long slots, long long tiles, long long slabs)
+{
+    long long g = slots;
+    if (g > tiles * slabs / SGEMM_TUNED_SK_MIN_SLABS)
+        g = tiles * slabs / SGEMM_TUNED_SK_MIN_SLABS;
+    if (g > SGEMM_TUNED_SK_MAX_BLOCKS)
+        g = SGEMM_TUNED_SK_MAX_BLOCKS;
+    if (g < 1)
+        g = 1;
+    for (;;) { /* g falls each turn; g = 1 leaves no rest */
+        const long long waves = tiles / g, rest = tiles - waves * g;
+        if (rest == 0 || slabs == 1 || rest * slabs >= g)
+            return g;
+        const long long fit = tiles * slabs / (waves * slabs + 1);
+        g = fit < g - 1 ? fit : g - 1;
+    }
+}
+
+/* Grid size (sgemm_tuned_sk_grid), epoch and cooperative launch of a
+ * stream-K kernel over tiles x slabs k-slabs: as many blocks as fit on the
+ * GPU at once, at most max_per_sm (the candidate's MINB) per SM. The cap: a
+ * small tile fits many blocks on an SM, and every block more splits the
+ * tiles further (a longer chain of fix-ups through C) for no more FMA
+ * throughput once MINB blocks keep the SM busy; the large tiles' occupancy
+ * is MINB already. Returns the launch's error: a refused cooperative launch
+ * (too many blocks for the GPU as it is shared now, not supported, not
+ * permitted) is the caller's to handle. */
 static inline int sgemm_tuned_sk_launch(const void *kernel, int threads, int smem_bytes, int *resident,
-                                        long long total, const float *A, const float *B, float *C,
-                                        int m, int n, int k, cudaStream_t stream)
+                                        int max_per_sm, long long tiles, long long slabs,
+                                        const float *A, const float *B, float *C, int m, int n,
+                                        int k, cudaStream_t stream)
 {
     /* launches so far, mod 2^32, never 0 (the flags' initial value); atomic:
      * --parallel-devices launches from one thread per GPU, and two launches
@@ -874,13 +932,9 @@ static inline int sgemm_tuned_sk_launch(const void *kernel, int threads, int sme
     const int rerr = smem_resident_per_sm(kernel, threads, smem_bytes, resident, &per_sm);
     if (rerr != 0)
         return rerr;
-    long long grid = (long long)sms * per_sm;
-    if (grid > total / SGEMM_TUNED_SK_MIN_SLABS)
-        grid = total / SGEMM_TUNED_SK_MIN_SLABS;
-    if (grid > SGEMM_TUNED_SK_MAX_BLOCKS)
-        grid = SGEMM_TUNED_SK_MAX_BLOCKS;
-    if (grid < 1)
-        grid = 1;
+    if (per_sm > max_per_sm)
+        per_sm = max_per_sm;
+    const long long grid = sgemm_tuned_sk_grid((long long)sms * per_sm, tiles, slabs);
     unsigned e;
     do
         e = __atomic_add_fetch(&epoch, 1u, __ATOMIC_RELAXED);
@@ -929,10 +983,9 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
     if (opt != 0)
         return opt;
     if constexpr (KIND == SGEMM_TUNED_KIND_sk) {
-        const long long total = (long long)SGEMM_CEIL_DIV(m, BM) * SGEMM_CEIL_DIV(n, BN) *
-                                SGEMM_CEIL_DIV(k, BK); /* k-slabs of all tiles */
-        return sgemm_tuned_sk_launch(kernel, threads, smem_bytes, resident[vec], total, A, B, C, m, n, k,
-                                     stream);
+        const long long tiles = (long long)SGEMM_CEIL_DIV(m, BM) * SGEMM_CEIL_DIV(n, BN);
+        return sgemm_tuned_sk_launch(kernel, threads, smem_bytes, resident[vec], MINB, tiles,
+                                     SGEMM_CEIL_DIV(k, BK), A, B, C, m, n, k, stream);
     } else {
         void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k};
         const dim3 grid(SGEMM_CEIL_DIV(n, BN), SGEMM_CEIL_DIV(m, BM));

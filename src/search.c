@@ -6,7 +6,11 @@
  * NAMES, and --csv writes one row per candidate and size (the reference
  * library's row first in each family) for tools: tests/gpu_check.sh's search
  * phase passes the winners' names as -DCOMPARE_KERNEL_DEFS.
- *   compare-search [--n LIST] [--reps N] [--family LIST] [--csv FILE]
+ *   compare-search [--n LIST] [--shape MxNxK[,MxNxK...]] [--reps N] [--family LIST] [--csv FILE]
+ * --n gives square sizes (m = n = k), --shape explicit GEMM shapes (C m x n =
+ * A m x k * B k x n, parsed by the core's shapes.c as `compare --shape`):
+ * the --n sizes are timed first, then the shapes; without either, --n
+ * 2048,4096,8192. A shape given twice (in --n and --shape too) is refused.
  * CSV columns: family, candidate, m, n, k, status (ok, FAIL, ERROR, SKIP),
  * time_ms_median, tflops, pct_of_cublas, rel_err (empty where n/a).
  * Exit: 0, 1 if any candidate failed verification, 2 usage, 77 no GPU. */
@@ -24,6 +28,7 @@
 #include "csv.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
+#include "shapes.h"
 #include "sizes.h"
 #include "stats.h"
 #include "verify.h"
@@ -136,12 +141,12 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     verify_verdict vd;
     stats_summary st;
     const search_data *b = c->data;
-    int n = (int)c->pc->n;
+    const long long m = c->pc->m, n = c->pc->n, k = c->pc->k;
     check_clear();
     out->status = "ERROR";
     out->ms = -1;
     out->rel_err = -1;
-    if (cudaMemsetAsync(b->C, 0xff, (size_t)n * n * 4, d->stream) != cudaSuccess ||
+    if (cudaMemsetAsync(b->C, 0xff, (size_t)m * n * 4, d->stream) != cudaSuccess ||
         harness_run_once(d, v, c) != STATUS_OK) {
         int unsupported = check_last_cuda_error() == cudaErrorNotSupported;
         /* a candidate that declines a shape (wgmma: n, k multiples of 4) is skipped, not failed */
@@ -154,7 +159,7 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     /* d->stream is non-blocking: the copy back goes on it and is waited for
      * (a plain cudaMemcpy would not wait for the sums) */
     if (cudaMemsetAsync(sums_dev, 0, 5 * sizeof(double), d->stream) != cudaSuccess ||
-        gpucheck_gemm_sums(b->C, C64, (size_t)n * n, sums_dev, d->stream) != 0 ||
+        gpucheck_gemm_sums(b->C, C64, (size_t)m * n, sums_dev, d->stream) != 0 ||
         cudaMemcpyAsync(h, sums_dev, sizeof h, cudaMemcpyDeviceToHost, d->stream) != cudaSuccess ||
         cudaStreamSynchronize(d->stream) != cudaSuccess) {
         printf("%-40s ERROR verification\n", label);
@@ -164,8 +169,8 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     vs.sum_sq_ref = h[1];
     vs.max_abs_err = h[2];
     vs.nonfinite = h[3];
-    vs.count = (double)n * n;
-    verify_gemm_judge(&vs, v->info.math, n, &vd);
+    vs.count = (double)m * n;
+    verify_gemm_judge(&vs, v->info.math, k, &vd);
     out->rel_err = vd.rel_err;
     if (!vd.pass) {
         out->status = "FAIL";
@@ -182,7 +187,7 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
     out->status = "ok";
     out->ms = st.median;
     printf("%-40s %9.4f ms %6.1f%% %9.2f TFLOP/s", label, st.median, st.spread_pct,
-           metrics_tflops(metrics_gemm_flops(n, n, n), st.median));
+           metrics_tflops(metrics_gemm_flops(m, n, k), st.median));
     if (ref_ms > 0) printf("  %6.1f%% of cuBLAS", metrics_pct_of(ref_ms, st.median));
     printf("  rel err %.2e\n", vd.rel_err);
     free(samples);
@@ -208,20 +213,21 @@ static int search_csv_open(search_csv *w, const char *path)
     return 0;
 }
 
-static void search_csv_row(search_csv *w, const char *family, const char *candidate, int n,
+static void search_csv_row(search_csv *w, const char *family, const char *candidate, const cli_shape *sh,
                            const search_outcome *o, double ref_ms)
 {
     char ms[64], tf[64], pct[64], err[64];
     if (!w->f)
         return;
     csv_format_number(ms, sizeof ms, o->ms);
-    csv_format_number(tf, sizeof tf, o->ms > 0 ? metrics_tflops(metrics_gemm_flops(n, n, n), o->ms) : -1);
+    csv_format_number(tf, sizeof tf,
+                      o->ms > 0 ? metrics_tflops(metrics_gemm_flops(sh->m, sh->n, sh->k), o->ms) : -1);
     csv_format_number(pct, sizeof pct, o->ms > 0 && ref_ms > 0 ? metrics_pct_of(ref_ms, o->ms) : -1);
     csv_format_number(err, sizeof err, o->rel_err);
     csv_write_field(w->f, family);
     fputc(',', w->f);
     csv_write_field(w->f, candidate);
-    fprintf(w->f, ",%d,%d,%d,%s,%s,%s,%s,%s\n", n, n, n, o->status, ms, tf, pct, err);
+    fprintf(w->f, ",%lld,%lld,%lld,%s,%s,%s,%s,%s\n", sh->m, sh->n, sh->k, o->status, ms, tf, pct, err);
 }
 
 /* Drops the temporary file (a search that stopped early). */
@@ -248,19 +254,53 @@ static int search_csv_close(search_csv *w)
     return -1;
 }
 
+/* The square sizes of --n (2048,4096,8192 when neither --n nor --shape is
+ * given), then the --shape shapes, into *out; 0, or 2 after a message. */
+static int search_shapes(const long long *sizes, int nsizes, int have_n, const shapes_list *given,
+                         shapes_list *out)
+{
+    char err[512];
+    static const long long defaults[] = {2048, 4096, 8192};
+    if (!have_n && given->count == 0) {
+        sizes = defaults;
+        nsizes = 3;
+    }
+    shapes_init(out);
+    for (int i = 0; i < nsizes; i++) {
+        const cli_shape sh = {sizes[i], sizes[i], sizes[i]};
+        if (shapes_add(out, &sh, "--n", err, sizeof err)) {
+            fprintf(stderr, "compare-search: %s\n", err);
+            return 2;
+        }
+    }
+    if (shapes_merge(out, given, err, sizeof err)) {
+        fprintf(stderr, "compare-search: %s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    long long sizes[SIZES_MAX_COUNT] = {2048, 4096, 8192};
-    int nsizes = 3, reps = 20, bad = 0;
+    long long sizes[SIZES_MAX_COUNT];
+    int nsizes = 0, have_n = 0, reps = 20, bad = 0;
+    static shapes_list given, shapes; /* --shape as given; every shape to time */
     const char *families = NULL; /* comma-separated, NULL: every table */
     const char *csv_path = NULL; /* --csv FILE */
     search_csv csv = {NULL, "", ""};
     char err[512];
     device_ctx d;
+    shapes_init(&given);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--n") == 0 && i + 1 < argc) {
             if (sizes_parse(argv[++i], 1, 32768, sizes, SIZES_MAX_COUNT, &nsizes, err, sizeof err)) {
                 fprintf(stderr, "compare-search: --n: %s\n", err);
+                return 2;
+            }
+            have_n = 1;
+        } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            if (shapes_parse_list("--shape", argv[++i], &given, err, sizeof err)) {
+                fprintf(stderr, "compare-search: %s\n", err);
                 return 2;
             }
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
@@ -278,11 +318,16 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
             csv_path = argv[++i];
         } else {
-            fprintf(stderr, "usage: compare-search [--n LIST] [--reps N] [--family LIST] [--csv FILE]\n"
-                            "  families: fp32, tf32, tf32-wgmma, tf32-tma (those built); default all\n");
+            fprintf(stderr, "usage: compare-search [--n LIST] [--shape MxNxK[,MxNxK...]] [--reps N] [--family LIST]"
+                            " [--csv FILE]\n"
+                            "  families: fp32, tf32, tf32-wgmma, tf32-tma (those built); default all\n"
+                            "  --n: square sizes; --shape: GEMM shapes C (m x n) = A (m x k) * B (k x n);\n"
+                            "  neither: --n 2048,4096,8192\n");
             return 2;
         }
     }
+    if (search_shapes(sizes, nsizes, have_n, &given, &shapes))
+        return 2;
     int rc = device_open(&d, 0, 2026, err, sizeof err);
     if (rc) {
         fprintf(stderr, "compare-search: %s\n", err);
@@ -295,24 +340,33 @@ int main(int argc, char **argv)
     }
     printf("compare-search on %s (%d SMs), L2 flushed, median of >= %d samples\n", d.info.name, d.info.sms, reps);
     harness_plan hp = {2, reps, reps * 5, 1.0, 0.5, 1};
-    for (int si = 0; si < nsizes; si++) {
-        int n = (int)sizes[si];
-        size_t nn = (size_t)n * n;
+    for (int si = 0; si < shapes.count; si++) {
+        const cli_shape *sh = &shapes.shape[si];
+        const int m = (int)sh->m, n = (int)sh->n, k = (int)sh->k;
+        const int square = m == n && n == k;
+        const size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
+        char label[64];
         float *A = NULL, *B = NULL, *C = NULL;
         double *A64 = NULL, *B64 = NULL, *C64 = NULL, *sums = NULL;
         op_case c;
         plan_case pc;
         search_data sd;
-        if (cudaMalloc((void **)&A, nn * 4) || cudaMalloc((void **)&B, nn * 4) || cudaMalloc((void **)&C, nn * 4) ||
-            cudaMalloc((void **)&A64, nn * 8) || cudaMalloc((void **)&B64, nn * 8) ||
-            cudaMalloc((void **)&C64, nn * 8) || cudaMalloc((void **)&sums, 64)) {
-            fprintf(stderr, "compare-search: out of device memory at n=%d\n", n);
+        if (square)
+            snprintf(label, sizeof label, "n=%d", n);
+        else
+            shapes_format(sh, label, sizeof label);
+        if (cudaMalloc((void **)&A, na * 4) || cudaMalloc((void **)&B, nb * 4) || cudaMalloc((void **)&C, nc * 4) ||
+            cudaMalloc((void **)&A64, na * 8) || cudaMalloc((void **)&B64, nb * 8) ||
+            cudaMalloc((void **)&C64, nc * 8) || cudaMalloc((void **)&sums, 64)) {
+            fprintf(stderr, "compare-search: out of device memory at %s\n", label);
             search_csv_discard(&csv);
             return 1;
         }
-        if (inputs_reset(d.rng, 2026 + (unsigned)n) || inputs_uniform_pm1(d.rng, A, nn, d.stream) ||
-            inputs_uniform_pm1(d.rng, B, nn, d.stream) || gpucheck_to_f64(A, A64, nn, d.stream) ||
-            gpucheck_to_f64(B, B64, nn, d.stream) || blas_dgemm(d.blas, A64, B64, C64, n, n, n) ||
+        /* a square size keeps the seed it always had (2026 + n) */
+        const unsigned seed = 2026u + (unsigned)n + (square ? 0u : (unsigned)m * 1000003u + (unsigned)k * 7919u);
+        if (inputs_reset(d.rng, seed) || inputs_uniform_pm1(d.rng, A, na, d.stream) ||
+            inputs_uniform_pm1(d.rng, B, nb, d.stream) || gpucheck_to_f64(A, A64, na, d.stream) ||
+            gpucheck_to_f64(B, B64, nb, d.stream) || blas_dgemm(d.blas, A64, B64, C64, m, n, k) ||
             cudaStreamSynchronize(d.stream)) {
             fprintf(stderr, "compare-search: inputs/reference failed: %s\n", status_message());
             search_csv_discard(&csv);
@@ -320,14 +374,19 @@ int main(int argc, char **argv)
         }
         memset(&c, 0, sizeof c);
         memset(&pc, 0, sizeof pc);
-        pc.m = pc.n = pc.k = n;
+        pc.m = m;
+        pc.n = n;
+        pc.k = k;
         sd.A = A;
         sd.B = B;
         sd.C = C;
         c.pc = &pc;
         c.dev = &d;
         c.data = &sd;
-        printf("\nn = %d\n", n);
+        if (square)
+            printf("\nn = %d\n", n);
+        else
+            printf("\nm x n x k = %s\n", label);
         for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++) {
             const search_table *tab = &search_tables[t];
             if (families && !search_family_listed(families, tab->family))
@@ -343,19 +402,19 @@ int main(int argc, char **argv)
             search_outcome o;
             search_measure(&d, &lib, &c, C64, sums, &hp, -1, lib.info.name, &o);
             ref_ms = o.ms;
-            search_csv_row(&csv, tab->family, lib.info.name, n, &o, ref_ms);
+            search_csv_row(&csv, tab->family, lib.info.name, sh, &o, ref_ms);
             search_cur_table = tab;
             for (int i = 0; i < tab->count(); i++) {
                 search_cur_index = i;
                 bad |= search_measure(&d, &cand, &c, C64, sums, &hp, ref_ms, tab->name(i), &o);
-                search_csv_row(&csv, tab->family, tab->name(i), n, &o, ref_ms);
+                search_csv_row(&csv, tab->family, tab->name(i), sh, &o, ref_ms);
                 if (o.ms > 0 && (best < 0 || o.ms < best_ms)) {
                     best = i;
                     best_ms = o.ms;
                 }
             }
             if (best >= 0)
-                printf("best %s at n=%d: [%d] %s, %.1f%% of %s\n", tab->family, n, best, tab->name(best),
+                printf("best %s at %s: [%d] %s, %.1f%% of %s\n", tab->family, label, best, tab->name(best),
                        metrics_pct_of(ref_ms, best_ms), lib.info.name);
         }
         cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(A64); cudaFree(B64); cudaFree(C64); cudaFree(sums);

@@ -211,8 +211,11 @@ static void stress_reduce(device_ctx *d, int reps, family_count *f)
 static void stress_tuned(device_ctx *d, int reps, family_count *f)
 {
     /* square sizes whose last wave is split along k on a 132-SM H200, one
-     * with partial tiles, and a rectangular one */
-    static const int shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049}, {1024, 4096, 2048}};
+     * with partial tiles, and a rectangular one (the large pick); 256 and 129
+     * (the small pick), a thin m (the skinny pick) and 896x4864x1024 (a shape
+     * whose stream-K grid once left a block without work: a hang) */
+    static const int shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049}, {1024, 4096, 2048},
+                                    {256, 256, 256},    {129, 129, 129},    {16, 14336, 4096},  {896, 4864, 1024}};
     const int ns = (int)(sizeof shapes / sizeof shapes[0]);
     for (int si = 0; si < ns; si++) {
         int m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
@@ -293,7 +296,7 @@ static void stress_tuned(device_ctx *d, int reps, family_count *f)
 
 static void stress_scan(device_ctx *d, int reps, family_count *f)
 {
-    static const long long lens[] = {1, 33, 2943, 2944, 2945, 65537, (1 << 20) + 7, (1 << 22) + 1};
+    static const long long lens[] = {1, 33, 2943, 2944, 2945, 3583, 3584, 3585, 65537, (1 << 20) + 7, (1 << 22) + 1};
     const int nlen = (int)(sizeof lens / sizeof lens[0]);
     const long long maxn = (1 << 22) + 8;
     int32_t *hi = malloc((size_t)maxn * 4), *ri = malloc((size_t)maxn * 4);

@@ -9,7 +9,8 @@
  * Constraints: as sgemm_tuned.cuh (any m, n, k >= 1). A stream-K candidate
  * (_sk) runs as itself or not at all: a refused cooperative launch is
  * returned as the candidate's error (no fallback here, unlike `tuned`).
- * Run: ./compare-search --family fp32 --n 2048,4096,8192 [--csv FILE]. */
+ * Run: ./compare-search --family fp32 --n 2048,4096,8192 [--shape MxNxK,...]
+ * [--csv FILE]. */
 #include "search_table.cuh"
 #include "sgemm_tuned.cuh"
 
