@@ -9,13 +9,41 @@
  * best from 1536 to 8192 in every search run (results/h200/search_tma*.txt).
  * Overridable without an edit:
  * -DCOMPARE_KERNEL_DEFS="SGEMM_TMA_SMALL=NAME;SGEMM_TMA_LARGE=NAME".
- * Constraints: any m, n, k >= 1: shapes the TMA kernels decline (n or k not
- * a multiple of 4, A or B not 16-byte aligned, C not 8-byte aligned) and a
- * driver without cuTensorMapEncodeTiled run on the mma.sync kernel
- * (sgemm_tf32_mma), noted through kernel_ran_note with the reason.
+ *
+ * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not
+ * a multiple of 4, A or B not 16-byte aligned, C not 8-byte aligned) run
+ * the same candidate on staged operands (kernels/sgemm_tf32_stage.cuh)
+ * instead of falling back to the mma.sync kernel for the whole matrix: the
+ * GEMM is run as m x n4 x k4 (n4, k4: n, k rounded up to multiples of 4) on
+ *   - A' (m x k4): A copied with k4 - k zero columns, when k % 4 != 0 or A
+ *     is misaligned (else A itself);
+ *   - B' (k4 x n4): B copied with k4 - k zero rows and n4 - n zero columns,
+ *     when k % 4 != 0, n % 4 != 0 or B is misaligned (else B itself);
+ *   - C' (m x n4): a buffer copied back into C (its n columns), when
+ *     n % 4 != 0 or C is misaligned (else C itself; the kernel takes its row
+ *     stride from its n).
+ * The zero rows and columns add exactly 0 to every output (the same TF32
+ * products and FP32 sums as an aligned shape), and C' columns n .. n4 - 1
+ * (zeros) are never copied back. One launch copies A and B, one the GEMM,
+ * one copies C back: every copy is inside the call, timed with it. Why this
+ * and not a second tensor map for the edge: a row stride that is not a
+ * multiple of 16 bytes cannot be described by any tensor map, so every row
+ * of such an operand needs another path; copying costs one read and one
+ * write of each staged matrix (bytes in m k + k n + m n against flops in
+ * m n k: small but for small shapes), and keeps the kernel as it is. The pick
+ * rule (small or large candidate) is the one of the aligned shapes, on m x n.
+ * kernel_ran_note names the candidate and, as the reason, which operands
+ * were staged. The buffer: sgemm_tf32_stage.cuh (one per device, allocated
+ * at the first unaligned call, kept, freed at exit).
+ * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
+ * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
+ * cannot be allocated. Constraints: any m, n, k >= 1.
  * Run just this: ./compare --variants tf32_tma */
+#include <limits.h>
+
 #include "kernel_ran.h"
 #include "sgemm.h"
+#include "sgemm_tf32_stage.cuh"
 #include "sgemm_tf32_tma.cuh"
 #include "sgemm_tf32_tma.h"
 
@@ -38,23 +66,121 @@ static int sgemm_tma_fallback(const char *why, const float *A, const float *B, f
     return rc;
 }
 
+/* The candidate for `outputs` (m x n of the caller's shape: the pick rule
+ * of every shape), run on A (m x k), B (k x n), C (m x n), each row-major
+ * with its column count as row stride. */
+static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, int n, int k,
+                              long long outputs, const char *why, cudaStream_t stream)
+{
+    if (outputs <= 1024LL * 1024LL) {
+        kernel_ran_note(sgemm_tma_small.name, why);
+        return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_small)>(A, B, C, m, n, k, stream);
+    }
+    kernel_ran_note(sgemm_tma_large.name, why);
+    return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
+}
+
+// ---- staged operands ---------------------------------------------------------
+
+#define SGEMM_TMA_STAGE_A 1 /* k % 4 != 0 or A not 16-byte aligned */
+#define SGEMM_TMA_STAGE_B 2 /* k % 4 != 0, n % 4 != 0 or B not 16-byte aligned */
+#define SGEMM_TMA_STAGE_C 4 /* n % 4 != 0 or C not 8-byte aligned */
+
+/* the reason noted for each set of staged operands (index: the mask; a
+ * mask with A and B or B and C also comes from aligned pointers with k or n
+ * not a multiple of 4, see sgemm_tma_stage_mask) */
+static const char *const sgemm_tma_stage_why[8] = {
+    NULL,
+    "A not 16-byte aligned: A staged",
+    "B not 16-byte aligned: B staged",
+    "k not a multiple of 4 or A, B misaligned: A, B staged with padded rows",
+    "C not 8-byte aligned: C staged",
+    "A, C misaligned: A, C staged",
+    "n not a multiple of 4 or B, C misaligned: B, C staged with padded rows",
+    "n or k not a multiple of 4 or pointers misaligned: A, B, C staged with padded rows",
+};
+
+/* Which operands the TMA kernels cannot take in place (a SGEMM_TMA_STAGE_ mask). */
+static int sgemm_tma_stage_mask(const float *A, const float *B, const float *C, int n, int k)
+{
+    int mask = 0;
+    if (k % 4 != 0 || ((uintptr_t)A & 15) != 0)
+        mask |= SGEMM_TMA_STAGE_A;
+    if (k % 4 != 0 || n % 4 != 0 || ((uintptr_t)B & 15) != 0)
+        mask |= SGEMM_TMA_STAGE_B;
+    if (n % 4 != 0 || ((uintptr_t)C & 7) != 0)
+        mask |= SGEMM_TMA_STAGE_C;
+    return mask;
+}
+
+/* The candidate on staged operands (mask: which ones, never 0). Returns 0,
+ * a cudaError_t value, or -1 after noting nothing when the buffer cannot be
+ * had (out of memory, ordinal past 63: *why_fallback says which). */
+static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, int m, int n, int k,
+                            cudaStream_t stream, const char **why_fallback)
+{
+    const long long k4 = ((long long)k + 3) / 4 * 4, n4 = ((long long)n + 3) / 4 * 4;
+    if (k4 > INT_MAX || n4 > INT_MAX) {
+        *why_fallback = "n or k too large to pad to a multiple of 4";
+        return -1;
+    }
+    const size_t bytes_a = mask & SGEMM_TMA_STAGE_A ? sgemm_stage_round((size_t)m * k4 * 4) : 0;
+    const size_t bytes_b = mask & SGEMM_TMA_STAGE_B ? sgemm_stage_round((size_t)k4 * n4 * 4) : 0;
+    const size_t bytes_c = mask & SGEMM_TMA_STAGE_C ? sgemm_stage_round((size_t)m * n4 * 4) : 0;
+    void *buf = NULL;
+    int slot = 0;
+    int rc = sgemm_stage_acquire(bytes_a + bytes_b + bytes_c, stream, &buf, &slot);
+    if (rc == (int)cudaErrorMemoryAllocation || rc == (int)cudaErrorNotSupported) {
+        *why_fallback = rc == (int)cudaErrorMemoryAllocation
+                            ? "no device memory for the TMA staging buffer"
+                            : "device ordinal past 63: no TMA staging buffer";
+        return -1;
+    }
+    if (rc != 0)
+        return rc;
+    float *sa = (float *)buf;
+    float *sb = (float *)((char *)buf + bytes_a);
+    float *sc = (float *)((char *)buf + bytes_a + bytes_b);
+    const float *a = mask & SGEMM_TMA_STAGE_A ? sa : A;
+    const float *b = mask & SGEMM_TMA_STAGE_B ? sb : B;
+    float *c = mask & SGEMM_TMA_STAGE_C ? sc : C;
+    /* A (m x k) into m x k4, B (k x n) into k4 x n4, zeros around */
+    const sgemm_stage_copy copy_a = {A, sa, k, k4, m, k, m, (int)k4};
+    const sgemm_stage_copy copy_b = {B, sb, n, n4, k, n, (int)k4, (int)n4};
+    if (mask & (SGEMM_TMA_STAGE_A | SGEMM_TMA_STAGE_B)) {
+        const sgemm_stage_copy *first = mask & SGEMM_TMA_STAGE_A ? &copy_a : &copy_b;
+        const sgemm_stage_copy *second =
+            (mask & SGEMM_TMA_STAGE_A) && (mask & SGEMM_TMA_STAGE_B) ? &copy_b : NULL;
+        rc = sgemm_stage_launch(first, second, stream);
+    }
+    /* m x n4 x k4: n4 == n unless n % 4 != 0, and then B' and C' both have
+     * n4 columns (the kernel's n is also its C row stride) */
+    if (rc == 0)
+        rc = sgemm_tma_pick_run(a, b, c, m, (int)n4, (int)k4, (long long)m * n,
+                                sgemm_tma_stage_why[mask], stream);
+    if (rc == 0 && (mask & SGEMM_TMA_STAGE_C)) {
+        /* C' (m x n4) back into C (m x n) */
+        const sgemm_stage_copy copy_c = {sc, C, n4, n, m, n, m, n};
+        rc = sgemm_stage_launch(&copy_c, NULL, stream);
+    }
+    const int rel = sgemm_stage_release(slot, stream);
+    return rc != 0 ? rc : rel;
+}
+
 extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
                               cudaStream_t stream)
 {
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
-    const char *why = sgemm_wg_decline(A, B, C, n, k);
-    if (why)
-        return sgemm_tma_fallback(why, A, B, C, m, n, k, stream);
-    int rc;
-    if ((long long)m * n <= 1024LL * 1024LL) {
-        kernel_ran_note(sgemm_tma_small.name, NULL);
-        rc = sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_small)>(A, B, C, m, n, k, stream);
-    } else {
-        kernel_ran_note(sgemm_tma_large.name, NULL);
-        rc = sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
-    }
-    if (rc == (int)cudaErrorNotSupported) /* the shape was fine: no TMA encoder in the driver */
+    if (!sgemm_tma_encoder()) /* checked first: no staging for a kernel that cannot run */
         return sgemm_tma_fallback("driver has no cuTensorMapEncodeTiled", A, B, C, m, n, k, stream);
+    const int mask = sgemm_tma_stage_mask(A, B, C, n, k);
+    const char *why = NULL;
+    const int rc = mask == 0 ? sgemm_tma_pick_run(A, B, C, m, n, k, (long long)m * n, NULL, stream)
+                             : sgemm_tma_staged(mask, A, B, C, m, n, k, stream, &why);
+    if (rc == -1) /* no staging buffer */
+        return sgemm_tma_fallback(why, A, B, C, m, n, k, stream);
+    if (rc == (int)cudaErrorNotSupported) /* not expected: every operand it reads is aligned */
+        return sgemm_tma_fallback("the TMA kernel declined the shape", A, B, C, m, n, k, stream);
     return rc;
 }

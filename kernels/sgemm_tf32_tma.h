@@ -13,8 +13,11 @@
 extern "C" {
 #endif
 
-/* The chosen candidate; shapes it does not take (n or k not a multiple of 4,
- * misaligned) fall back to sgemm_tf32_mma: any m, n, k >= 1. */
+/* The chosen candidate, any m, n, k >= 1; operands it cannot read in place
+ * (n or k not a multiple of 4, misaligned) are staged in padded copies
+ * inside the call (a device buffer kept per device between calls; calls for
+ * one device from one host thread at a time). Falls back to sgemm_tf32_mma
+ * only without a TMA encoder in the driver or memory for that buffer. */
 int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
                    cudaStream_t stream);
 

@@ -10,7 +10,8 @@
  * by name.
  * Each launcher that chooses among kernels must name the one it ran
  * (kernel_ran_name) and say why when it fell back (kernel_ran_reason): the
- * TF32 wgmma / TMA launchers on a shape they decline, and `tuned` when its
+ * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
+ * operands it stages (its own kernel, with the reason), and `tuned` when its
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
  * at sizes where `tuned` runs its large pick. */
 #include <math.h>
@@ -77,14 +78,15 @@ static const cand_table tables[] = {
 typedef struct {
     const char *name;
     const char *own;
-    int declines;
+    int declines; /* 1: another kernel and a reason exactly when n or k % 4 != 0;
+                   * 2: its own kernel, with a reason (staged operands) exactly then */
 } note_rule;
 
 static const note_rule note_rules[] = {
     {"tuned", "", 0},
     {"tf32_mma", "tf32_", 0},
     {"tf32_wgmma", "tf32_wgmma_", 1},
-    {"tf32_tma", "tf32_tma_", 1},
+    {"tf32_tma", "tf32_tma_", 2},
 };
 
 /* The kernel a launcher noted: named, its own unless it declines the shape,
@@ -101,7 +103,10 @@ static void check_note(const char *variant_name, const shape *sh)
     if (!name || !l->declines)
         return;
     const int own = strncmp(name, l->own, strlen(l->own)) == 0;
-    if (sh->n % 4 != 0 || sh->k % 4 != 0)
+    if ((sh->n % 4 != 0 || sh->k % 4 != 0) && l->declines == 2)
+        CHECK(own && why != NULL, "%s m=%d n=%d k=%d: staged shape, noted %s (%s)", l->name, sh->m,
+              sh->n, sh->k, name, why ? why : "no reason");
+    else if (sh->n % 4 != 0 || sh->k % 4 != 0)
         CHECK(!own && why != NULL, "%s m=%d n=%d k=%d: declined shape, noted %s (%s)", l->name,
               sh->m, sh->n, sh->k, name, why ? why : "no reason");
     else
