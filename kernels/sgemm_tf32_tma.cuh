@@ -1,7 +1,9 @@
 /* kernels/sgemm_tf32_tma.cuh: TF32 SGEMM on Hopper warpgroup MMA, fed by the
  * bulk tensor copy engine (TMA) through an mbarrier ring, two consumer
- * warpgroups issuing in ping-pong order, as a template over its shape, and
- * the table of shape candidates. Compiled for sm_90a only.
+ * warpgroups issuing in ping-pong order, as a template over its shape; a
+ * second kind, persistent and warp-specialised with 2-CTA clusters sharing A
+ * by TMA multicast (KIND 1, below); and the table of shape candidates.
+ * Compiled for sm_90a only.
  *
  * Included by kernels/sgemm_tf32_tma.cu (the variant tf32_tma: the two
  * candidates it picks, by name) and kernels/search/sgemm_tf32_tma_search.cu
@@ -9,7 +11,9 @@
  * tf32_tma_mBMnBNk32_sST[_pp][_db][_ws] (block tile BM rows x BN columns of
  * C, k slab 32, ST-stage ring; _pp ping-pong issue order, _db two fragment
  * register sets with one wgmma group in flight, _ws a producer warp instead
- * of thread 0). Every candidate's figures: results/h200/search_tma*.txt.
+ * of thread 0), and for KIND 1 tf32_tma_mBMn128k32_sST[_pp][_sk]_pers[_c2]
+ * (_sk split k when the tiles do not fill the GPU, _c2 clusters of two).
+ * Every candidate's figures: results/h200/search_tma*.txt.
  * What the candidates showed (compare-search, same process; runs differ by a
  * few percent):
  *   - m256n128 s4, wait_group 0 per slab: ncu (--clock-control none) had the
@@ -85,6 +89,66 @@
  *     of hanging the run.
  *   - sm_90a only; the body is empty in any other device pass (a binary
  *     without an sm_90a image fails at the launch, never silently).
+ *
+ * KIND 1 (_pers): persistent, warp-specialised, clusters of two
+ *   The same math, fragments, descriptors, swizzle and stores as above;
+ *   what changes is who does what, and for how long.
+ *   - Persistent grid: min(units, resident clusters) clusters (the launcher
+ *     asks cudaOccupancyMaxActiveClusters once per device), each walking
+ *     units first, first + clusters, ... (a static schedule: no atomics, no
+ *     workspace). A unit is one BM x 128 tile (CL = 1) or two side by side
+ *     along n (CL = 2, one per CTA of the cluster, same rows of A), taken in
+ *     the grouped order (tile_order.cuh), so the clusters running at once
+ *     cover a compact patch of C and share A and B panels in L2 at 8192.
+ *   - Warp specialisation: 384 threads, warpgroup 0 the producer (one thread
+ *     issues every TMA copy; setmaxnreg.dec to 40 registers), warpgroups 1
+ *     and 2 the consumers (setmaxnreg.inc to 232; 128 x 40 + 256 x 232 fits
+ *     the 64 K register file). The ring runs across units: the producer
+ *     keeps loading the next unit's slabs into the stages the consumers
+ *     free, so one unit's epilogue (plain float2 stores) overlaps the next
+ *     unit's loads, and no thread that computes ever waits on an empty stage.
+ *     ptxas still allocates for 168 registers at most (the launch bound of
+ *     384 threads: setmaxnreg changes the hardware allocation, not ptxas's
+ *     limit; without the min-blocks bound of __launch_bounds__(384, 1) it
+ *     drops setmaxnreg altogether, C7508): BM = 256 consumers (128
+ *     accumulators + 16 fragments) sit exactly at it, so their loop keeps
+ *     no extra live state (the split-k bookkeeping is compiled out, SK = 0).
+ *   - Ping-pong (_pp) across the CTA's whole run of slabs, not per tile: a
+ *     per-tile pattern would let warpgroup 0 arrive twice on a named barrier
+ *     across a tile boundary before 1 waits once (a barrier generation
+ *     completed by one warpgroup alone: a hang at the end).
+ *   - Cluster of 2 (_c2): each CTA's producer loads half of the A slab
+ *     (BM / 2 rows: the A tensor map's box) and multicasts it to both CTAs
+ *     (same shared offset, completing the same full barrier in each), and
+ *     loads its own B. L2 -> SM traffic per slab drops from A + B to A / 2 +
+ *     B per CTA. Barriers: full[s] counts the local producer's one
+ *     arrive.expect_tx of the whole stage (the peer's bytes may land first:
+ *     the tx count goes negative, the phase cannot complete before the
+ *     local arrive); empty[s] counts 8 consumer warps x 2 CTAs, each warp
+ *     arriving on both CTAs' empty[s] (mapa + remote arrive) after its wgmma
+ *     retired, since either producer's multicast writes into both. A
+ *     producer writes round r of stage s only after empty[s] completed
+ *     round r - 1 (parity ph ^ 1; round 0 passes at once), so neither CTA's
+ *     stage is overwritten while the other's consumers still read it. Both
+ *     CTAs walk the same units and the same k slabs in the same order (the
+ *     right member of an odd last pair loads zeros past n and stores
+ *     nothing), so the rounds match. Start: barrier init + fence, then a
+ *     cluster barrier before anyone arrives remotely or multicasts. Exit: a
+ *     cluster barrier, so no CTA leaves while its peer may still arrive on
+ *     its barriers (every multicast into a CTA has landed before its own
+ *     consumers finish: they waited for each full barrier).
+ *   - Split k (_sk): when the units do not fill the resident clusters
+ *     (512, 1024), k is cut in nsplit parts of at least
+ *     SGEMM_TMAP_MIN_SPLIT_SLABS slabs (none empty), each part a unit; the
+ *     launcher zeroes C and the parts are added with float2 atomics (the
+ *     order of the additions varies: results differ from run to run in the
+ *     last bits, within the TF32 tolerance).
+ *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
+ *     staging next to a 192 KB ring: it does not fit, and the stores already
+ *     overlap the next unit's loads); stream-K for the last wave at 8192.
+ *   Constraints: those above (n, k multiples of 4, A and B 16-byte aligned,
+ *   C 8-byte aligned; the launcher declines otherwise), plus a cluster
+ *   launch (cudaLaunchKernelEx) for CL = 2.
  */
 #include <stdint.h>
 
@@ -410,6 +474,250 @@ static __device__ __forceinline__ void sgemm_tma_body(const CUtensorMap *ta, con
     }
 }
 
+// ---- KIND 1: persistent, warp-specialised, optional 2-CTA cluster (see the header) ----
+
+#define SGEMM_TMAP_THREADS 384    /* producer warpgroup + 2 consumer warpgroups */
+#define SGEMM_TMAP_PROD_REGS 40   /* setmaxnreg of the producer warpgroup */
+#define SGEMM_TMAP_CONS_REGS 232  /* of each consumer warpgroup: 128 x 40 + 256 x 232 <= 64 K */
+
+/* this CTA's rank in its cluster (0 without a cluster launch) */
+static __device__ __forceinline__ unsigned sgemm_tma_cluster_rank(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+/* every thread of every CTA of the cluster: arrive (release), then wait
+ * (acquire); not .aligned, so a divergent warp may call it */
+static __device__ __forceinline__ void sgemm_tma_cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release;\n"
+                 "barrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
+/* the shared::cluster address of `addr` (a shared::cta address) in CTA `rank` of the cluster */
+static __device__ __forceinline__ unsigned sgemm_tma_mapa(unsigned addr, unsigned rank)
+{
+    unsigned r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
+    return r;
+}
+
+/* arrive on an mbarrier of any CTA of the cluster (a shared::cluster
+ * address). Default semantics (release, CTA scope), as CUTLASS's cluster
+ * barrier: what it orders is reads of the stage that have already returned
+ * (wgmma retired, fragments in registers) before the peer's TMA overwrites
+ * it; the .release.cluster form costs a MEMBAR.ALL.GPU per arrive. */
+static __device__ __forceinline__ void sgemm_tma_bar_arrive_cluster(unsigned bar)
+{
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" :: "r"(bar) : "memory");
+}
+
+/* TMA load multicast to the CTAs of `mask`: the box lands at shared offset
+ * `dst` of each, completing the mbarrier at offset `bar` of each */
+static __device__ __forceinline__ void sgemm_tma_load_mc(unsigned dst, const CUtensorMap *map, int c0,
+                                                         int c1, unsigned bar, unsigned short mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 :: "r"(dst), "l"((unsigned long long)(uintptr_t)map), "r"(c0), "r"(c1), "r"(bar),
+                    "h"(mask)
+                 : "memory");
+}
+
+/* Work unit u: k split u / (units_n x tiles_m) (k slabs [kt0, kt1)) of a
+ * pair (CL = 2) or a single tile (CL = 1) of BM x 128 tiles side by side
+ * along n, the pairs walked in the grouped order; this CTA takes tile column
+ * CL x (unit column) + rank (past n for the right member of an odd last
+ * pair: it loads zeros, stores nothing, and still multicasts its half of A
+ * to its peer). */
+static __device__ __forceinline__ void sgemm_tmap_unit(int u, int units_n, int tiles_m, unsigned rank,
+                                                       int KT, int kts, const int BM, const int CL,
+                                                       const int SK, int *bm0, int *bn0, int *kt0,
+                                                       int *kt1)
+{
+    const int per_split = units_n * tiles_m;
+    const int sp = SK ? u / per_split : 0;
+    const int2 t = tile_order_grouped(u - sp * per_split, units_n, tiles_m, SGEMM_WG_GROUP_M);
+    *bm0 = t.y * BM;
+    *bn0 = (t.x * CL + (int)rank) * 128;
+    *kt0 = SK ? sp * kts : 0;
+    *kt1 = SK ? min(KT, *kt0 + kts) : KT; /* > kt0: the launcher makes every split non-empty */
+}
+
+template <int BM, int ST, int PP, int CL, int SK>
+static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, const CUtensorMap *tb,
+                                                       float *C, int m, int n, int k, int kts,
+                                                       int nsplit)
+{
+    constexpr int NWG = 2;
+    constexpr unsigned STAGE_BYTES = SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(NWG);
+    extern __shared__ float4 sgemm_tma_smem4[];
+    const unsigned raw = smem_u32(sgemm_tma_smem4);
+    const unsigned smem = (raw + 1023u) & ~1023u;       /* ST A stages, ST B stages, barriers */
+    const unsigned b_st = smem + ST * SGEMM_TMA_ASTAGE(BM);
+    const unsigned bars = b_st + ST * SGEMM_TMA_BSTAGE(NWG); /* full[ST], then empty[ST] */
+    const int tid = threadIdx.x;
+    const unsigned rank = CL > 1 ? sgemm_tma_cluster_rank() : 0u;
+    const int tiles_m = (m + BM - 1) / BM;
+    const int units_n = ((n + 127) / 128 + CL - 1) / CL;
+    const int KT = (k + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK;
+    if (!SK) { /* no split: compile-time constants, no registers (BM = 256 is at ptxas's limit) */
+        kts = KT;
+        nsplit = 1;
+    }
+    const int units = tiles_m * units_n * nsplit; /* < 2^31: checked by the launcher */
+    const int first = (int)blockIdx.x / CL, step = (int)gridDim.x / CL; /* cluster id, count */
+
+    if (tid == 0) {
+        for (int s = 0; s < ST; s++) {
+            sgemm_tma_bar_init(bars + 8 * s, 1);                 /* this CTA's producer's expect_tx */
+            sgemm_tma_bar_init(bars + 8 * (ST + s), 4 * NWG * CL); /* every consumer warp of the cluster */
+        }
+        sgemm_tma_bar_init_fence();
+    }
+    /* CL = 2: the peer's barriers are initialised before anyone arrives on
+     * them or multicasts into them */
+    if (CL > 1)
+        sgemm_tma_cluster_sync();
+    else
+        __syncthreads();
+
+    if (tid < 128) {
+        /* producer warpgroup: gives its registers to the consumers; one thread issues */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+        if (tid == 0) {
+            int s = 0;
+            unsigned ph = 0; /* round parity of stage s */
+            for (int u = first; u < units; u += step) {
+                int bm0, bn0, kt0, kt1;
+                sgemm_tmap_unit(u, units_n, tiles_m, rank, KT, kts, BM, CL, SK, &bm0, &bn0, &kt0, &kt1);
+                for (int kt = kt0; kt < kt1; kt++) {
+                    const unsigned full = bars + 8 * s;
+                    /* round r of stage s: every consumer warp of the cluster
+                     * released round r - 1 (round 0: parity 1 passes at once) */
+                    sgemm_tma_bar_wait(bars + 8 * (ST + s), ph ^ 1u);
+                    sgemm_tma_bar_expect(full, STAGE_BYTES);
+                    const unsigned as = smem + s * SGEMM_TMA_ASTAGE(BM);
+                    if (CL == 1)
+                        sgemm_tma_load(as, ta, kt * SGEMM_TMA_BK, bm0, full);
+                    else /* rows rank x BM / CL.. of the A slab, into both CTAs */
+                        sgemm_tma_load_mc(as + rank * (SGEMM_TMA_ASTAGE(BM) / CL), ta, kt * SGEMM_TMA_BK,
+                                          bm0 + (int)rank * (BM / CL), full,
+                                          (unsigned short)((1u << CL) - 1u));
+                    const unsigned bs = b_st + s * SGEMM_TMA_BSTAGE(NWG);
+#pragma unroll
+                    for (int j = 0; j < 4; j++)
+                        sgemm_tma_load(bs + j * SGEMM_TMA_BOX_BYTES, tb, bn0 + 32 * j, kt * SGEMM_TMA_BK,
+                                       full);
+                    if (++s == ST) {
+                        s = 0;
+                        ph ^= 1u;
+                    }
+                }
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+        /* consumer warpgroup cw: fragments and stores as sgemm_tma_body */
+        const int cw = (tid >> 7) - 1, ct = tid & 127;
+        const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
+        const int q = (g & 1) + 8 * ((g >> 1) & 1) + 2 * (g >> 2) + 4 * (w & 1);
+        const int n0 = 64 * cw + 32 * (w >> 1) + 2 * q; /* this thread's n pair in the tile */
+        const int box = (n0 >> 5) * SGEMM_TMA_BOX_BYTES + (n0 & 3) * 4;
+        const int chunk = (n0 & 31) >> 2;
+        const unsigned lo = b_st + box + t * 128 + ((chunk ^ t) << 4);             /* k = 8 j + t */
+        const unsigned hi = b_st + box + (t + 4) * 128 + ((chunk ^ (t + 4)) << 4); /* k = 8 j + t + 4 */
+        int s = 0;
+        unsigned ph = 0;
+        unsigned f[16];
+        float d[BM / 2];
+        for (int u = first; u < units; u += step) {
+            int bm0, bn0, kt0, kt1;
+            sgemm_tmap_unit(u, units_n, tiles_m, rank, KT, kts, BM, CL, SK, &bm0, &bn0, &kt0, &kt1);
+#pragma unroll
+            for (int i = 0; i < BM / 2; i++) {
+                d[i] = 0.0f;
+                sgemm_wg_fence_operand(&d[i]);
+            }
+            for (int kt = kt0; kt < kt1; kt++) {
+                sgemm_tma_bar_wait(bars + 8 * s, ph);
+                sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f);
+                __syncwarp();
+                /* PP: strict alternation over the CTA's whole run of slabs,
+                 * across units (0 issues, then 1, then 0 its next...): 0
+                 * arrives on named barrier 1 after every slab, 1 waits for it
+                 * before every slab; 1 arrives on barrier 2 after every slab
+                 * but the CTA's last, 0 waits for it before every slab but
+                 * the CTA's first (units are never empty, so both counts
+                 * match). Each arrival is consumed before the next one: no
+                 * barrier ever holds two generations (a per-unit pattern
+                 * would let 0 arrive twice on barrier 1 across a unit
+                 * boundary). */
+                if (PP && cw == 1)
+                    sgemm_tma_named_sync(1, 256);
+                else if (PP && cw == 0 && (u != first || kt != kt0))
+                    sgemm_tma_named_sync(2, 256);
+                sgemm_wg_mma_slab(d, f, smem + s * SGEMM_TMA_ASTAGE(BM), BM);
+                if (PP && cw == 0)
+                    sgemm_tma_named_arrive(1, 256);
+                else if (PP && cw == 1 && !(u + step >= units && kt + 1 == kt1))
+                    sgemm_tma_named_arrive(2, 256);
+                __syncwarp();
+                sgemm_wg_wait0();
+                __syncwarp();
+                /* stage s read (fragments loaded, wgmma retired): release it to
+                 * the producer of every CTA that writes into it */
+                if (lane == 0) {
+                    const unsigned empty = bars + 8 * (ST + s);
+                    if (CL == 1)
+                        sgemm_tma_bar_arrive(empty);
+                    else
+                        for (unsigned r = 0; r < (unsigned)CL; r++)
+                            sgemm_tma_bar_arrive_cluster(sgemm_tma_mapa(empty, r));
+                }
+                if (++s == ST) {
+                    s = 0;
+                    ph ^= 1u;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < BM / 2; i++)
+                sgemm_wg_fence_operand(&d[i]);
+            /* epilogue (the producer is already loading the next unit's
+             * slabs): d[4j + v0 + 2 v1] = C[bm0 + 8j + 2t + v0][bn0 + n0 + v1];
+             * split k: added (float2 atomics) into C, zeroed by the launcher */
+            const int gn = bn0 + n0;
+            if (gn < n && (!SK || nsplit == 1)) { /* n % 4 == 0 and gn even: gn + 1 < n too */
+#pragma unroll
+                for (int j = 0; j < BM / 8; j++) {
+                    const int m0 = bm0 + 8 * j + 2 * t;
+                    if (m0 < m)
+                        *(float2 *)(C + (size_t)m0 * n + gn) = make_float2(d[4 * j + 0], d[4 * j + 2]);
+                    if (m0 + 1 < m)
+                        *(float2 *)(C + (size_t)(m0 + 1) * n + gn) = make_float2(d[4 * j + 1], d[4 * j + 3]);
+                }
+            } else if (gn < n) {
+#pragma unroll
+                for (int j = 0; j < BM / 8; j++) {
+                    const int m0 = bm0 + 8 * j + 2 * t;
+                    if (m0 < m)
+                        atomicAdd((float2 *)(C + (size_t)m0 * n + gn), make_float2(d[4 * j + 0], d[4 * j + 2]));
+                    if (m0 + 1 < m)
+                        atomicAdd((float2 *)(C + (size_t)(m0 + 1) * n + gn),
+                                  make_float2(d[4 * j + 1], d[4 * j + 3]));
+                }
+            }
+        }
+    }
+    /* CL = 2: no CTA leaves while its peer may still arrive on its barriers
+     * (its consumers' last releases); every multicast into this CTA has
+     * landed already (its consumers waited for each full barrier) */
+    if (CL > 1)
+        sgemm_tma_cluster_sync();
+}
+
 // ---- host side: tensor maps, launch ----------------------------------------------
 
 /* cuTensorMapEncodeTiled from the driver, through the runtime (no -lcuda) */
@@ -468,39 +776,153 @@ static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, unsigned long long *attr_s
     return (int)cudaGetLastError();
 }
 
+/* KIND 1 kernels: the tensor maps, C, m, n, k, k slabs per split, splits */
+typedef void (*sgemm_tmap_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int, int,
+                                     int);
+
+#define SGEMM_TMAP_MIN_SPLIT_SLABS 4 /* k slabs per split at least (split k) */
+
+/* KIND 1: clusters of CL CTAs that can be resident at once on the current
+ * device (cfg: the launch, its cluster attribute set), queried once per
+ * device into cache[dev] (0..63; 0 = not yet queried); 0 or an error */
+static int sgemm_tmap_slots(sgemm_tmap_kernel_fn kern, const cudaLaunchConfig_t *cfg, int CL, int *cache,
+                            int *slots)
+{
+    int dev = 0, v = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return (int)e;
+    v = dev < 64 ? __atomic_load_n(&cache[dev], __ATOMIC_RELAXED) : 0;
+    if (v == 0) {
+        if (CL > 1) {
+            e = cudaOccupancyMaxActiveClusters(&v, (const void *)kern, cfg);
+        } else {
+            int sms = 0, per_sm = 0;
+            e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+            if (e == cudaSuccess)
+                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern,
+                                                                  (int)cfg->blockDim.x,
+                                                                  cfg->dynamicSmemBytes);
+            v = sms * per_sm;
+        }
+        if (e != cudaSuccess)
+            return (int)e;
+        if (v < 1)
+            return (int)cudaErrorInvalidConfiguration; /* not even one cluster fits */
+        if (dev < 64)
+            __atomic_store_n(&cache[dev], v, __ATOMIC_RELAXED);
+    }
+    *slots = v;
+    return 0;
+}
+
+/* KIND 1 launch: a persistent grid of min(units, resident clusters) clusters
+ * of CL CTAs (cluster dimension set at the launch, not compiled in). SK and
+ * fewer tile units than resident clusters: k split in nsplit parts (each at least
+ * SGEMM_TMAP_MIN_SPLIT_SLABS slabs, none empty), C zeroed first and the
+ * parts added into it. */
+static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
+                             int BM, int CL, int SK, int smem, const float *A, const float *B, float *C, int m,
+                             int n, int k, cudaStream_t stream)
+{
+    CUtensorMap ta, tb;
+    int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
+    if (rc == 0)
+        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM / CL); /* CL = 2: half an A slab per CTA */
+    if (rc == 0)
+        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK);
+    if (rc == 0)
+        rc = smem_opt_in((const void *)kern, smem, attr_set);
+    if (rc != 0)
+        return rc;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = (unsigned)CL;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)CL, 1, 1);
+    cfg.blockDim = dim3(SGEMM_TMAP_THREADS, 1, 1);
+    cfg.dynamicSmemBytes = (size_t)smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = CL > 1 ? 1 : 0;
+    int slots = 0;
+    rc = sgemm_tmap_slots(kern, &cfg, CL, slot_cache, &slots);
+    if (rc != 0)
+        return rc;
+    const int KT = (k + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK;
+    const long long tile_units = (long long)((m + BM - 1) / BM) * (((n + 127) / 128 + CL - 1) / CL);
+    long long nsplit = 1;
+    if (SK && tile_units < slots) {
+        nsplit = slots / tile_units;
+        if (nsplit > KT / SGEMM_TMAP_MIN_SPLIT_SLABS)
+            nsplit = KT / SGEMM_TMAP_MIN_SPLIT_SLABS;
+        if (nsplit < 1)
+            nsplit = 1;
+    }
+    const int kts = (int)((KT + nsplit - 1) / nsplit); /* slabs per split */
+    nsplit = (KT + kts - 1) / kts;                     /* every split non-empty */
+    const long long units = tile_units * nsplit;
+    if (units > 0x7fffffffLL)
+        return (int)cudaErrorInvalidValue;
+    if (nsplit > 1) {
+        const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    const long long clusters = units < slots ? units : slots;
+    cfg.gridDim = dim3((unsigned)(clusters * CL), 1, 1);
+    rc = (int)cudaLaunchKernelEx(&cfg, kern, ta, tb, C, m, n, k, kts, (int)nsplit);
+    if (rc != 0)
+        return rc;
+    return (int)cudaGetLastError();
+}
+
 // ---- candidates ------------------------------------------------------------------
 
-/* X(NAME, BM, BN, ST, DB, WS, PP, MINB): BM rows of C (= wgmma N, 128 or 256),
- * BN = 64 NWG columns (NWG consumer warpgroups), ST stages, DB double-buffered
- * fragments with one wgmma group in flight (1) or wait_group 0 per slab (0),
- * WS a producer warp (1) or thread 0 producing (0), PP ping-pong issue order
- * of the two warpgroups (1), MINB blocks per SM. NAME =
- * tf32_tma_mBMnBNk32_sST then _pp, _db, _ws for the flags set, checked at
- * compile time. */
+/* X(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK): BM rows of C (=
+ * wgmma N, 128 or 256), BN = 64 NWG columns (NWG consumer warpgroups), ST
+ * stages, DB double-buffered fragments with one wgmma group in flight (1) or
+ * wait_group 0 per slab (0), WS a producer warp (1) or thread 0 producing
+ * (0), PP ping-pong issue order of the two warpgroups (1), MINB blocks per
+ * SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
+ * BN = 128, DB = 0, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
+ * multicast and SK split k when the units do not fill the GPU (KIND 1 only;
+ * CL 1 or 2, SK 0 or 1). NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db
+ * or _sk, then _ws (KIND 0) or _pers, _pers_c2 (KIND 1, CL = 1, 2), for the
+ * flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
-    X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1)    /* 256 x 128, 256 thr */                \
-    X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1) /* 256 x 128, 256 thr */                \
-    X(tf32_tma_m256n128k32_s4_db, 256, 128, 4, 1, 0, 0, 1) /* 256 x 128, 256 thr */                \
-    X(tf32_tma_m128n128k32_s6_ws, 128, 128, 6, 0, 1, 0, 1) /* 128 x 128, 288 thr */                \
-    X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2) /* 128 x 128, 256 thr, 2 per SM */      \
-    X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1) /* 128 x 192, 416 thr */
+    X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 128, 256 thr */       \
+    X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1, 0, 1, 0) /* 256 x 128, 256 thr */       \
+    X(tf32_tma_m256n128k32_s4_db, 256, 128, 4, 1, 0, 0, 1, 0, 1, 0) /* 256 x 128, 256 thr */       \
+    X(tf32_tma_m128n128k32_s6_ws, 128, 128, 6, 0, 1, 0, 1, 0, 1, 0) /* 128 x 128, 288 thr */       \
+    X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2, 0, 1, 0) /* 128 x 128, 2 per SM */      \
+    X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1, 0, 1, 0) /* 128 x 192, 416 thr */       \
+    X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0)     /* persistent */     \
+    X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
+    X(tf32_tma_m256n128k32_s4_pers_c2, 256, 128, 4, 0, 1, 0, 1, 1, 2, 0)     /* no ping-pong */   \
+    X(tf32_tma_m128n128k32_s6_pp_sk_pers_c2, 128, 128, 6, 0, 1, 1, 1, 1, 2, 1) /* + split k */
 
 typedef struct {
-    int bm, bn, st, db, ws, pp, minb; /* as in SGEMM_TMA_CANDIDATES */
-    const char *name;                 /* the row's NAME (a static string) */
+    int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
+    const char *name;                               /* the row's NAME (a static string) */
 } sgemm_tma_cfg;
 
-#define SGEMM_TMA_CFG_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB)                                      \
-    static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, #NAME};   \
+#define SGEMM_TMA_CFG_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK)                        \
+    static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
+                                                           SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) ? "_db" : "", (WS) ? "_ws" : ""),                          \
+                                    (DB) ? "_db" : (SK) ? "_sk" : "",                               \
+                                    (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
+                                           : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
 SGEMM_TMA_CANDIDATES(SGEMM_TMA_CFG_ROW)
 
 /* The row named NAME (expanded first); an unknown name does not compile. */
 #define SGEMM_TMA_CFG(NAME) SGEMM_TMA_CFG_(NAME)
 #define SGEMM_TMA_CFG_(NAME) sgemm_tma_cfg_##NAME
-#define SGEMM_TMA_ARGS(c) c.bm, c.bn, c.st, c.db, c.ws, c.pp, c.minb
+#define SGEMM_TMA_ARGS(c) c.bm, c.bn, c.st, c.db, c.ws, c.pp, c.minb, c.kind, c.cl, c.sk
 
 /* The kernel of one candidate; its body compiles only in the sm_90a pass
  * (__CUDA_ARCH_FEAT_SM90_ALL), elsewhere it is empty and never launched. */
@@ -514,11 +936,23 @@ sgemm_tma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__
 #endif
 }
 
-/* Runs the candidate (tensor maps made per call); cudaErrorNotSupported for
+/* The kernel of a KIND 1 candidate (384 threads, one block per SM: ptxas
+ * needs both bounds to honour setmaxnreg, C7508); sm_90a pass only, as above. */
+template <int BM, int ST, int PP, int CL, int SK>
+static __global__ void __launch_bounds__(SGEMM_TMAP_THREADS, 1)
+sgemm_tmap_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
+                  float *__restrict__ C, int m, int n, int k, int kts, int nsplit)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    sgemm_tmap_body<BM, ST, PP, CL, SK>(&ta, &tb, C, m, n, k, kts, nsplit);
+#endif
+}
+
+/* Runs a KIND 0 candidate (tensor maps made per call); cudaErrorNotSupported for
  * a shape it declines (sgemm_wg_decline) or a driver without TMA encoding. */
 template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB>
-static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n, int k,
-                         cudaStream_t stream)
+static int sgemm_tma_run_tile(const float *A, const float *B, float *C, int m, int n, int k,
+                              cudaStream_t stream)
 {
     constexpr int NWG = BN / 64;
     static_assert(BM == 128 || BM == 256, "wgmma N: the n128 and n256 wrappers");
@@ -531,6 +965,31 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     return sgemm_tma_launch(sgemm_tma_kernel<BM, BN, ST, DB, WS, PP, MINB>, &attr_set, BM, BN,
                             SGEMM_TMA_THREADS_OF(NWG, WS), SGEMM_TMA_SMEM_OF(NWG, BM, ST), A, B, C,
                             m, n, k, stream);
+}
+
+/* Runs the candidate of a row (its SGEMM_TMA_ARGS): KIND 1 on the persistent
+ * kernel, KIND 0 on the one-tile-per-CTA kernel; cudaErrorNotSupported for a
+ * shape they decline or a driver without TMA encoding. */
+template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB, int KIND, int CL, int SK>
+static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n, int k,
+                         cudaStream_t stream)
+{
+    if constexpr (KIND == 1) {
+        static_assert(BM == 128 || BM == 256, "wgmma N: the n128 and n256 wrappers");
+        static_assert(BN == 128 && DB == 0 && WS == 1 && MINB == 1,
+                      "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
+        static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
+        static_assert(SK == 0 || SK == 1, "split k off or automatic");
+        static_assert(ST >= 2, "a ring of at least two stages");
+        static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
+        static unsigned long long attr_set; /* one bit per device */
+        static int slots[64];               /* resident clusters, per device */
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK>, &attr_set, slots, BM, CL, SK,
+                                 SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
+    } else {
+        static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
+        return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);
+    }
 }
 
 #endif
