@@ -26,7 +26,9 @@
 #             (fleet_np2.csv and its summary), then with rank 1 planted on a missing device
 #             (fleet_bad_rank.csv: its ERROR rows, exit 1 expected)
 #   ncu       one variant's kernels selected by its NVTX range with Nsight Compute
-#             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile)
+#             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile); then
+#             the TF32 kernels at 8192 (NCU_L2_N, NCU_L2_VARIANTS): device time, SM clock,
+#             DRAM bytes and L2 hit rate, caches flushed (ncu-l2.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
@@ -227,6 +229,14 @@ if has ncu; then
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     step ncu-nvtx "$NCU" --clock-control none --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/" \
         --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
+    # the TF32 8192 drift: L2 hit rate and DRAM bytes of the hand kernel beside cuBLAS's, with the
+    # SM clock each ran at (caches flushed before each profiled launch, clocks as found)
+    step ncu-l2 "$NCU" --clock-control none --cache-control all -k "${NCU_L2_RX:-regex:sgemm_tma|xmma_gemm}" \
+        -c "${NCU_L2_COUNT:-6}" --metrics "gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
+dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
+        "$BUILD/compare" --ops sgemm --n "${NCU_L2_N:-8192}" --variants "${NCU_L2_VARIANTS:-cublas_tf32,tf32_tma}" \
+        --reps 2 --max-reps 2 --quiet
 fi
 
 has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --max-time 1 --csv "$LOG/sweep.csv"
