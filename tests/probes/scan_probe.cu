@@ -82,17 +82,17 @@ typedef struct {
 
 static const probe_cand probe_cands[] = {
     PROBE_CAND("scalar 23 (old shape)", 128, 23, 1, 1, 0, 0, 0, 32, 512),
+    PROBE_CAND("scalar 23 cubdelay", 128, 23, 1, 1, 0, 0, 1000, 600, 600),
     PROBE_CAND("vec4 20", 128, 20, 4, 1, 0, 0, 0, 32, 512),
-    PROBE_CAND("vec4 20 persist", 128, 20, 4, 1, 0, 1, 0, 32, 512),
-    PROBE_CAND("vec4 28 persist", 128, 28, 4, 1, 0, 1, 0, 32, 512),
-    PROBE_CAND("vec4 28 persist minb10 cs", 128, 28, 4, 10, 1, 1, 0, 32, 512),
+    PROBE_CAND("vec4 20 cubdelay", 128, 20, 4, 1, 0, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 28 minb10", 128, 28, 4, 10, 0, 0, 0, 32, 512),
+    PROBE_CAND("vec4 28 minb10 cubdelay", 128, 28, 4, 10, 0, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 28 minb10 delay2000", 128, 28, 4, 10, 0, 0, 2000, 600, 600),
+    PROBE_CAND("vec4 28 minb10 delay500", 128, 28, 4, 10, 0, 0, 500, 300, 600),
+    PROBE_CAND("vec4 36 minb8 cubdelay", 128, 36, 4, 8, 0, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 12 minb12 cubdelay", 128, 12, 4, 12, 0, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 20 256t minb4 cubdelay", 256, 20, 4, 4, 0, 0, 1000, 600, 600),
     PROBE_CAND("vec4 28 persist minb10 cubdelay", 128, 28, 4, 10, 0, 1, 1000, 600, 600),
-    PROBE_CAND("vec4 24 persist (swizzle)", 128, 24, 4, 1, 0, 1, 0, 32, 512),
-    PROBE_CAND("vec2 22 persist", 128, 22, 2, 1, 0, 1, 0, 32, 512),
-    PROBE_CAND("vec4 36 persist minb8", 128, 36, 4, 8, 0, 1, 0, 32, 512),
-    PROBE_CAND("vec4 20 prefetch", 128, 20, 4, 1, 0, 2, 0, 32, 512),
-    PROBE_CAND("vec4 12 prefetch minb12", 128, 12, 4, 12, 0, 2, 0, 32, 512),
-    PROBE_CAND("vec4 20 256t persist", 256, 20, 4, 1, 0, 1, 0, 32, 512),
 };
 #define PROBE_NCANDS ((int)(sizeof probe_cands / sizeof probe_cands[0]))
 
