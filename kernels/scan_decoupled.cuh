@@ -80,8 +80,14 @@
 // ---- the named picks ------------------------------------------------------------------
 // THREADS, ITEMS, VEC, MINB, HINT, PERSIST, LB_FIRST, LB_POLL, LB_MAX.
 // Change after measuring with tests/probes/scan_probe.cu (its header says how).
-#define SCAN_DL_PICK_I32 128, 28, 4, 10, 0, 1, 0, 32, 512
-#define SCAN_DL_PICK_F32 128, 28, 4, 10, 0, 1, 0, 32, 512
+// The picks: 16-byte accesses, 28 items, 10 blocks an SM, one tile a block, and
+// a 2 us sleep between publishing A and the first look back (then 600 ns polls):
+// a tile that looks at once mostly finds its predecessors unpublished and polls
+// L2 while they are still loading. In the probe runs on the H200
+// (results/h200/scan_probe.txt) the sleep mattered most, then the tile shape;
+// the persistent grids (PERSIST 1, 2) were slower at every size.
+#define SCAN_DL_PICK_I32 128, 28, 4, 10, 0, 0, 2000, 600, 600
+#define SCAN_DL_PICK_F32 128, 28, 4, 10, 0, 0, 2000, 600, 600
 #define SCAN_DL_PICK_SCALAR 128, 23, 1, 1, 0, 0, 0, 32, 512 /* misaligned pointers */
 
 /* THREADS x ITEMS and VEC of a pick (or of any such list) */

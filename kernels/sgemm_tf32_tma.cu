@@ -2,13 +2,16 @@
  * MMA fed by TMA (the kernel and its candidates: sgemm_tf32_tma.cuh).
  * Compiled for sm_90a only.
  *
- * Idea: two candidates of SGEMM_TMA_CANDIDATES, picked by name: up to 1024^2
- * outputs a 256 x 128 tile leaves most SMs idle (32 tiles at 1024^2 on 132
- * SMs), so the 128x128 tile with a producer warp takes those; beyond, the
- * 256x128 tile with ping-pong issue order, the best or within noise of the
- * best from 1536 to 8192 in every search run (results/h200/search_tma*.txt).
- * Overridable without an edit:
- * -DCOMPARE_KERNEL_DEFS="SGEMM_TMA_SMALL=NAME;SGEMM_TMA_LARGE=NAME".
+ * Idea: three candidates of SGEMM_TMA_CANDIDATES, picked by name from the
+ * shape and the SM count: up to 1024^2 outputs a 256 x 128 tile leaves most
+ * SMs idle (32 tiles at 1024^2 on 132 SMs), so a 128x128 tile split along k
+ * over a persistent grid of 2-CTA clusters takes those (SMALL); when the
+ * 256x128 tiles fit in one wave (tiles <= SMs), the persistent
+ * warp-specialised kernel with setmaxnreg (WAVE); beyond, the 256x128 tile
+ * with ping-pong issue order (LARGE). Each was the best of the search
+ * (compare-search --family tf32-tma, results/h200/search_tma*.txt) in its
+ * range. Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
+ * "SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME".
  *
  * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not
  * a multiple of 4, A or B not 16-byte aligned, C not 8-byte aligned) run
@@ -48,14 +51,31 @@
 #include "sgemm_tf32_tma.h"
 
 #ifndef SGEMM_TMA_SMALL
-#define SGEMM_TMA_SMALL tf32_tma_m128n128k32_s6_ws
+#define SGEMM_TMA_SMALL tf32_tma_m128n128k32_s6_pp_sk_pers_c2
+#endif
+#ifndef SGEMM_TMA_WAVE
+#define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pers
 #endif
 #ifndef SGEMM_TMA_LARGE
 #define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pp
 #endif
 
 static constexpr sgemm_tma_cfg sgemm_tma_small = SGEMM_TMA_CFG(SGEMM_TMA_SMALL);
+static constexpr sgemm_tma_cfg sgemm_tma_wave = SGEMM_TMA_CFG(SGEMM_TMA_WAVE);
 static constexpr sgemm_tma_cfg sgemm_tma_large = SGEMM_TMA_CFG(SGEMM_TMA_LARGE);
+
+/* The SM count of the current device, 0 when it cannot be read (the rule then
+ * takes the large pick). */
+static int sgemm_tma_sms(void)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return sms;
+}
 
 /* The mma.sync kernel instead, noted with the reason (a static string). */
 static int sgemm_tma_fallback(const char *why, const float *A, const float *B, float *C, int m,
@@ -75,6 +95,13 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
     if (outputs <= 1024LL * 1024LL) {
         kernel_ran_note(sgemm_tma_small.name, why);
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_small)>(A, B, C, m, n, k, stream);
+    }
+    const long long wave_tiles = (long long)((m + sgemm_tma_wave.bm - 1) / sgemm_tma_wave.bm) *
+                                 ((n + sgemm_tma_wave.bn - 1) / sgemm_tma_wave.bn);
+    const int sms = sgemm_tma_sms();
+    if (sms > 0 && wave_tiles <= sms) {
+        kernel_ran_note(sgemm_tma_wave.name, why);
+        return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_wave)>(A, B, C, m, n, k, stream);
     }
     kernel_ran_note(sgemm_tma_large.name, why);
     return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);

@@ -61,8 +61,12 @@
 #include "transpose.h"
 #include "transpose_fast.cuh"
 
-/* fast's vector path: one name of TRANSPOSE_FAST_CANDIDATES (transpose_fast.cuh) */
-#define TRANSPOSE_FAST_PICK prefetch_g32_cs
+/* fast's vector path: one name of TRANSPOSE_FAST_CANDIDATES (transpose_fast.cuh).
+ * base (64 x 64, row-major, __ldg, one block a tile): in both probe runs on the
+ * H200 (results/h200/transpose_probe.txt) no grouping, cache hint, tile shape or
+ * persistent/prefetching grid beat it; the gain over the kernel before the
+ * template came from its real 16-byte stores. */
+#define TRANSPOSE_FAST_PICK base
 
 // ---- tuning constants -------------------------------------------------------
 
