@@ -2,38 +2,36 @@
  * picked by compare-search on the target GPU.
  *
  * Idea: the kernels are the templates of sgemm_tuned.cuh (their header says
- * how each works); this file instantiates only the three shapes `tuned` runs,
- * named in SGEMM_TUNED_LARGE, SGEMM_TUNED_SMALL and SGEMM_TUNED_SKINNY (rows
- * of SGEMM_TUNED_CANDIDATES), and the rule between them (sgemm_tuned_pick:
- * a cost model, below). All three are stream-K kernels (`_sk`): full waves of
- * tiles as one block per tile, the remaining tiles' k-slabs split evenly
- * between the blocks, so no SM idles in the last wave. The large pick (a
- * 128x256 tile) is the fast one wherever there are enough tiles; the small
- * pick (64x64) spreads a small problem's few tiles' k over every SM; the
- * skinny pick (16x128) does the same for a small m without spending FMAs on
- * rows past m.
- *
- * The cost model (sgemm_tuned_estimate), per candidate, in FMA-issue cycles
- * of one SM (only comparisons between candidates matter):
- *   tiles = ceil(m/BM) * ceil(n/BN), slabs = ceil(k/BK) per tile; the
- *   stream-K grid G as the launcher makes it (sgemm_tuned_sk_grid: about
- *   min(SMs * MINB, tiles * slabs / 8), MINB blocks per SM assumed
- *   resident); a block's work = its full-wave tiles' slabs plus its share of
- *   the remaining tiles' slabs; the busiest SM runs ceil(G / SMs) blocks.
- *   compute = that SM's FMAs / rate, rate = 128 FMA/cycle x the FFMA share
- *   of a k-step's instructions (TM*TN FFMA against (TM+TN)/4 LDS.128 and
- *   about 2 more) x min(1, warps on the SM / 8) (fewer warps hide less
- *   latency). l2 = bytes the SM loads (A once per tile column, B once per
- *   tile row, over SMs) / 32 bytes per cycle. estimate = max(compute, l2) +
- *   2048 cycles per block in the longest fix-up chain through C (one tile
- *   split over c blocks: c stores one after the other, each after a flag).
- *   The launch and the first loads from DRAM cost every candidate alike and
- *   are left out. A kind that is not stream-K (a -D pick) is one block per
- *   tile: ceil(tiles / SMs) tiles per SM, no chain.
- * The large pick is kept unless another is estimated at least 1/8 faster:
- * the model is coarse, and the large pick's speed on large problems is the
- * one measured best; between equal estimates the earlier pick (small before
- * skinny) wins.
+ * how each works); this file instantiates only the shapes `tuned` runs, by
+ * name (rows of SGEMM_TUNED_CANDIDATES): a large tile (128x256) and a small
+ * one (16x128, small and skinny problems), each as stream-K (`_sk`: full
+ * waves of tiles as one block per tile, the remaining tiles' k-slabs split
+ * evenly between the blocks) and as one block per tile with C staged
+ * (`_st`, which is also the stream-K launch's fallback, so the two st picks
+ * cost no kernels of their own), and the rule between the four
+ * (sgemm_tuned_pick), fitted to compare-search's timings of every candidate
+ * on the target GPU at square and model shapes:
+ *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
+ *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
+ *   1. The large tile, when at least 3/4 of its FMAs fall inside C (the small
+ *      tile's FMA rate is about 4/5 of the large one's) and it has work for
+ *      every SM: L >= W, or L x k-slabs >= 32 slabs per SM (fewer: a block's
+ *      k-loop is too short for the pipeline to pay, and small tiles spread
+ *      the same work more evenly).
+ *      - st when the last wave is full and k <= 1024: nothing idles for
+ *        stream-K to fill, and on a short k-loop its fix-ups through C cost
+ *        more than the last wave's few idle SMs;
+ *      - else sk, unless its longest fix-up chain (blocks sharing one split
+ *        tile: sgemm_tuned_sk_grid lowers G when the split slabs are fewer
+ *        than G, e.g. one tile past a full wave, and then dozens of blocks
+ *        share a tile, each waiting for the next) is over 16 blocks: then
+ *        the small tile (a full last wave never gets there: its chain is
+ *        at most 2).
+ *   2. The small tile: sk when k >= 2048 and its last wave is not full
+ *      (few tiles with long k-loops: a decode batch, m = 16), else st (at
+ *      short k, sk's split and fix-ups cost more than its balance gains).
+ * A pick overridden with -D keeps its place in the rule (its own tile
+ * shape and MINB are used); a kind that is not stream-K runs as it is.
  *
  * Constraints: any m, n, k >= 1 (edges as in sgemm_tuned.cuh). A stream-K
  * pick needs a cooperative launch (every block resident at once). When the
@@ -44,88 +42,93 @@
  * shape as one block per tile with C staged (`_st`), and says so through
  * kernel_ran_note: every call names the kernel it ran (the candidate's
  * name) and why when it is not the fast path (the fallback; else the
- * scalar kernels when n or k is not a multiple of 4). Picks are names, resolved at compile
- * time: a name that is not a row of the table does not compile.
- * Run just this: ./compare --variants tuned; re-time the candidates:
- * ./compare-search --family fp32 --n 256,512,1024 --shape 16x14336x4096 --csv FILE. */
+ * scalar kernels when n or k is not a multiple of 4). Picks are names,
+ * resolved at compile time: a name that is not a row of the table does not
+ * compile.
+ * Run just this: ./compare --variants tuned; re-time the candidates at the
+ * rule's shapes: ./compare-search --family fp32 --n 129,256,512,1024,1537
+ * --shape 16x14336x4096,129x4099x257,1024x50257x768,65536x256x256,896x4864x1024. */
 #include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_tuned.cuh"
 
 /* The picks, overridable without an edit through CMake:
- * -DCOMPARE_KERNEL_DEFS="SGEMM_TUNED_LARGE=NAME;SGEMM_TUNED_SMALL=NAME;SGEMM_TUNED_SKINNY=NAME"
- * (tests/gpu_check.sh's search phase passes compare-search's winner as the
- * large one). The figures behind the large pick are in
- * results/h200/search_fp32.txt (2048 .. 8192). */
+ * -DCOMPARE_KERNEL_DEFS="SGEMM_TUNED_LARGE=NAME;SGEMM_TUNED_SMALL=NAME" (and
+ * SGEMM_TUNED_LARGE_ST, SGEMM_TUNED_SMALL_ST; tests/gpu_check.sh's search
+ * phase passes compare-search's winner as the large one). The figures behind
+ * the rule are compare-search's (results/h200/search_fp32*.txt and later
+ * runs at the model shapes). */
 #ifndef SGEMM_TUNED_LARGE
 #define SGEMM_TUNED_LARGE 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk
 #endif
-#ifndef SGEMM_TUNED_SMALL
-#define SGEMM_TUNED_SMALL 64x64x16_w32x16_t4x4_s6_g8_sp2_b15_sk
+#ifndef SGEMM_TUNED_LARGE_ST
+#define SGEMM_TUNED_LARGE_ST 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st
 #endif
-#ifndef SGEMM_TUNED_SKINNY
-#define SGEMM_TUNED_SKINNY 16x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk
+#ifndef SGEMM_TUNED_SMALL
+#define SGEMM_TUNED_SMALL 16x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk
+#endif
+#ifndef SGEMM_TUNED_SMALL_ST
+#define SGEMM_TUNED_SMALL_ST 16x128x8_w16x64_t4x8_s6_g8_sp2_b7_st
 #endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
+static constexpr sgemm_tuned_cfg sgemm_tuned_large_st = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE_ST);
 static constexpr sgemm_tuned_cfg sgemm_tuned_small = SGEMM_TUNED_CFG(SGEMM_TUNED_SMALL);
-static constexpr sgemm_tuned_cfg sgemm_tuned_skinny = SGEMM_TUNED_CFG(SGEMM_TUNED_SKINNY);
+static constexpr sgemm_tuned_cfg sgemm_tuned_small_st = SGEMM_TUNED_CFG(SGEMM_TUNED_SMALL_ST);
 
-/* the cost model's constants (see the header) */
-#define SGEMM_TUNED_EST_WARPS 8         /* warps per SM for the full FMA rate */
-#define SGEMM_TUNED_EST_L2_BYTES 32.0   /* bytes per cycle an SM loads from L2 */
-#define SGEMM_TUNED_EST_HOP 2048.0      /* cycles per block of a fix-up chain */
+/* the rule's thresholds (see the header) */
+#define SGEMM_TUNED_RULE_USEFUL 0.75   /* least share of the large tile's FMAs inside C */
+#define SGEMM_TUNED_RULE_SLABS 32      /* least large-tile k-slabs per SM */
+#define SGEMM_TUNED_RULE_CHAIN 16      /* longest fix-up chain of the large sk */
+#define SGEMM_TUNED_RULE_SHORT_K 1024  /* large: st at k <= this when the last wave is full */
+#define SGEMM_TUNED_RULE_LONG_K 2048   /* small: sk at k >= this when the last wave is not */
+
+enum { SGEMM_TUNED_PICK_LARGE, SGEMM_TUNED_PICK_LARGE_ST, SGEMM_TUNED_PICK_SMALL, SGEMM_TUNED_PICK_SMALL_ST };
 
 static long long sgemm_tuned_cdiv(long long a, long long b)
 {
     return (a + b - 1) / b;
 }
 
-/* Estimated cycles of candidate c at m x n x k on `sms` SMs (the header's model). */
-static double sgemm_tuned_estimate(const sgemm_tuned_cfg &c, int m, int n, int k, int sms)
+/* Tiles of c at m x n. */
+static long long sgemm_tuned_tiles(const sgemm_tuned_cfg &c, int m, int n)
 {
-    const long long tiles_m = sgemm_tuned_cdiv(m, c.bm), tiles_n = sgemm_tuned_cdiv(n, c.bn);
-    const long long tiles = tiles_m * tiles_n, slabs = sgemm_tuned_cdiv(k, c.bk);
-    const int warps = sgemm_tuned_threads(c.bm, c.bn, c.wm, c.wn) / 32;
-    long long per_sm_blocks, block_slabs, chain = 0;
-    if (c.kind == SGEMM_TUNED_KIND_sk) {
-        const long long g = sgemm_tuned_sk_grid((long long)sms * c.minb, tiles, slabs);
-        const long long waves = tiles / g, rest = tiles - waves * g;
-        block_slabs = waves * slabs + sgemm_tuned_cdiv(rest * slabs, g);
-        per_sm_blocks = sgemm_tuned_cdiv(g, sms);
-        if (rest > 0) {
-            chain = sgemm_tuned_cdiv(g, rest); /* blocks sharing one split tile */
-            if (chain > slabs)
-                chain = slabs;
-        }
-    } else {
-        per_sm_blocks = sgemm_tuned_cdiv(tiles, sms); /* one after another on the busiest SM */
-        block_slabs = slabs;
-    }
-    long long active = per_sm_blocks < c.minb ? per_sm_blocks : c.minb;
-    double occ = (double)(active * warps) / SGEMM_TUNED_EST_WARPS;
-    if (occ > 1.0)
-        occ = 1.0;
-    const double share = (double)(c.tm * c.tn) / (c.tm * c.tn + (c.tm + c.tn) / 4.0 + 2.0);
-    const double compute = (double)per_sm_blocks * block_slabs * c.bm * c.bn * c.bk / (128.0 * share * occ);
-    const double bytes = 4.0 * ((double)tiles_m * c.bm * slabs * c.bk * tiles_n +
-                                (double)slabs * c.bk * tiles_n * c.bn * tiles_m);
-    const double l2 = bytes / sms / SGEMM_TUNED_EST_L2_BYTES;
-    return (compute > l2 ? compute : l2) + SGEMM_TUNED_EST_HOP * chain;
+    return sgemm_tuned_cdiv(m, c.bm) * sgemm_tuned_cdiv(n, c.bn);
 }
 
-/* The pick for m x n x k on `sms` SMs: 0 large, 1 small, 2 skinny (the
- * smallest estimate, the large one's taken as 7/8 of itself). */
+/* Whether the last of the waves (`wave` blocks: SMs x MINB) that `tiles`
+ * tiles make is full: at least one wave, and no partial one or one at least
+ * 7/8 full. */
+static int sgemm_tuned_full_wave(long long tiles, long long wave)
+{
+    const long long rest = tiles % wave;
+    return tiles >= wave && (rest == 0 || 8 * rest >= 7 * wave);
+}
+
+/* The pick for m x n x k on `sms` SMs (SGEMM_TUNED_PICK_*: the header's rule). */
 static int sgemm_tuned_pick(int m, int n, int k, int sms)
 {
-    const double est[3] = {sgemm_tuned_estimate(sgemm_tuned_large, m, n, k, sms) * 0.875,
-                           sgemm_tuned_estimate(sgemm_tuned_small, m, n, k, sms),
-                           sgemm_tuned_estimate(sgemm_tuned_skinny, m, n, k, sms)};
-    int best = 0;
-    for (int i = 1; i < 3; i++)
-        if (est[i] < est[best])
-            best = i;
-    return best;
+    const sgemm_tuned_cfg &lg = sgemm_tuned_large;
+    const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
+    const long long wave = (long long)sms * lg.minb;
+    const double useful = (double)m * n / ((double)tiles * lg.bm * lg.bn);
+    if (useful >= SGEMM_TUNED_RULE_USEFUL &&
+        (tiles >= wave || tiles * slabs >= (long long)SGEMM_TUNED_RULE_SLABS * sms)) {
+        if (sgemm_tuned_full_wave(tiles, wave) && k <= SGEMM_TUNED_RULE_SHORT_K)
+            return SGEMM_TUNED_PICK_LARGE_ST;
+        /* blocks sharing one split tile, on the grid the stream-K launcher makes */
+        const long long g = sgemm_tuned_sk_grid(wave, tiles, slabs), rest = tiles % g;
+        long long chain = rest > 0 ? sgemm_tuned_cdiv(g, rest) : 0;
+        if (chain > slabs)
+            chain = slabs;
+        if (chain <= SGEMM_TUNED_RULE_CHAIN)
+            return SGEMM_TUNED_PICK_LARGE;
+    }
+    const sgemm_tuned_cfg &sm = sgemm_tuned_small;
+    if (k >= SGEMM_TUNED_RULE_LONG_K &&
+        !sgemm_tuned_full_wave(sgemm_tuned_tiles(sm, m, n), (long long)sms * sm.minb))
+        return SGEMM_TUNED_PICK_SMALL;
+    return SGEMM_TUNED_PICK_SMALL_ST;
 }
 
 static int sgemm_tuned_forced; /* sgemm_tuned_force_fallback's switch */
@@ -196,12 +199,15 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     if (sms < 1)
         sms = 1;
     switch (sgemm_tuned_pick(m, n, k, sms)) {
-    case 1:
+    case SGEMM_TUNED_PICK_LARGE_ST:
+        return sgemm_tuned_run<sgemm_tuned_large_st.kind, SGEMM_TUNED_ARGS(sgemm_tuned_large_st)>(
+            sgemm_tuned_large_st, A, B, C, m, n, k, stream);
+    case SGEMM_TUNED_PICK_SMALL:
         return sgemm_tuned_run<sgemm_tuned_small.kind, SGEMM_TUNED_ARGS(sgemm_tuned_small)>(
             sgemm_tuned_small, A, B, C, m, n, k, stream);
-    case 2:
-        return sgemm_tuned_run<sgemm_tuned_skinny.kind, SGEMM_TUNED_ARGS(sgemm_tuned_skinny)>(
-            sgemm_tuned_skinny, A, B, C, m, n, k, stream);
+    case SGEMM_TUNED_PICK_SMALL_ST:
+        return sgemm_tuned_run<sgemm_tuned_small_st.kind, SGEMM_TUNED_ARGS(sgemm_tuned_small_st)>(
+            sgemm_tuned_small_st, A, B, C, m, n, k, stream);
     default:
         return sgemm_tuned_run<sgemm_tuned_large.kind, SGEMM_TUNED_ARGS(sgemm_tuned_large)>(
             sgemm_tuned_large, A, B, C, m, n, k, stream);

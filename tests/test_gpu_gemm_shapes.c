@@ -46,9 +46,10 @@ static const shape shapes_full[] = {
 static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
 };
-/* at least 2^20 outputs (tuned's large pick), not multiples of its tile:
- * the float4 path (n, k % 4 == 0) and the scalar one; quick: the first */
-static const shape shapes_fallback[] = {{1031, 1028, 300}, {1025, 1030, 77}};
+/* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
+ * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
+ * small (16x128) tile with a long k; quick: the first */
+static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}};
 
 typedef struct {
     const char *family;
