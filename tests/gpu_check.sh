@@ -15,7 +15,8 @@
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
 #             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
-#             "search-tma": only the wgmma/TMA candidates)
+#             "search-tma": only the wgmma/TMA candidates; SANITIZE_TOOLS narrows the four
+#             tools of the test sets)
 #   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
 #             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan) ${STRESS_REPS:-500}
 #             times, first alone, then while a second process (compare --soak) loads the
@@ -30,7 +31,8 @@
 #             the TF32 kernels at 8192 (NCU_L2_N, NCU_L2_VARIANTS): device time, SM clock,
 #             DRAM bytes and L2 hit rate, caches flushed (ncu-l2.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
-#             default "n2048 sgemm reduce-sort labs shapes plugin"): compare --n 2048; sgemm at
+#             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
+#             sgemm run twice more, "sgemm-small": 256 .. 1537, 3001, 4097): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
 #             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
@@ -109,7 +111,7 @@ fi
 
 if has sanitize; then
     ssets=" ${SANITIZE_SETS:-tests shapes search} "
-    for tool in memcheck racecheck initcheck synccheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
         [[ $ssets == *" tests "* ]] || break
         quick=1
         [ "$tool" = memcheck ] && quick=${MEMCHECK_QUICK:-0}
@@ -122,7 +124,7 @@ if has sanitize; then
     done
     # every launcher and search candidate on rectangular shapes (the TMA and
     # wgmma kernels' mbarrier rings, swizzled tiles and edges), all four tools
-    for tool in memcheck racecheck initcheck synccheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
         [[ $ssets == *" shapes "* ]] || break
         step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout 400 "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_gemm_shapes"
@@ -153,6 +155,17 @@ if has bench; then
         [[ $sets == *" n2048 "* ]] && step compare-n2048 "$BUILD/compare" --ops sgemm,reduce,sort --n 2048
         [[ $sets == *" sgemm "* ]] &&
             step bench-sgemm "$BUILD/compare" --ops sgemm --n 2048,4096,8192 --csv "$LOG/sgemm.csv"
+        # the same twice more (repeatability: three runs of one commit)
+        if [[ $sets == *" sgemm-repeat "* ]]; then
+            for r in 2 3; do
+                step "bench-sgemm-run$r" "$BUILD/compare" --ops sgemm --n 2048,4096,8192 \
+                    --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/sgemm_run$r.csv"
+            done
+        fi
+        # small and odd square sizes (tuned's small picks, tf32_tma's staged operands)
+        [[ $sets == *" sgemm-small "* ]] &&
+            step bench-sgemm-small "$BUILD/compare" --ops sgemm --n 256,512,1024,129,1537,3001,4097 \
+                --cpu-max-n 0 --csv "$LOG/sgemm_small.csv"
         # the labs' ops at 2-4 sizes each, odd ones included (transpose: m x n of the shapes)
         [[ $sets == *" labs "* ]] &&
             step bench-labs "$BUILD/compare" --ops transpose,histogram,scan,transfer --shape 1000x999x1,8192x8192x1 \
