@@ -440,13 +440,13 @@ static void test_scan_judge(void)
     scan_tiled(x, y, n, n, -1);
     w = scan_judge(x, y, n, &v);
     CHECK(v.pass && w < tol / 8, "sequential scan of [-1, 1): worst %g, tolerance %g", w, tol);
-    scan_tiled(x, y, n, 3584, -1);
+    scan_tiled(x, y, n, 2944, -1);
     w = scan_judge(x, y, n, &v);
     CHECK(v.pass && w < tol / 8, "tiled scan of [-1, 1): worst %g, tolerance %g", w, tol);
 
     /* defects: a lost tile, an exclusive scan for an inclusive one, one
      * element dropped near the start, one element not written (NaN poison) */
-    scan_tiled(x, y, n, 3584, 0);
+    scan_tiled(x, y, n, 2944, 0);
     scan_judge(x, y, n, &v);
     CHECK(!v.pass, "lost tile passes: worst %g, tolerance %g", v.rel_err, tol);
     scan_tiled(x, y, n, n, -1);
@@ -459,12 +459,12 @@ static void test_scan_judge(void)
         while (fabsf(x[pick]) < 0.25f) pick++;
         float keep = x[pick];
         x[pick] = 0.0f;
-        scan_tiled(x, y, n, 3584, -1);
+        scan_tiled(x, y, n, 2944, -1);
         x[pick] = keep;
         scan_judge(x, y, n, &v);
         CHECK(!v.pass, "element %zu (%g) dropped passes: worst %g, tolerance %g", pick, (double)keep, v.rel_err, tol);
     }
-    scan_tiled(x, y, n, 3584, -1);
+    scan_tiled(x, y, n, 2944, -1);
     y[n / 2] = NAN;
     scan_judge(x, y, n, &v);
     CHECK(!v.pass && v.nonfinite == 1, "an unwritten (NaN) element passes");
