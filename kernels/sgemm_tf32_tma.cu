@@ -4,8 +4,10 @@
  *
  * Idea: three candidates of SGEMM_TMA_CANDIDATES, picked by name from the
  * shape and the SM count: up to 1024^2 outputs a 256 x 128 tile leaves most
- * SMs idle (32 tiles at 1024^2 on 132 SMs), so a 128x128 tile split along k
- * over a persistent grid of 2-CTA clusters takes those (SMALL); when the
+ * SMs idle (32 tiles at 1024^2 on 132 SMs), so the 128x128 tile with a
+ * producer warp takes those (SMALL; the split-k 2-CTA persistent candidate won
+ * the search at 512 and 1024 by a few points but lost in `compare` at 256,
+ * 129 and 16x14336x4096 and needs a memset of C and float atomics); when the
  * 256x128 tiles fit in one wave (tiles <= SMs), the persistent
  * warp-specialised kernel with setmaxnreg (WAVE); beyond, the 256x128 tile
  * with ping-pong issue order (LARGE). Each was the best of the search
@@ -51,7 +53,7 @@
 #include "sgemm_tf32_tma.h"
 
 #ifndef SGEMM_TMA_SMALL
-#define SGEMM_TMA_SMALL tf32_tma_m128n128k32_s6_pp_sk_pers_c2
+#define SGEMM_TMA_SMALL tf32_tma_m128n128k32_s6_ws
 #endif
 #ifndef SGEMM_TMA_WAVE
 #define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pers

@@ -244,7 +244,7 @@ if has ncu; then
         --metrics gpu__time_duration.sum "$BUILD/compare" --ops sgemm --n 2048 --variants tuned --profile --quiet
     # the TF32 8192 drift: L2 hit rate and DRAM bytes of the hand kernel beside cuBLAS's, with the
     # SM clock each ran at (caches flushed before each profiled launch, clocks as found)
-    step ncu-l2 "$NCU" --clock-control none --cache-control all -k "${NCU_L2_RX:-regex:sgemm_tma|xmma_gemm}" \
+    step ncu-l2 "$NCU" --clock-control none --cache-control all -k "${NCU_L2_RX:-regex:sgemm_tma|tf32f32}" \
         -c "${NCU_L2_COUNT:-6}" --metrics "gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
 dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
