@@ -43,6 +43,14 @@
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
  * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
+ * At 8192 (issue 17's "drift"): the TF32 rows run power-capped, and how far
+ * the cap pulls each kernel's clock changes from run to run; that, not
+ * memory, moves tf32_tma's percent of cuBLAS between runs. Nsight Compute,
+ * one launch at a time with caches flushed (results/h200/ncu_tf32_8192.txt,
+ * tests/gpu_check.sh phase ncu), has both kernels at the same capped clock,
+ * this one reading less from DRAM with a higher L2 hit rate than cuBLAS's
+ * (the grouped tile order keeps L2 reuse) but moving more sectors from L2 to
+ * the SMs: the remaining gap is in feeding the SMs, not in DRAM.
  * Run just this: ./compare --variants tf32_tma */
 #include <limits.h>
 

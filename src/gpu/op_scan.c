@@ -38,7 +38,7 @@
       "step-efficient block scan (log2 B steps), multi-level: block totals scanned, then added")               \
     X(blelloch, scan_blelloch_i32, scan_blelloch_f32, "work-efficient up/down-sweep block scan, multi-level")  \
     X(decoupled, scan_decoupled_i32, scan_decoupled_f32,                                                       \
-      "single pass, decoupled look-back (Merrill & Garland), atomic tile ids")
+      "single pass, decoupled look-back (Merrill & Garland), atomic tile ids, 16-byte accesses")
 
 typedef struct {
     void *in, *out;             /* n elements each */
