@@ -29,7 +29,7 @@
  *                  found by a warp looking back over the status words of its
  *                  predecessors, written once. The kernel
  *                  is a template over its tuning (threads, items a thread,
- *                  vector width, cache hints, persistent blocks, look-back
+ *                  vector width, cache hints, look-back
  *                  delays) in kernels/scan_decoupled.cuh, which documents it;
  *                  this file launches that header's named picks
  *                  SCAN_DL_PICK_I32 / SCAN_DL_PICK_F32 (SCAN_DL_PICK_SCALAR

@@ -26,16 +26,6 @@
  *   MINB      __launch_bounds__ minimum blocks an SM (caps registers).
  *   HINT      0: loads through the read-only path (__ldg), plain stores;
  *             1: streaming (evict-first) loads and stores (__ldcs, __stcs).
- *   PERSIST   0: one tile a block, grid = tiles.
- *             1: grid = the blocks that fit on the device at once; a block
- *                loops over tiles, fetching its next tile id while it works
- *                on the current one (the counter's latency is hidden).
- *             2: as 1, and the next tile's loads are issued before the
- *                current tile's look-back (its data is in flight while the
- *                block waits; twice the data registers).
- *             A block processes its ids in increasing order, so the smallest
- *             unfinished tile always belongs to a running block that is
- *             working on it: still no co-residency assumption, no hang.
  *   LB_FIRST  ns to sleep after publishing A before the first look (0: none);
  *   LB_POLL, LB_MAX: ns to sleep between looks, doubling from LB_POLL up to
  *             LB_MAX.
@@ -78,17 +68,19 @@
 #include <cuda_runtime.h>
 
 // ---- the named picks ------------------------------------------------------------------
-// THREADS, ITEMS, VEC, MINB, HINT, PERSIST, LB_FIRST, LB_POLL, LB_MAX.
+// THREADS, ITEMS, VEC, MINB, HINT, LB_FIRST, LB_POLL, LB_MAX.
 // Change after measuring with tests/probes/scan_probe.cu (its header says how).
 // The picks: 16-byte accesses, 28 items, 10 blocks an SM, one tile a block, and
 // a 2 us sleep between publishing A and the first look back (then 600 ns polls):
 // a tile that looks at once mostly finds its predecessors unpublished and polls
 // L2 while they are still loading. In the probe runs on the H200
 // (results/h200/scan_probe.txt) the sleep mattered most, then the tile shape;
-// the persistent grids (PERSIST 1, 2) were slower at every size.
-#define SCAN_DL_PICK_I32 128, 28, 4, 10, 0, 0, 2000, 600, 600
-#define SCAN_DL_PICK_F32 128, 28, 4, 10, 0, 0, 2000, 600, 600
-#define SCAN_DL_PICK_SCALAR 128, 23, 1, 1, 0, 0, 0, 32, 512 /* misaligned pointers */
+// persistent grids (blocks looping over tiles, with or without the next
+// tile's loads issued before the look-back) were slower at every size and are
+// not kept (the "persist" and "prefetch" rows of the probe log).
+#define SCAN_DL_PICK_I32 128, 28, 4, 10, 0, 2000, 600, 600
+#define SCAN_DL_PICK_F32 128, 28, 4, 10, 0, 2000, 600, 600
+#define SCAN_DL_PICK_SCALAR 128, 23, 1, 1, 0, 0, 32, 512 /* misaligned pointers */
 
 /* THREADS x ITEMS and VEC of a pick (or of any such list) */
 #define SCAN_DL_TILE_OF_(threads, items, ...) ((long long)(threads) * (items))
@@ -100,7 +92,6 @@
 #define SCAN_DL_FLAG_A 1u  /* tile total published */
 #define SCAN_DL_FLAG_P 2u  /* inclusive prefix through the tile published */
 #define SCAN_DL_FULL_MASK 0xffffffffu
-#define SCAN_DL_MAX_DEVICES 64 /* device ordinals whose resident block count is cached */
 
 static_assert(SCAN_DL_HEADER % 8 == 0, "status words are 8-byte aligned");
 
@@ -335,7 +326,7 @@ static __device__ __forceinline__ T scan_dl_look_back(const unsigned long long *
 
 // ---- the kernel -----------------------------------------------------------------------
 
-template <typename T, int THREADS, int ITEMS, int VEC, int MINB, int HINT, int PERSIST, int LB_FIRST, int LB_POLL,
+template <typename T, int THREADS, int ITEMS, int VEC, int MINB, int HINT, int LB_FIRST, int LB_POLL,
           int LB_MAX>
 static __global__ void __launch_bounds__(THREADS, MINB)
 scan_dl_kernel(const T *in, T *out, long long n, unsigned int tiles, unsigned int *tile_counter,
@@ -350,13 +341,12 @@ scan_dl_kernel(const T *in, T *out, long long n, unsigned int tiles, unsigned in
     static_assert(ITEMS % VEC == 0, "a thread's items are whole chunks");
     static_assert(R % (2 * (32 / VEC)) != 0, "the shared-memory swizzle is conflict-free only for these");
     static_assert(TILE >= 1024, "tile ids stay below 2^31 for any n scan.h accepts");
-    static_assert(PERSIST >= 0 && PERSIST <= 2, "PERSIST: 0, 1 or 2");
     static_assert(sizeof(T) == 4, "4-byte elements: status words carry 32 value bits");
 
     __shared__ __align__(16) uint32_t s_items[TILE];
     __shared__ T s_warp_total[WARPS];
     __shared__ T s_tile_prefix;
-    __shared__ unsigned int s_tile[2];
+    __shared__ unsigned int s_tile;
     const int tid = threadIdx.x;
     const int lane = tid & 31;
     const int warp = tid >> 5;
@@ -364,31 +354,17 @@ scan_dl_kernel(const T *in, T *out, long long n, unsigned int tiles, unsigned in
     uint32_t *gout = (uint32_t *)out;
     uint32_t *s_part = s_items + warp * PART; /* this warp's part */
 
-    /* tile ids in the order blocks ask, not blockIdx: see the header.
-     * PERSIST 2 takes two at once (the second one's loads go out early). */
+    /* tile ids in the order blocks ask, not blockIdx: see the header */
     if (tid == 0)
-        s_tile[0] = atomicAdd(tile_counter, PERSIST == 2 ? 2u : 1u);
+        s_tile = atomicAdd(tile_counter, 1u);
     __syncthreads();
-    unsigned int tile = s_tile[0];
-    unsigned int next = tile + 1; /* PERSIST 2: the id whose data is in flight */
-    uint32_t w[ITEMS];            /* raw words of the tile about to be scanned */
-    if (PERSIST == 2 && tile < tiles)
-        scan_dl_load_part<ITEMS, VEC, HINT>(gin + (long long)tile * TILE + warp * PART,
-                                            n - (long long)tile * TILE - warp * PART, lane, w);
-    int parity = 1;
-    while (tile < tiles) {
+    const unsigned int tile = s_tile;
+    uint32_t w[ITEMS]; /* raw words of the tile */
+    if (tile < tiles) { /* always, with grid = tiles */
         const long long base = (long long)tile * TILE + warp * PART; /* this warp's part */
-        if (PERSIST != 2)
-            scan_dl_load_part<ITEMS, VEC, HINT>(gin + base, n - base, lane, w);
+        scan_dl_load_part<ITEMS, VEC, HINT>(gin + base, n - base, lane, w);
 
-        /* the id after this one (PERSIST 1) or after `next` (PERSIST 2):
-         * asked for now, needed only after the look-back */
-        unsigned int ahead = 0xffffffffu;
-        if (PERSIST != 0 && tid == 0 && (PERSIST == 1 || next < tiles))
-            ahead = atomicAdd(tile_counter, 1u);
-
-        /* striped words -> shared -> ITEMS consecutive elements a thread (the
-         * warp's earlier reads of its part finished before the last __syncwarp) */
+        /* striped words -> shared -> ITEMS consecutive elements a thread */
 #pragma unroll
         for (int j = 0; j < R; j++)
             scan_dl_sts<VEC>(s_part + scan_dl_slot<ITEMS, VEC>(32 * j + lane), w + j * VEC);
@@ -443,11 +419,6 @@ scan_dl_kernel(const T *in, T *out, long long n, unsigned int tiles, unsigned in
             scan_dl_sts<VEC>(s_part + scan_dl_slot<ITEMS, VEC>(lane * R + q), t);
         }
 
-        /* PERSIST 2: the next tile's data goes out before the look-back */
-        if (PERSIST == 2 && next < tiles)
-            scan_dl_load_part<ITEMS, VEC, HINT>(gin + (long long)next * TILE + warp * PART,
-                                                n - (long long)next * TILE - warp * PART, lane, w);
-
         /* publish A, look back, publish P */
         if (warp == 0) {
             T exclusive = (T)0;
@@ -465,14 +436,8 @@ scan_dl_kernel(const T *in, T *out, long long n, unsigned int tiles, unsigned in
             if (lane == 0)
                 s_tile_prefix = exclusive;
         }
-        /* s_tile[parity] was last read before the previous iteration's first
-         * barrier, which every thread has passed */
-        if (PERSIST != 0 && tid == 0)
-            s_tile[parity] = ahead;
         __syncthreads();
         const T prefix = s_tile_prefix;
-        if (PERSIST != 0)
-            ahead = s_tile[parity];
 
         /* + the tile's prefix, striped (the barrier above ordered the warp's
          * blocked writes before these reads), coalesced stores */
@@ -499,17 +464,6 @@ scan_dl_kernel(const T *in, T *out, long long n, unsigned int tiles, unsigned in
                         scan_dl_store<1, HINT>(p + 32 * j * VEC + k, t + k);
             }
         }
-        __syncwarp(); /* the next tile's striped writes to the part come after these reads */
-
-        if (PERSIST == 0)
-            break;
-        if (PERSIST == 1) {
-            tile = ahead;
-        } else {
-            tile = next;
-            next = ahead;
-        }
-        parity ^= 1;
     }
 }
 
@@ -526,36 +480,11 @@ static inline size_t scan_dl_scratch_bytes(long long n, long long tile)
     return SCAN_DL_HEADER + 8 * (size_t)scan_dl_ceil_div(n < 1 ? 1 : n, tile);
 }
 
-/* Blocks of `kernel` that fit on the current device at once (SMs x blocks an
- * SM), cached in cache[device ordinal] (one cache per instantiation: the
- * caller's); 0 when the query fails. */
-template <typename KernelT>
-static int scan_dl_resident_blocks(KernelT kernel, int threads, int *cache)
-{
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess)
-        return 0;
-    const int cached = dev >= 0 && dev < SCAN_DL_MAX_DEVICES;
-    if (cached) {
-        const int c = __atomic_load_n(&cache[dev], __ATOMIC_RELAXED);
-        if (c > 0)
-            return c;
-    }
-    int sms = 0, per_sm = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0) != cudaSuccess)
-        return 0;
-    const int c = sms * (per_sm > 0 ? per_sm : 1);
-    if (cached)
-        __atomic_store_n(&cache[dev], c, __ATOMIC_RELAXED);
-    return c;
-}
-
 /* One scan with the given parameters: resets the tile counter on the stream,
  * then launches. Arguments already checked by the caller (n >= 1, pointers
  * aligned for VEC, scratch >= scan_dl_scratch_bytes(n, THREADS x ITEMS), tag
  * with its low two bits clear and new for this scratch). */
-template <typename T, int THREADS, int ITEMS, int VEC, int MINB, int HINT, int PERSIST, int LB_FIRST, int LB_POLL,
+template <typename T, int THREADS, int ITEMS, int VEC, int MINB, int HINT, int LB_FIRST, int LB_POLL,
           int LB_MAX>
 static int scan_dl_run(const T *in, T *out, long long n, void *scratch, uint32_t tag, cudaStream_t stream)
 {
@@ -563,18 +492,11 @@ static int scan_dl_run(const T *in, T *out, long long n, void *scratch, uint32_t
     const long long tiles = scan_dl_ceil_div(n, TILE);
     unsigned int *counter = (unsigned int *)scratch;
     unsigned long long *status = (unsigned long long *)((char *)scratch + SCAN_DL_HEADER);
-    auto kernel = scan_dl_kernel<T, THREADS, ITEMS, VEC, MINB, HINT, PERSIST, LB_FIRST, LB_POLL, LB_MAX>;
-    long long grid = tiles;
-    if (PERSIST != 0) {
-        static int cache[SCAN_DL_MAX_DEVICES]; /* this instantiation's; 0: not asked yet */
-        const int resident = scan_dl_resident_blocks(kernel, THREADS, cache);
-        if (resident > 0 && resident < grid)
-            grid = resident;
-    }
     cudaError_t e = cudaMemsetAsync(counter, 0, sizeof(unsigned int), stream);
     if (e != cudaSuccess)
         return (int)e;
-    kernel<<<(unsigned int)grid, THREADS, 0, stream>>>(in, out, n, (unsigned int)tiles, counter, status, tag);
+    scan_dl_kernel<T, THREADS, ITEMS, VEC, MINB, HINT, LB_FIRST, LB_POLL, LB_MAX>
+        <<<(unsigned int)tiles, THREADS, 0, stream>>>(in, out, n, (unsigned int)tiles, counter, status, tag);
     return (int)cudaGetLastError();
 }
 

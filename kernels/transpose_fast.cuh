@@ -53,15 +53,12 @@
  *                                  st.global.L1::no_allocate;
  *              TRANSPOSE_HINT_EF   like NA without the prefetch, both with an
  *                                  L2 evict-first cache policy (createpolicy).
- *   MODE     TRANSPOSE_MODE_TILE: one block a tile (the grid is the tile
- *            count, capped at 2^31 - 1 blocks; blocks loop past the cap).
- *            TRANSPOSE_MODE_PERSIST: a persistent grid of SMs x resident
- *            blocks an SM, each block loops over tiles id, id + gridDim.x, ...
- *            TRANSPOSE_MODE_PREFETCH: persistent, and once a tile is in shared
- *            memory (after the first barrier) the thread issues the loads of
- *            its next tile into the registers it just emptied, so the next
- *            tile's bytes are in flight while this tile is stored: no more
- *            registers, loads and stores overlap inside one block.
+ *   One block a tile: the grid is the tile count, capped at 2^31 - 1
+ *   blocks; blocks loop past the cap (ids id, id + gridDim.x, ...). Persistent
+ *   grids (SMs x resident blocks, and one that issued the next tile's loads
+ *   while storing the current one) were tried and were slower than one block
+ *   a tile (results/h200/transpose_probe.txt, the persist and prefetch rows);
+ *   they are not kept.
  *
  * Constraints (and why):
  *   - m % 4 == 0, n % 4 == 0, 16-byte aligned in and out (checked by
@@ -75,9 +72,8 @@
  *     32-bit division when the tile count fits). The loop over ids has a bound
  *     uniform across the block, so every thread reaches every barrier.
  *   - in and out must not overlap (the loads are non-coherent .nc/.cs loads).
- *   - host state: the shared-memory carveout hint and the persistent grid
- *     size are set once per device and instantiation (static arrays, not
- *     thread-safe, like the rest of the launchers' one-time set-up).
+ *   - host state: the shared-memory carveout hint is set once per device and
+ *     instantiation (smem_opt_in's pattern: one bit per device ordinal).
  */
 #ifndef KERNELS_TRANSPOSE_FAST_CUH
 #define KERNELS_TRANSPOSE_FAST_CUH
@@ -85,41 +81,35 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "smem.cuh"
+
 #define TRANSPOSE_HINT_LDG 0
 #define TRANSPOSE_HINT_CS 1
 #define TRANSPOSE_HINT_NA 2
 #define TRANSPOSE_HINT_EF 3
 
-#define TRANSPOSE_MODE_TILE 0
-#define TRANSPOSE_MODE_PERSIST 1
-#define TRANSPOSE_MODE_PREFETCH 2
-
-#define TRANSPOSE_FAST_MAX_DEVICES 64 /* per-device one-time set-up */
 #define TRANSPOSE_FAST_GRID_MAX 2147483647LL /* hardware limit of gridDim.x */
 
 /* The candidates: TRANSPOSE_FAST_CFG_<name> is the parameter list
- * TR, TC, THREADS, MINB, GROUP, HINT, MODE; TRANSPOSE_FAST_CANDIDATES lists the
+ * TR, TC, THREADS, MINB, GROUP, HINT; TRANSPOSE_FAST_CANDIDATES lists the
  * names the probe times. The name says the parameters that differ from
  * `base`: the parameters of the kernel before the template (64 x 64, 256
  * threads, 8 blocks an SM, row-major, __ldg, one block a tile), in the
  * template's code (explicit 16-byte stores, all loads issued first; the probe
  * times the old kernel itself beside it). */
-#define TRANSPOSE_FAST_CFG_base 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_g32 64, 64, 256, 8, 32, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_cs 64, 64, 256, 8, 0, TRANSPOSE_HINT_CS, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_na 64, 64, 256, 8, 0, TRANSPOSE_HINT_NA, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_prefetch 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_PREFETCH
-#define TRANSPOSE_FAST_CFG_g4 64, 64, 256, 8, 4, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_ef 64, 64, 256, 8, 0, TRANSPOSE_HINT_EF, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_t32x128 32, 128, 256, 8, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_t128x64_w512_b4 128, 64, 512, 4, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_t64x128_b4 64, 128, 256, 4, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_t32x64_w128_b16 32, 64, 128, 16, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_TILE
-#define TRANSPOSE_FAST_CFG_persist 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG, TRANSPOSE_MODE_PERSIST
+#define TRANSPOSE_FAST_CFG_base 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_g32 64, 64, 256, 8, 32, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_cs 64, 64, 256, 8, 0, TRANSPOSE_HINT_CS
+#define TRANSPOSE_FAST_CFG_na 64, 64, 256, 8, 0, TRANSPOSE_HINT_NA
+#define TRANSPOSE_FAST_CFG_g4 64, 64, 256, 8, 4, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_ef 64, 64, 256, 8, 0, TRANSPOSE_HINT_EF
+#define TRANSPOSE_FAST_CFG_t32x128 32, 128, 256, 8, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t128x64_w512_b4 128, 64, 512, 4, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t64x128_b4 64, 128, 256, 4, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t32x64_w128_b16 32, 64, 128, 16, 0, TRANSPOSE_HINT_LDG
 
 #define TRANSPOSE_FAST_CANDIDATES(X)                                                                       \
-    X(base) X(g4) X(g32) X(na) X(ef) X(cs) X(t32x128) X(t128x64_w512_b4) X(t64x128_b4) X(t32x64_w128_b16) \
-        X(persist) X(prefetch)
+    X(base) X(g4) X(g32) X(na) X(ef) X(cs) X(t32x128) X(t128x64_w512_b4) X(t64x128_b4) X(t32x64_w128_b16)
 
 // ---- global loads and stores with the chosen cache hints -------------------------
 
@@ -229,7 +219,7 @@ static __device__ __forceinline__ void transpose_fast_load(float4 (&v)[K], const
     }
 }
 
-template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int MODE>
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT>
 static __global__ void __launch_bounds__(THREADS, MINB)
 transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int m, int n, long long tiles_x,
                       long long tiles_y)
@@ -260,8 +250,8 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
     const long long total = tiles_x * tiles_y;
 
     /* The loads of a tile are issued where v is free: before the loop for the
-     * first tile, then for tile id + gridDim.x either right after the first
-     * barrier (PREFETCH) or after the second one. v lives across the loop's
+     * first tile, then for tile id + gridDim.x after the second barrier. v
+     * lives across the loop's
      * back edge, which also keeps ptxas from interleaving the first loads
      * with the shared-memory writes of the earlier ones under the register
      * cap: all K loads go out before the first is waited for. */
@@ -281,13 +271,8 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
             tile[lr + LSTEP * k][lc + 3] = v[k].w;
         }
         __syncthreads();
-        /* this tile's origin: the prefetch below moves row0, col0 on */
         const long long trow0 = row0, tcol0 = col0;
         const long long next = id + gridDim.x;
-        if (MODE == TRANSPOSE_MODE_PREFETCH && next < total) {
-            transpose_fast_tile<GROUP>(next, tiles_x, tiles_y, TR, TC, &row0, &col0);
-            transpose_fast_load<K, LSTEP, HINT>(v, in, m, n, row0, col0, lr, lc, pol);
-        }
         /* output rows tcol0 + sc + SSTEP k, output columns trow0 + sr .. + 3
          * (m % 4 == 0: all four in range or none) */
         float *dst = out + (tcol0 + sc) * m + trow0 + sr;
@@ -301,7 +286,7 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
                                         pol);
         }
         __syncthreads(); /* the tile is refilled by the next one */
-        if (MODE != TRANSPOSE_MODE_PREFETCH && next < total) {
+        if (next < total) {
             transpose_fast_tile<GROUP>(next, tiles_x, tiles_y, TR, TC, &row0, &col0);
             transpose_fast_load<K, LSTEP, HINT>(v, in, m, n, row0, col0, lr, lc, pol);
         }
@@ -310,63 +295,28 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
 
 // ---- host launcher ----------------------------------------------------------------------
 
-/* The launch itself, given the blocks resident on the whole device: one
- * block a tile (TRANSPOSE_MODE_TILE), or at most one wave of resident blocks
- * (the persistent modes), never more blocks than tiles. */
-template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int MODE>
-static int transpose_fast_launch_grid(const float *in, float *out, int m, int n, long long resident,
-                                      cudaStream_t stream)
-{
-    const long long tiles_x = ((long long)n + TC - 1) / TC;
-    const long long tiles_y = ((long long)m + TR - 1) / TR;
-    long long blocks = tiles_x * tiles_y;
-    if (MODE != TRANSPOSE_MODE_TILE && blocks > resident)
-        blocks = resident;
-    if (blocks > TRANSPOSE_FAST_GRID_MAX)
-        blocks = TRANSPOSE_FAST_GRID_MAX;
-    transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT, MODE>
-        <<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, m, n, tiles_x, tiles_y);
-    return (int)cudaGetLastError();
-}
-
-/* Launches the vector kernel of one configuration on `stream`; returns a
- * cudaError_t (cudaErrorInvalidValue, without launching, when the vector
- * path's conditions do not hold). Once per device: asks for the largest
- * shared-memory carveout (several resident blocks need more than a default
- * split may leave) and, for the persistent modes, sizes the grid as SMs x the
- * occupancy the kernel reaches. */
-template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int MODE>
+/* Launches the vector kernel of one configuration on `stream`, one block a
+ * tile; returns a cudaError_t (cudaErrorInvalidValue, without launching,
+ * when the vector path's conditions do not hold). Once per device: asks for
+ * the largest shared-memory carveout (several resident blocks need more than
+ * a default split may leave). */
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT>
 static int transpose_fast_launch(const float *in, float *out, int m, int n, cudaStream_t stream)
 {
-    static int ready[TRANSPOSE_FAST_MAX_DEVICES];
-    static long long resident[TRANSPOSE_FAST_MAX_DEVICES]; /* blocks resident on the whole device */
-    const void *kernel = (const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT, MODE>;
+    static unsigned long long carveout_set; /* one bit per device ordinal */
     if (m < 1 || n < 1 || m % 4 != 0 || n % 4 != 0 || ((uintptr_t)in & 15u) != 0 || ((uintptr_t)out & 15u) != 0)
         return (int)cudaErrorInvalidValue;
-    int dev = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return (int)err;
-    if (dev < 0 || dev >= TRANSPOSE_FAST_MAX_DEVICES || !ready[dev]) {
-        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   cudaSharedmemCarveoutMaxShared);
-        if (err != cudaSuccess)
-            return (int)err;
-        int sms = 0, per_sm = 0;
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (err != cudaSuccess)
-            return (int)err;
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0);
-        if (err != cudaSuccess)
-            return (int)err;
-        const long long r = (long long)(sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
-        if (dev < 0 || dev >= TRANSPOSE_FAST_MAX_DEVICES)
-            return transpose_fast_launch_grid<TR, TC, THREADS, MINB, GROUP, HINT, MODE>(in, out, m, n, r, stream);
-        resident[dev] = r;
-        ready[dev] = 1;
-    }
-    return transpose_fast_launch_grid<TR, TC, THREADS, MINB, GROUP, HINT, MODE>(in, out, m, n, resident[dev],
-                                                                                stream);
+    const int err = smem_func_attr_once((const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>,
+                                        cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared, &carveout_set);
+    if (err != 0)
+        return err;
+    const long long tiles_x = ((long long)n + TC - 1) / TC;
+    const long long tiles_y = ((long long)m + TR - 1) / TR;
+    const long long blocks = tiles_x * tiles_y < TRANSPOSE_FAST_GRID_MAX ? tiles_x * tiles_y : TRANSPOSE_FAST_GRID_MAX;
+    transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>
+        <<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, m, n, tiles_x, tiles_y);
+    return (int)cudaGetLastError();
 }
 
 #endif

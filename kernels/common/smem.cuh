@@ -22,12 +22,14 @@
 #define SMEM_SM90_FITS(bytes, blocks)                                                              \
     ((bytes) <= SMEM_SM90_PER_BLOCK && (blocks) * ((bytes) + SMEM_SM90_RESERVED) <= SMEM_SM90_PER_SM)
 
-/* Raises `kern`'s dynamic shared-memory limit to `bytes` on the current
- * device, once per device: the attribute belongs to the device (a process
- * running several GPUs must set it on each), so *done holds one bit per
- * device ordinal (0..63). Safe when threads of one process race here: both
- * set the same value. Returns the cudaError_t as int, 0 on success. */
-static inline int smem_opt_in(const void *kern, int bytes, unsigned long long *done)
+/* Sets `kern`'s function attribute `attr` to `value` on the current device,
+ * once per device: the attribute belongs to the device (a process running
+ * several GPUs must set it on each), so *done holds one bit per device
+ * ordinal (0..63; a device past 63 is set every call). Safe when threads of
+ * one process race here: both set the same value. Returns the cudaError_t as
+ * int, 0 on success. */
+static inline int smem_func_attr_once(const void *kern, cudaFuncAttribute attr, int value,
+                                      unsigned long long *done)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -36,11 +38,18 @@ static inline int smem_opt_in(const void *kern, int bytes, unsigned long long *d
     const unsigned long long bit = dev < 64 ? 1ULL << dev : 0ULL;
     if (bit && (__atomic_load_n(done, __ATOMIC_ACQUIRE) & bit))
         return 0;
-    e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    e = cudaFuncSetAttribute(kern, attr, value);
     if (e != cudaSuccess)
         return (int)e;
     __atomic_fetch_or(done, bit, __ATOMIC_RELEASE);
     return 0;
+}
+
+/* Raises `kern`'s dynamic shared-memory limit to `bytes` on the current
+ * device, once per device (smem_func_attr_once). */
+static inline int smem_opt_in(const void *kern, int bytes, unsigned long long *done)
+{
+    return smem_func_attr_once(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes, done);
 }
 
 /* Blocks of `kern` (`threads` threads, `bytes` of dynamic shared memory)

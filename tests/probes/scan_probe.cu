@@ -72,7 +72,7 @@ static int probe_f32(const void *in, void *out, long long n, void *scratch, cuda
 
 typedef struct {
     const char *name;   /* what the candidate changes */
-    const char *params; /* THREADS, ITEMS, VEC, MINB, HINT, PERSIST, LB_FIRST, LB_POLL, LB_MAX */
+    const char *params; /* THREADS, ITEMS, VEC, MINB, HINT, LB_FIRST, LB_POLL, LB_MAX */
     long long tile;
     probe_fn run[2]; /* [0] int32, [1] float */
 } probe_cand;
@@ -81,18 +81,17 @@ typedef struct {
     { name, #__VA_ARGS__, SCAN_DL_TILE_OF_(__VA_ARGS__), { probe_i32<__VA_ARGS__>, probe_f32<__VA_ARGS__> } }
 
 static const probe_cand probe_cands[] = {
-    PROBE_CAND("scalar 23 (old shape)", 128, 23, 1, 1, 0, 0, 0, 32, 512),
-    PROBE_CAND("scalar 23 cubdelay", 128, 23, 1, 1, 0, 0, 1000, 600, 600),
-    PROBE_CAND("vec4 20", 128, 20, 4, 1, 0, 0, 0, 32, 512),
-    PROBE_CAND("vec4 20 cubdelay", 128, 20, 4, 1, 0, 0, 1000, 600, 600),
-    PROBE_CAND("vec4 28 minb10", 128, 28, 4, 10, 0, 0, 0, 32, 512),
-    PROBE_CAND("vec4 28 minb10 cubdelay", 128, 28, 4, 10, 0, 0, 1000, 600, 600),
-    PROBE_CAND("vec4 28 minb10 delay2000", 128, 28, 4, 10, 0, 0, 2000, 600, 600),
-    PROBE_CAND("vec4 28 minb10 delay500", 128, 28, 4, 10, 0, 0, 500, 300, 600),
-    PROBE_CAND("vec4 36 minb8 cubdelay", 128, 36, 4, 8, 0, 0, 1000, 600, 600),
-    PROBE_CAND("vec4 12 minb12 cubdelay", 128, 12, 4, 12, 0, 0, 1000, 600, 600),
-    PROBE_CAND("vec4 20 256t minb4 cubdelay", 256, 20, 4, 4, 0, 0, 1000, 600, 600),
-    PROBE_CAND("vec4 28 persist minb10 cubdelay", 128, 28, 4, 10, 0, 1, 1000, 600, 600),
+    PROBE_CAND("scalar 23 (old shape)", 128, 23, 1, 1, 0, 0, 32, 512),
+    PROBE_CAND("scalar 23 cubdelay", 128, 23, 1, 1, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 20", 128, 20, 4, 1, 0, 0, 32, 512),
+    PROBE_CAND("vec4 20 cubdelay", 128, 20, 4, 1, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 28 minb10", 128, 28, 4, 10, 0, 0, 32, 512),
+    PROBE_CAND("vec4 28 minb10 cubdelay", 128, 28, 4, 10, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 28 minb10 delay2000", 128, 28, 4, 10, 0, 2000, 600, 600),
+    PROBE_CAND("vec4 28 minb10 delay500", 128, 28, 4, 10, 0, 500, 300, 600),
+    PROBE_CAND("vec4 36 minb8 cubdelay", 128, 36, 4, 8, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 12 minb12 cubdelay", 128, 12, 4, 12, 0, 1000, 600, 600),
+    PROBE_CAND("vec4 20 256t minb4 cubdelay", 256, 20, 4, 4, 0, 1000, 600, 600),
 };
 #define PROBE_NCANDS ((int)(sizeof probe_cands / sizeof probe_cands[0]))
 
@@ -269,7 +268,7 @@ int main(int argc, char **argv)
     CK(cudaGetDeviceProperties(&prop, 0));
     printf("scan_probe on %s (%d SMs); medians of %d samples, L2 flushed before each\n", prop.name,
            prop.multiProcessorCount, PROBE_REPS);
-    printf("params: THREADS, ITEMS, VEC, MINB, HINT, PERSIST, LB_FIRST, LB_POLL, LB_MAX\n");
+    printf("params: THREADS, ITEMS, VEC, MINB, HINT, LB_FIRST, LB_POLL, LB_MAX\n");
 
     for (int k = 0; k < PROBE_NCANDS; k++)
         fails += probe_edges(&c, probe_cands[k].name, probe_cands[k].run[0], probe_cands[k].tile);

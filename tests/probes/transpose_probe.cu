@@ -72,7 +72,7 @@ typedef int (*probe_launcher)(const float *in, float *out, int m, int n, cudaStr
 typedef struct {
     const char *name;
     probe_launcher fn;
-    int p[7]; /* TR, TC, THREADS, MINB, GROUP, HINT, MODE */
+    int p[6]; /* TR, TC, THREADS, MINB, GROUP, HINT */
 } probe_candidate;
 
 #define PROBE_ROW(NAME) {#NAME, transpose_fast_launch<TRANSPOSE_FAST_CFG_##NAME>, {TRANSPOSE_FAST_CFG_##NAME}},
@@ -82,11 +82,6 @@ static const probe_candidate probe_cands[] = {TRANSPOSE_FAST_CANDIDATES(PROBE_RO
 static const char *probe_hint_name(int h)
 {
     return h == TRANSPOSE_HINT_LDG ? "ldg" : h == TRANSPOSE_HINT_CS ? "cs" : h == TRANSPOSE_HINT_NA ? "na" : "ef";
-}
-
-static const char *probe_mode_name(int md)
-{
-    return md == TRANSPOSE_MODE_TILE ? "tile" : md == TRANSPOSE_MODE_PERSIST ? "persist" : "prefetch";
 }
 
 // ---- the kernel before the template, verbatim: the "old" row ----------------------------
@@ -424,20 +419,20 @@ int main(int argc, char **argv)
 
         printf("\n%dx%d float (%.1f MiB a matrix), median of %d samples, L2 flushed before each\n", m, n,
                e * 4.0 / (1 << 20), reps);
-        printf("%-26s %-8s %4s %4s %4s %-4s %-8s %9s %9s %8s %8s\n", "config", "tile", "thr", "minb", "grp",
-               "hint", "mode", "ms", "GB/s", "%geam", "%peak");
+        printf("%-26s %-8s %4s %4s %4s %-4s %9s %9s %8s %8s\n", "config", "tile", "thr", "minb", "grp", "hint", "ms",
+               "GB/s", "%geam", "%peak");
         const double geam_ms = probe_time(&t, PROBE_GEAM, in, ref, m, n);
         const double geam_gbps = bytes / (geam_ms * 1e-3) / 1e9;
-        printf("%-26s %-8s %4s %4s %4s %-4s %-8s %9.4f %9.1f %8.1f %8.1f\n", "cublas_geam", "-", "-", "-", "-", "-",
-               "-", geam_ms, geam_gbps, 100.0, 100.0 * geam_gbps / peak_gbps);
+        printf("%-26s %-8s %4s %4s %4s %-4s %9.4f %9.1f %8.1f %8.1f\n", "cublas_geam", "-", "-", "-", "-", "-",
+               geam_ms, geam_gbps, 100.0, 100.0 * geam_gbps / peak_gbps);
         const double copy_ms = probe_time(&t, PROBE_COPY, in, out, m, n);
         const double copy_gbps = bytes / (copy_ms * 1e-3) / 1e9;
-        printf("%-26s %-8s %4s %4s %4s %-4s %-8s %9.4f %9.1f %8.1f %8.1f\n", "memcpy_d2d (ceiling)", "-", "-", "-",
-               "-", "-", "-", copy_ms, copy_gbps, 100.0 * copy_gbps / geam_gbps, 100.0 * copy_gbps / peak_gbps);
+        printf("%-26s %-8s %4s %4s %4s %-4s %9.4f %9.1f %8.1f %8.1f\n", "memcpy_d2d (ceiling)", "-", "-", "-", "-",
+               "-", copy_ms, copy_gbps, 100.0 * copy_gbps / geam_gbps, 100.0 * copy_gbps / peak_gbps);
         const double old_ms = probe_time(&t, PROBE_OLD, in, out, m, n);
         const double old_gbps = bytes / (old_ms * 1e-3) / 1e9;
-        printf("%-26s %-8s %4d %4d %4s %-4s %-8s %9.4f %9.1f %8.1f %8.1f\n", "old (before the template)", "64x64",
-               PROBE_OLD_THREADS, 8, "-", "ldg", "tile", old_ms, old_gbps, 100.0 * old_gbps / geam_gbps,
+        printf("%-26s %-8s %4d %4d %4s %-4s %9.4f %9.1f %8.1f %8.1f\n", "old (before the template)", "64x64",
+               PROBE_OLD_THREADS, 8, "-", "ldg", old_ms, old_gbps, 100.0 * old_gbps / geam_gbps,
                100.0 * old_gbps / peak_gbps);
         for (int c = 0; c < PROBE_NCANDS; c++) {
             const int *p = probe_cands[c].p;
@@ -445,9 +440,8 @@ int main(int argc, char **argv)
             snprintf(tile, sizeof tile, "%dx%d", p[0], p[1]);
             const double ms = probe_time(&t, c, in, out, m, n);
             const double gbps = bytes / (ms * 1e-3) / 1e9;
-            printf("%-26s %-8s %4d %4d %4d %-4s %-8s %9.4f %9.1f %8.1f %8.1f\n", probe_cands[c].name, tile, p[2],
-                   p[3], p[4], probe_hint_name(p[5]), probe_mode_name(p[6]), ms, gbps, 100.0 * gbps / geam_gbps,
-                   100.0 * gbps / peak_gbps);
+            printf("%-26s %-8s %4d %4d %4d %-4s %9.4f %9.1f %8.1f %8.1f\n", probe_cands[c].name, tile, p[2], p[3],
+                   p[4], probe_hint_name(p[5]), ms, gbps, 100.0 * gbps / geam_gbps, 100.0 * gbps / peak_gbps);
         }
         fflush(stdout);
     }
