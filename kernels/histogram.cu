@@ -46,7 +46,7 @@
  *     at most the elements that block reads, and the global bins wrap past
  *     2^32 - 1 (n >= 2^32 of one value; not checked).
  *   - grid = min(blocks resident at once, blocks with work): queried once per
- *     device per kernel (cudaOccupancy..., cached in a per-device table).
+ *     device per kernel (smem_resident_per_sm, kernels/common/smem.cuh).
  *     The merge costs bins atomics per block, so a grid sized to the GPU keeps
  *     it small against n.
  *   - every launcher zeroes bins on `stream` first (cudaMemsetAsync), then
@@ -60,6 +60,7 @@
 #include <cuda_runtime.h>
 
 #include "histogram.h"
+#include "smem.cuh"
 
 // ---- tuning constants -------------------------------------------------------
 
@@ -72,7 +73,7 @@
 #define HIST_FAST_UNROLL_U8 2     /* 16-byte loads in flight per thread: 2048 x 32 B an SM */
 #define HIST_FAST_UNROLL_F32 4    /* 1024 x 64 B an SM */
 #define HIST_COPIES 32            /* fast: one histogram copy per lane */
-#define HIST_MAX_DEVICES 64       /* per-device launch-size caches */
+#define HIST_MAX_DEVICES 64       /* per-device occupancy caches (smem_resident_per_sm's 0..63) */
 
 static_assert(HIST_COPIES == 32, "fast: copy = lane, so lane l touches bank l only");
 static_assert(HIST_FAST_THREADS_U8 >= HISTOGRAM_U8_BINS && HIST_FAST_THREADS_F32 >= HISTOGRAM_F32_BINS,
@@ -243,45 +244,41 @@ hist_fast_kernel(const void *__restrict__ x, long long n, long long head, float 
 
 // ---- host side ---------------------------------------------------------------------
 
+/* Per-kernel host state of hist_resident_blocks: the attributes set (one
+ * bit per device ordinal) and the resident blocks per SM (per device). */
+typedef struct {
+    unsigned long long opted, carveout;
+    int per_sm[HIST_MAX_DEVICES];
+} hist_launch_cache;
+
 /* Blocks of `kernel` resident at once on the current device (SMs x
- * occupancy at `threads` and `smem` dynamic bytes), cached in cache[device];
- * first raises the kernel's dynamic shared memory limit when smem needs it
- * and, for a kernel with dynamic shared memory, asks for the largest
- * shared-memory carveout. */
-static int hist_resident_blocks(const void *kernel, int threads, size_t smem, int *cache, int *blocks)
+ * occupancy at `threads` and `smem` dynamic bytes, the occupancy queried
+ * once per device: smem_resident_per_sm); first, once per device, raises the
+ * kernel's dynamic shared memory limit when smem needs it and, for a kernel
+ * with dynamic shared memory, asks for the largest shared-memory carveout
+ * (smem_func_attr_once). */
+static int hist_resident_blocks(const void *kernel, int threads, size_t smem, hist_launch_cache *c, int *blocks)
 {
-    int dev = 0;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err != cudaSuccess)
-        return (int)err;
-    if (dev >= 0 && dev < HIST_MAX_DEVICES && cache[dev] > 0) {
-        *blocks = cache[dev];
-        return 0;
-    }
-    if (smem > 48 * 1024) {
-        err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (err != cudaSuccess)
-            return (int)err;
-    }
-    if (smem > 0) { /* fast: shared memory over L1, so the resident count below holds at launch */
-        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   cudaSharedmemCarveoutMaxShared);
-        if (err != cudaSuccess)
-            return (int)err;
-    }
-    int sms = 0, per_sm = 0;
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err != cudaSuccess)
-        return (int)err;
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
-    if (err != cudaSuccess)
-        return (int)err;
+    int err = 0;
+    if (smem > 48 * 1024)
+        err = smem_opt_in(kernel, (int)smem, &c->opted);
+    if (err == 0 && smem > 0) /* fast: shared memory over L1, so the resident count below holds at launch */
+        err = smem_func_attr_once(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared, &c->carveout);
+    int per_sm = 0;
+    if (err == 0)
+        err = smem_resident_per_sm(kernel, threads, (int)smem, c->per_sm, &per_sm);
+    if (err != 0)
+        return err;
     if (per_sm < 1)
         return (int)cudaErrorInvalidConfiguration; /* does not fit an SM of this device */
-    const int b = sms * per_sm;
-    if (dev >= 0 && dev < HIST_MAX_DEVICES)
-        cache[dev] = b;
-    *blocks = b;
+    int dev = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess)
+        return (int)e;
+    *blocks = sms * per_sm;
     return 0;
 }
 
@@ -333,8 +330,8 @@ static int hist_run(hist_variant variant, const void *x, long long n, float lo, 
     int resident = 0, e = 0;
     switch (variant) {
     case HIST_GLOBAL_ATOMIC: {
-        static int cache[HIST_MAX_DEVICES];
-        e = hist_resident_blocks((const void *)hist_global_atomic_kernel<FORM>, HIST_SIMPLE_THREADS, 0, cache,
+        static hist_launch_cache cache;
+        e = hist_resident_blocks((const void *)hist_global_atomic_kernel<FORM>, HIST_SIMPLE_THREADS, 0, &cache,
                                  &resident);
         if (e != 0)
             return e;
@@ -343,8 +340,8 @@ static int hist_run(hist_variant variant, const void *x, long long n, float lo, 
         break;
     }
     case HIST_SHARED_PRIVATE: {
-        static int cache[HIST_MAX_DEVICES];
-        e = hist_resident_blocks((const void *)hist_shared_private_kernel<FORM>, HIST_SIMPLE_THREADS, 0, cache,
+        static hist_launch_cache cache;
+        e = hist_resident_blocks((const void *)hist_shared_private_kernel<FORM>, HIST_SIMPLE_THREADS, 0, &cache,
                                  &resident);
         if (e != 0)
             return e;
@@ -357,8 +354,8 @@ static int hist_run(hist_variant variant, const void *x, long long n, float lo, 
         constexpr int UNROLL = FORM == HIST_U8 ? HIST_FAST_UNROLL_U8 : HIST_FAST_UNROLL_F32;
         constexpr int PER_VEC = FORM == HIST_U8 ? 16 : 4;
         constexpr size_t SMEM = sizeof(unsigned int) * BINS * HIST_COPIES;
-        static int cache[HIST_MAX_DEVICES];
-        e = hist_resident_blocks((const void *)hist_fast_kernel<FORM, THREADS, UNROLL>, THREADS, SMEM, cache,
+        static hist_launch_cache cache;
+        e = hist_resident_blocks((const void *)hist_fast_kernel<FORM, THREADS, UNROLL>, THREADS, SMEM, &cache,
                                  &resident);
         if (e != 0)
             return e;

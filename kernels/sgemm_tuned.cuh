@@ -62,6 +62,12 @@
  *         slabs are at least G (or there are none, or a tile is one slab:
  *         sgemm_tuned_sk_grid). Each tile's sum has a fixed order: results
  *         are deterministic.
+ *   sl2, sl4, sl8  sliced-k (sgemm_tuned_sliced_kernel): one block per tile
+ *         of 2, 4 or 8 groups of warps, each an st block over its own
+ *         contiguous range of the k-slabs with its own stage ring; the
+ *         partial tiles are summed in shared memory in a fixed order. More
+ *         warps on the same few tiles for small problems, no fix-ups through
+ *         C.
  *
  * Constraints: any m, n, k >= 1. vec (k % 4 == 0 and n % 4 == 0: rows of A
  * and B 16-byte aligned) selects 16-byte copies and float4 stores of C, else
@@ -107,6 +113,8 @@
  * double-buffered in registers but the copies in one block before the
  * k-steps; names ending in _db_gGROUP), whose idea lives on in tile.
  *
+ * Sliced rows (sl2/sl4/sl8) of the small shapes: see sgemm_tuned_sliced_kernel.
+ *
  * Small stream-K rows (64x64, 32x64, 16x128, 32x128 with 4x8 or 4x4 thread
  * tiles), for problems with few large tiles: at 256^3 a 128x256 tile gives 2
  * tiles, so 2 SMs' worth of blocks each run a long serial k-loop. A small
@@ -139,12 +147,26 @@
     X(32x64x8_w16x32_t4x4_s6_g8_sp2_b7_sk, sk, 32, 64, 8, 16, 32, 4, 4, 6, 4, 8, 2, 7)            \
     X(16x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 16, 128, 8, 16, 64, 4, 8, 6, 4, 8, 2, 7)          \
     X(16x128x8_w16x64_t4x8_s6_g8_sp2_b7_st, st, 16, 128, 8, 16, 64, 4, 8, 6, 4, 8, 2, 7)          \
-    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)          \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)        \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)        \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl8, sl8, 16, 128, 8, 16, 64, 4, 8, 4, 1, 8, 2, 7)        \
+    X(32x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 32, 128, 8, 16, 64, 4, 8, 4, 1, 8, 2, 7)        \
+    X(64x64x8_w32x32_t4x8_s5_g8_sp2_b7_sl4, sl4, 64, 64, 8, 32, 32, 4, 8, 5, 1, 8, 2, 7)
 
 #define SGEMM_TUNED_KIND_rowa 0
 #define SGEMM_TUNED_KIND_tile 1
 #define SGEMM_TUNED_KIND_st 2
 #define SGEMM_TUNED_KIND_sk 3
+#define SGEMM_TUNED_KIND_sl2 4 /* sliced-k: 2, 4 or 8 k-slices a block */
+#define SGEMM_TUNED_KIND_sl4 5
+#define SGEMM_TUNED_KIND_sl8 6
+
+/* k-slices of a block of kind `kind` (1 but for the sl kinds). */
+constexpr int sgemm_tuned_slices(int kind)
+{
+    return kind == SGEMM_TUNED_KIND_sl2 ? 2 : kind == SGEMM_TUNED_KIND_sl4 ? 4 : kind == SGEMM_TUNED_KIND_sl8 ? 8 : 1;
+}
 
 /* A candidate's parameters, as constants the launchers take as template
  * arguments (SGEMM_TUNED_ARGS). */
@@ -166,6 +188,9 @@ typedef struct {
 #define SGEMM_TUNED_SUFFIX_tile(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0)
 #define SGEMM_TUNED_SUFFIX_st(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_st"
 #define SGEMM_TUNED_SUFFIX_sk(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sk"
+#define SGEMM_TUNED_SUFFIX_sl2(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sl2"
+#define SGEMM_TUNED_SUFFIX_sl4(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sl4"
+#define SGEMM_TUNED_SUFFIX_sl8(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sl8"
 
 /* sgemm_tuned_cfg_NAME for every row, with its name checked. */
 #define SGEMM_TUNED_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)           \
@@ -467,14 +492,17 @@ static __device__ __forceinline__ void sgemm_tuned_load_frags(float (&a_f)[3][TM
  * sgemm_tuned_buf(kk) for k-step kk) are the caller's, declared there in
  * that order: where they are declared decides the order in which the
  * compiler numbers their values, which ptxas's register choice, and so the
- * FFMAs' operand bank conflicts, follows (tests/sass_bank_conflicts.sh). */
+ * FFMAs' operand bank conflicts, follows (tests/sass_bank_conflicts.sh).
+ * ring0: the first float of the stage ring in shared memory (0 but in sl,
+ * where each k-slice has a ring of its own). */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int SP, int B0, int VEC>
 static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restrict__ A,
                                                             const float *__restrict__ B, int m,
                                                             int n, int k, int bm, int bn, int ks,
                                                             int ns, int tid, int warp, int lane,
                                                             int tm0, int tn0, float (&acc)[TM][TN],
-                                                            float (&a_f)[3][TM], float (&b_f)[3][TN])
+                                                            float (&a_f)[3][TM], float (&b_f)[3][TN],
+                                                            int ring0 = 0)
 {
     constexpr int LM = WM / TM, LN = WN / TN;
     constexpr int THREADS = sgemm_tuned_threads(BM, BN, WM, WN);
@@ -486,7 +514,7 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
     constexpr int B_STEP = THREADS / (BN / 4);
     constexpr int LAST_COPY = (SP - 1) * (BK / SP); /* k-step of the last copy group */
     constexpr int D = sgemm_tuned_ahead(BK, ST, B0);
-    float *smem = (float *)sgemm_tuned_smem;
+    float *smem = (float *)sgemm_tuned_smem + ring0;
 
     /* A: this thread copies column a_k of rows a_r + l*A_RSTEP of every slab */
     const int a_k = lane % 8 + 8 * (warp % (BK / 8));
@@ -739,6 +767,85 @@ sgemm_tuned_tile_kernel(const float *__restrict__ A, const float *__restrict__ B
         sgemm_tuned_store_direct<TM, TN, LM, LN, VEC>(C, m, n, bm, bn, tm0, tn0, acc);
 }
 
+// ---- sl: sliced-k, one block per tile ------------------------------------------------
+
+/* One block per tile, its k-slabs split between SL groups of warps (k-slices),
+ * each group laid out like an st block (its own tid, warp tile and stage ring)
+ * running the main loop over ns = ceil(slabs / SL) consecutive slabs (slabs
+ * past k are zero-filled: the last slice may compute on zeros). Then every
+ * slice writes its partial tile into shared memory ([SL][BM][BN+4], in the
+ * stages, once every copy has drained), and all threads sum the SL partials
+ * of each float4 in slice order (deterministic) and store it, a row of the
+ * tile per warp.
+ * Why: on small problems (129 .. 1024, m = 129 with a long n) the small
+ * tile gives an SM one or two blocks of two warps, whose k-loops run at the
+ * latency of their own shared-memory and FMA chains; slicing k gives the SM
+ * SL times the warps on the same tiles, without stream-K's fix-ups through
+ * global memory. The groups share the block's barriers (each slice passes
+ * the same number: ns slabs), so a slow slice holds the others. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB, int GROUP,
+          int SP, int B0, int SL, int VEC>
+static __global__ void __launch_bounds__(SL * sgemm_tuned_threads(BM, BN, WM, WN), MINB)
+sgemm_tuned_sliced_kernel(const float *__restrict__ A, const float *__restrict__ B,
+                          float *__restrict__ C, int m, int n, int k)
+{
+    constexpr int T = sgemm_tuned_threads(BM, BN, WM, WN); /* threads of one slice */
+    constexpr int RING = ST * sgemm_tuned_stage_floats(BM, BN, BK);
+    constexpr int R_LD = BN + 4; /* partial tile row stride: rows 16-byte aligned */
+    sgemm_tuned_tile_checks<BM, BN, BK, WM, WN, TM, TN, ST, 1, SP, B0>();
+    static_assert(SL >= 2 && SL * T <= 1024, "2 or more slices, a block of <= 1024 threads");
+    static_assert(SMEM_SM90_FITS(SL * RING * 4, MINB), "MINB blocks of SL rings fit in sm_90 shared memory");
+    static_assert(BM * R_LD <= RING, "a slice's partial tile fits in its ring");
+    constexpr int LM = WM / TM, LN = WN / TN;
+    constexpr int WARPS_N = BN / WN;
+    int bx = blockIdx.x, by = blockIdx.y;
+    if (GROUP > 0) {
+        const int2 t = tile_order_grouped(by * (int)gridDim.x + bx, (int)gridDim.x, (int)gridDim.y,
+                                          GROUP);
+        bx = t.x, by = t.y;
+    }
+    const int bm = by * BM;
+    const int bn = bx * BN;
+    const int slice = threadIdx.x / T; /* warp-uniform: T is a multiple of 32 */
+    const int tid = threadIdx.x % T;
+    const int warp = tid / 32, lane = tid % 32;
+    const int tm0 = (warp / WARPS_N) * WM + (lane / LN) * 4;
+    const int tn0 = (warp % WARPS_N) * WN + (lane % LN) * 4;
+    const int ns = SGEMM_CEIL_DIV(SGEMM_CEIL_DIV(k, BK), SL);
+
+    float acc[TM][TN];
+    float a_f[3][TM], b_f[3][TN];
+    sgemm_tuned_mainloop<BM, BN, BK, WM, WN, TM, TN, ST, SP, B0, VEC>(
+        A, B, m, n, k, bm, bn, slice * ns, ns, tid, warp, lane, tm0, tn0, acc, a_f, b_f, slice * RING);
+
+    /* the partial tiles: slice s at s * RING (its own ring, free once every
+     * copy has landed and every slice is past its last reads) */
+    float *smem = (float *)sgemm_tuned_smem;
+    cp_async_wait(0);
+    __syncthreads();
+    float *part = smem + slice * RING;
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const int r = tm0 + (i / 4) * (LM * 4) + i % 4;
+#pragma unroll
+        for (int j4 = 0; j4 < TN / 4; ++j4)
+            *(float4 *)&part[r * R_LD + tn0 + j4 * (LN * 4)] =
+                make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2], acc[i][j4 * 4 + 3]);
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < BM * (BN / 4); e += SL * T) {
+        const int r = e / (BN / 4), c = e % (BN / 4) * 4;
+        float4 v = *(const float4 *)&smem[r * R_LD + c];
+#pragma unroll
+        for (int s = 1; s < SL; ++s) {
+            const float4 p = *(const float4 *)&smem[s * RING + r * R_LD + c];
+            v.x += p.x, v.y += p.y, v.z += p.z, v.w += p.w;
+        }
+        const int gr = bm + r;
+        sgemm_store4(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, VEC, v);
+    }
+}
+
 // ---- sk: stream-K -------------------------------------------------------------------
 
 #define SGEMM_TUNED_SK_MAX_BLOCKS 4096
@@ -954,7 +1061,7 @@ template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int 
 static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, int n, int k,
                               cudaStream_t stream)
 {
-    const int threads = sgemm_tuned_threads(BM, BN, WM, WN);
+    int threads = sgemm_tuned_threads(BM, BN, WM, WN);
     const int vec = k % 4 == 0 && n % 4 == 0;
     int smem_bytes;
     const void *kernel;
@@ -968,6 +1075,14 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
                                                              GROUP, SP, B0, 1>
                      : (const void *)sgemm_tuned_sk_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                              GROUP, SP, B0, 0>;
+    } else if constexpr (sgemm_tuned_slices(KIND) > 1) {
+        constexpr int SL = sgemm_tuned_slices(KIND);
+        threads = SL * sgemm_tuned_threads(BM, BN, WM, WN);
+        smem_bytes = SL * ST * sgemm_tuned_stage_floats(BM, BN, BK) * (int)sizeof(float);
+        kernel = vec ? (const void *)sgemm_tuned_sliced_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
+                                                                 GROUP, SP, B0, SL, 1>
+                     : (const void *)sgemm_tuned_sliced_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
+                                                                 GROUP, SP, B0, SL, 0>;
     } else {
         constexpr int STAGED = KIND == SGEMM_TUNED_KIND_st;
         smem_bytes = ST * sgemm_tuned_stage_floats(BM, BN, BK) * (int)sizeof(float);

@@ -22,15 +22,21 @@
  * Parameters (one row of TRANSPOSE_FAST_CANDIDATES each):
  *   TR, TC   tile rows and columns of the input. Multiples of 32 (units are
  *            4 x 32 in the input and 4 x 32 in the output, and the conflict-free
- *            bank mapping needs TC % 32 == 0); the tile must fit in the 48 KiB
- *            of static shared memory.
+ *            bank mapping needs TC % 32 == 0), not necessarily powers of two.
+ *            A tile of up to 48 KiB (TR * (TC + 1) * 4 bytes) is a static
+ *            __shared__ array; a larger one is dynamic shared memory (an
+ *            extern __shared__ array seen through the same float[TC + 1] rows,
+ *            the launcher raising cudaFuncAttributeMaxDynamicSharedMemorySize
+ *            once per device and passing the size at launch): the static limit
+ *            is 48 KiB, the dynamic one 227 KiB a block.
  *   THREADS  block size, a multiple of 32; the warps must split evenly over
  *            the units (TR * TC % (4 * THREADS) == 0) and over the unit columns
  *            of both phases (warps % (TC / 32) == 0, warps % (TR / 32) == 0), so
  *            that each thread keeps one column for all of its units.
  *   MINB     blocks an SM asked of __launch_bounds__: it caps the registers at
- *            65536 / (MINB * THREADS) (the persistent grids also size
- *            themselves by the occupancy that results).
+ *            65536 / (MINB * THREADS), so MINB tiles (with the 1 KiB an SM
+ *            reserves per block) and MINB * THREADS threads must fit on an SM,
+ *            or fewer blocks are resident than the register cap was paid for.
  *   GROUP    the order of the tiles. Linear tile ids go to blocks in launch
  *            order. GROUP 0: row-major (tile column fastest): the blocks
  *            resident at once read a few full-width bands of input rows (long
@@ -40,6 +46,12 @@
  *            patch (g tile rows x resident / g tile columns): reads and
  *            writes then both come in runs of about the same length, which
  *            may keep more DRAM pages open on both sides.
+ *            GROUP -1: diagonal (the partition-camping fix of NVIDIA's
+ *            transpose note): ty = id / tiles_x, tx = (id % tiles_x + ty) %
+ *            tiles_x, each tile row rotated by its index, so that blocks
+ *            launched together in neighbouring tile rows start on different
+ *            tile columns, i.e. write different output rows (a bijection on
+ *            any tiles_x x tiles_y grid, square or not).
  *   HINT     cache hints of the global loads and stores (the data is touched
  *            once: L1 and L2 never reuse it):
  *              TRANSPOSE_HINT_LDG  ld.global.nc (__ldg), st.global.v4 (no
@@ -58,7 +70,10 @@
  *   grids (SMs x resident blocks, and one that issued the next tile's loads
  *   while storing the current one) were tried and were slower than one block
  *   a tile (results/h200/transpose_probe.txt, the persist and prefetch rows);
- *   they are not kept.
+ *   they are not kept. Rows tried there that lost at both sizes and were
+ *   removed from the table: the CS and NA hints on the 64 x 64 tile (the hint
+ *   code stays), tiles 32 x 128 (256 threads) and 32 x 64 (128 threads, 16
+ *   blocks an SM).
  *
  * Constraints (and why):
  *   - m % 4 == 0, n % 4 == 0, 16-byte aligned in and out (checked by
@@ -72,8 +87,9 @@
  *     32-bit division when the tile count fits). The loop over ids has a bound
  *     uniform across the block, so every thread reaches every barrier.
  *   - in and out must not overlap (the loads are non-coherent .nc/.cs loads).
- *   - host state: the shared-memory carveout hint is set once per device and
- *     instantiation (smem_opt_in's pattern: one bit per device ordinal).
+ *   - host state: the shared-memory carveout hint (and, for a dynamic tile,
+ *     the dynamic shared-memory limit) is set once per device and
+ *     instantiation (smem_func_attr_once: one bit per device ordinal).
  */
 #ifndef KERNELS_TRANSPOSE_FAST_CUH
 #define KERNELS_TRANSPOSE_FAST_CUH
@@ -96,20 +112,34 @@
  * `base`: the parameters of the kernel before the template (64 x 64, 256
  * threads, 8 blocks an SM, row-major, __ldg, one block a tile), in the
  * template's code (explicit 16-byte stores, all loads issued first; the probe
- * times the old kernel itself beside it). */
+ * times the old kernel itself beside it). Every row must compile without
+ * spills (check with -Xptxas -v): a thread holds its K float4 loads, 4 K
+ * registers, under the cap 65536 / (MINB x THREADS). So the 128 x 128 tile
+ * with 512 threads (K = 8) takes 2 blocks an SM, not the 3 its shared memory
+ * allows (3 caps it at 40 registers: it spills), and the 96 x 96 tile takes
+ * 576 threads (K = 4): with 384 threads (K = 6) it spills at 5 and at 4
+ * blocks an SM. */
 #define TRANSPOSE_FAST_CFG_base 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_g32 64, 64, 256, 8, 32, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_cs 64, 64, 256, 8, 0, TRANSPOSE_HINT_CS
-#define TRANSPOSE_FAST_CFG_na 64, 64, 256, 8, 0, TRANSPOSE_HINT_NA
 #define TRANSPOSE_FAST_CFG_g4 64, 64, 256, 8, 4, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_g32 64, 64, 256, 8, 32, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_diag 64, 64, 256, 8, -1, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_ef 64, 64, 256, 8, 0, TRANSPOSE_HINT_EF
-#define TRANSPOSE_FAST_CFG_t32x128 32, 128, 256, 8, 0, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_t128x64_w512_b4 128, 64, 512, 4, 0, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_t64x128_b4 64, 128, 256, 4, 0, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_t32x64_w128_b16 32, 64, 128, 16, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t96x96_w576_b3 96, 96, 576, 3, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t128x128_w512_b2 128, 128, 512, 2, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t128x128_w1024_b2 128, 128, 1024, 2, 0, TRANSPOSE_HINT_LDG
+#define TRANSPOSE_FAST_CFG_t128x128_w512_b2_diag 128, 128, 512, 2, -1, TRANSPOSE_HINT_LDG
 
 #define TRANSPOSE_FAST_CANDIDATES(X)                                                                       \
-    X(base) X(g4) X(g32) X(na) X(ef) X(cs) X(t32x128) X(t128x64_w512_b4) X(t64x128_b4) X(t32x64_w128_b16)
+    X(base) X(g4) X(g32) X(diag) X(ef) X(t128x64_w512_b4) X(t64x128_b4) X(t96x96_w576_b3)                   \
+        X(t128x128_w512_b2) X(t128x128_w1024_b2) X(t128x128_w512_b2_diag)
+
+/* the largest tile kept in static shared memory; larger ones are dynamic */
+#define TRANSPOSE_FAST_STATIC_MAX (48 * 1024)
+
+/* bytes of the shared tile of a TR x TC configuration */
+#define TRANSPOSE_FAST_TILE_BYTES(TR, TC) ((TR) * ((TC) + 1) * 4)
 
 // ---- global loads and stores with the chosen cache hints -------------------------
 
@@ -170,10 +200,18 @@ template <int GROUP, typename T>
 static __device__ __forceinline__ void transpose_fast_tile_at(T id, T tiles_x, T tiles_y, int tr, int tc,
                                                               long long *row0, long long *col0)
 {
+    static_assert(GROUP >= -1, "GROUP is -1 (diagonal), 0 (row-major) or a group height g > 0");
     T tx, ty;
-    if (GROUP <= 0) {
+    if (GROUP == 0) {
         ty = id / tiles_x;
         tx = id - ty * tiles_x;
+    } else if (GROUP < 0) {
+        /* (id % tiles_x + ty) % tiles_x with both terms below tiles_x: no
+         * overflow of T, one conditional subtraction */
+        ty = id / tiles_x;
+        tx = id - ty * tiles_x + ty % tiles_x;
+        if (tx >= tiles_x)
+            tx -= tiles_x;
     } else {
         constexpr int G = GROUP > 0 ? GROUP : 1; /* this branch is compiled for GROUP 0 too */
         const T per_group = (T)G * tiles_x;
@@ -233,10 +271,24 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
     static_assert(TR % 32 == 0 && TC % 32 == 0, "units are 4 x 32 in both phases; the bank mapping needs TC % 32 == 0");
     static_assert(THREADS % 32 == 0 && (TR * TC) % (4 * THREADS) == 0, "the units split evenly over the warps");
     static_assert(WARPS % LU == 0 && WARPS % SU == 0, "a thread keeps one column of units in both phases");
-    static_assert(TR * (TC + 1) * 4 <= 48 * 1024, "the tile fits in static shared memory");
     static_assert(K * LSTEP == TR && K * SSTEP == TC, "a thread's units cover the tile");
+    constexpr int BYTES = TRANSPOSE_FAST_TILE_BYTES(TR, TC);
+    static_assert(BYTES <= SMEM_SM90_PER_BLOCK, "the tile fits in a block's shared memory (227 KiB dynamic)");
+    static_assert(SMEM_SM90_FITS(BYTES, MINB),
+                  "MINB tiles fit on an SM: ptxas caps the registers for MINB resident blocks");
+    static_assert(MINB * THREADS <= 2048, "MINB blocks fit in an SM's 2048 threads (the register cap assumes them)");
 
-    __shared__ float tile[TR][TC + 1];
+    /* the tile as rows of TC + 1 floats (tile[r][c] is element r (TC + 1) + c):
+     * a static array up to 48 KiB, dynamic shared memory above (launch-time
+     * size, transpose_fast_launch) */
+    float (*tile)[TC + 1];
+    if constexpr (BYTES > TRANSPOSE_FAST_STATIC_MAX) {
+        extern __shared__ __align__(16) float transpose_fast_dyn_tile[];
+        tile = reinterpret_cast<float (*)[TC + 1]>(transpose_fast_dyn_tile);
+    } else {
+        __shared__ float transpose_fast_static_tile[TR][TC + 1];
+        tile = transpose_fast_static_tile;
+    }
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     /* load unit warp + WARPS k: tile rows lr + LSTEP k, columns lc .. lc + 3 */
@@ -299,23 +351,32 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
  * tile; returns a cudaError_t (cudaErrorInvalidValue, without launching,
  * when the vector path's conditions do not hold). Once per device: asks for
  * the largest shared-memory carveout (several resident blocks need more than
- * a default split may leave). */
+ * a default split may leave) and, for a tile above 48 KiB, raises the
+ * kernel's dynamic shared-memory limit to the tile's size. */
 template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT>
 static int transpose_fast_launch(const float *in, float *out, int m, int n, cudaStream_t stream)
 {
     static unsigned long long carveout_set; /* one bit per device ordinal */
+    static unsigned long long dyn_set;      /* one bit per device ordinal */
+    constexpr int bytes = TRANSPOSE_FAST_TILE_BYTES(TR, TC);
+    constexpr int dyn_bytes = bytes > TRANSPOSE_FAST_STATIC_MAX ? bytes : 0;
+    const void *kern = (const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>;
     if (m < 1 || n < 1 || m % 4 != 0 || n % 4 != 0 || ((uintptr_t)in & 15u) != 0 || ((uintptr_t)out & 15u) != 0)
         return (int)cudaErrorInvalidValue;
-    const int err = smem_func_attr_once((const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>,
-                                        cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        cudaSharedmemCarveoutMaxShared, &carveout_set);
+    int err = smem_func_attr_once(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared, &carveout_set);
     if (err != 0)
         return err;
+    if (dyn_bytes > 0) {
+        err = smem_opt_in(kern, dyn_bytes, &dyn_set);
+        if (err != 0)
+            return err;
+    }
     const long long tiles_x = ((long long)n + TC - 1) / TC;
     const long long tiles_y = ((long long)m + TR - 1) / TR;
     const long long blocks = tiles_x * tiles_y < TRANSPOSE_FAST_GRID_MAX ? tiles_x * tiles_y : TRANSPOSE_FAST_GRID_MAX;
     transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>
-        <<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, m, n, tiles_x, tiles_y);
+        <<<(unsigned int)blocks, THREADS, dyn_bytes, stream>>>(in, out, m, n, tiles_x, tiles_y);
     return (int)cudaGetLastError();
 }
 
