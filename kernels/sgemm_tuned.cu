@@ -3,14 +3,14 @@
  *
  * Idea: the kernels are the templates of sgemm_tuned.cuh (their header says
  * how each works); this file instantiates only the shapes `tuned` runs, by
- * name (rows of SGEMM_TUNED_CANDIDATES): a large tile (128x256) and a small
- * one (16x128, small and skinny problems), each as stream-K (`_sk`: full
- * waves of tiles as one block per tile, the remaining tiles' k-slabs split
- * evenly between the blocks) and as one block per tile with C staged
- * (`_st`, which is also the stream-K launch's fallback, so the two st picks
- * cost no kernels of their own), and the rule between the four
- * (sgemm_tuned_pick), fitted to compare-search's timings of every candidate
- * on the target GPU at square and model shapes:
+ * name (rows of SGEMM_TUNED_CANDIDATES): a large tile (128x256) as stream-K
+ * (`_sk`: full waves of tiles as one block per tile, the remaining tiles'
+ * k-slabs split evenly between the blocks) and as one block per tile with C
+ * staged (`_st`, also the stream-K launch's fallback); and a small one
+ * (16x128) as stream-K and sliced-k (`_sl4`, `_sl2`: one block per tile whose
+ * warp groups each take a share of the k-slabs, summed in shared memory),
+ * and the rule between them (sgemm_tuned_pick), fitted to compare-search's
+ * timings of every candidate on the target GPU at square and model shapes:
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
  *   1. The large tile, when at least 3/4 of its FMAs fall inside C (the small
@@ -27,9 +27,19 @@
  *        share a tile, each waiting for the next) is over 16 blocks: then
  *        the small tile (a full last wave never gets there: its chain is
  *        at most 2).
- *   2. The small tile: sk when k >= 2048 and its last wave is not full
- *      (few tiles with long k-loops: a decode batch, m = 16), else st (at
- *      short k, sk's split and fix-ups cost more than its balance gains).
+ *   2. The small tile (S tiles of 16x128, s = its k-slabs of 8):
+ *      - sk when k >= 2048 and S < SMs / 2: a sliced grid would leave over
+ *        half the SMs idle through a long k-loop (m = 16 and a short n),
+ *        where stream-K spreads the k-slabs over every SM;
+ *      - sl4 when S <= SMs and s >= 32: one wave of 8-warp blocks, each
+ *        slice at least 8 slabs (at n = 129, 17 slabs, four slices would
+ *        leave each about four and waste three on zeros);
+ *      - else sl2 (more tiles: 4 warps a block, 4 blocks an SM).
+ *      Two or four slices give an SM 2-4x the warps of a one-tile block of
+ *      two warps, whose k-loop otherwise runs at the latency of its own
+ *      shared-memory and FMA chains; the 16x128 st kernel (the small pick
+ *      before sl) was no faster than sl2 at any shape measured where the
+ *      rule takes the small tile.
  * A pick overridden with -D keeps its place in the rule (its own tile
  * shape and MINB are used); a kind that is not stream-K runs as it is.
  *
@@ -54,7 +64,8 @@
 
 /* The picks, overridable without an edit through CMake:
  * -DCOMPARE_KERNEL_DEFS="SGEMM_TUNED_LARGE=NAME;SGEMM_TUNED_SMALL=NAME" (and
- * SGEMM_TUNED_LARGE_ST, SGEMM_TUNED_SMALL_ST; tests/gpu_check.sh's search
+ * SGEMM_TUNED_LARGE_ST, SGEMM_TUNED_SLICED_FEW, SGEMM_TUNED_SLICED_MANY;
+ * the small sk's fallback is the st kernel of its shape; tests/gpu_check.sh's search
  * phase passes compare-search's winner as the large one). The figures behind
  * the rule are compare-search's (results/h200/search_fp32*.txt and later
  * runs at the model shapes). */
@@ -67,23 +78,34 @@
 #ifndef SGEMM_TUNED_SMALL
 #define SGEMM_TUNED_SMALL 16x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk
 #endif
-#ifndef SGEMM_TUNED_SMALL_ST
-#define SGEMM_TUNED_SMALL_ST 16x128x8_w16x64_t4x8_s6_g8_sp2_b7_st
+#ifndef SGEMM_TUNED_SLICED_FEW
+#define SGEMM_TUNED_SLICED_FEW 16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4
+#endif
+#ifndef SGEMM_TUNED_SLICED_MANY
+#define SGEMM_TUNED_SLICED_MANY 16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2
 #endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
 static constexpr sgemm_tuned_cfg sgemm_tuned_large_st = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE_ST);
 static constexpr sgemm_tuned_cfg sgemm_tuned_small = SGEMM_TUNED_CFG(SGEMM_TUNED_SMALL);
-static constexpr sgemm_tuned_cfg sgemm_tuned_small_st = SGEMM_TUNED_CFG(SGEMM_TUNED_SMALL_ST);
+static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_few = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_FEW);
+static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_many = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_MANY);
 
 /* the rule's thresholds (see the header) */
 #define SGEMM_TUNED_RULE_USEFUL 0.75   /* least share of the large tile's FMAs inside C */
 #define SGEMM_TUNED_RULE_SLABS 32      /* least large-tile k-slabs per SM */
 #define SGEMM_TUNED_RULE_CHAIN 16      /* longest fix-up chain of the large sk */
 #define SGEMM_TUNED_RULE_SHORT_K 1024  /* large: st at k <= this when the last wave is full */
-#define SGEMM_TUNED_RULE_LONG_K 2048   /* small: sk at k >= this when the last wave is not */
+#define SGEMM_TUNED_RULE_LONG_K 2048   /* small: sk at k >= this when under half the SMs have a tile */
+#define SGEMM_TUNED_RULE_FEW_SLABS 32  /* small: sl4 needs this many k-slabs (8 a slice) */
 
-enum { SGEMM_TUNED_PICK_LARGE, SGEMM_TUNED_PICK_LARGE_ST, SGEMM_TUNED_PICK_SMALL, SGEMM_TUNED_PICK_SMALL_ST };
+enum {
+    SGEMM_TUNED_PICK_LARGE,
+    SGEMM_TUNED_PICK_LARGE_ST,
+    SGEMM_TUNED_PICK_SMALL,
+    SGEMM_TUNED_PICK_SLICED_FEW,
+    SGEMM_TUNED_PICK_SLICED_MANY
+};
 
 static long long sgemm_tuned_cdiv(long long a, long long b)
 {
@@ -124,11 +146,13 @@ static int sgemm_tuned_pick(int m, int n, int k, int sms)
         if (chain <= SGEMM_TUNED_RULE_CHAIN)
             return SGEMM_TUNED_PICK_LARGE;
     }
-    const sgemm_tuned_cfg &sm = sgemm_tuned_small;
-    if (k >= SGEMM_TUNED_RULE_LONG_K &&
-        !sgemm_tuned_full_wave(sgemm_tuned_tiles(sm, m, n), (long long)sms * sm.minb))
+    const sgemm_tuned_cfg &few = sgemm_tuned_sliced_few;
+    const long long small_tiles = sgemm_tuned_tiles(few, m, n);
+    if (k >= SGEMM_TUNED_RULE_LONG_K && 2 * small_tiles < sms)
         return SGEMM_TUNED_PICK_SMALL;
-    return SGEMM_TUNED_PICK_SMALL_ST;
+    if (small_tiles <= sms && sgemm_tuned_cdiv(k, few.bk) >= SGEMM_TUNED_RULE_FEW_SLABS)
+        return SGEMM_TUNED_PICK_SLICED_FEW;
+    return SGEMM_TUNED_PICK_SLICED_MANY;
 }
 
 static int sgemm_tuned_forced; /* sgemm_tuned_force_fallback's switch */
@@ -205,9 +229,12 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     case SGEMM_TUNED_PICK_SMALL:
         return sgemm_tuned_run<sgemm_tuned_small.kind, SGEMM_TUNED_ARGS(sgemm_tuned_small)>(
             sgemm_tuned_small, A, B, C, m, n, k, stream);
-    case SGEMM_TUNED_PICK_SMALL_ST:
-        return sgemm_tuned_run<sgemm_tuned_small_st.kind, SGEMM_TUNED_ARGS(sgemm_tuned_small_st)>(
-            sgemm_tuned_small_st, A, B, C, m, n, k, stream);
+    case SGEMM_TUNED_PICK_SLICED_FEW:
+        return sgemm_tuned_run<sgemm_tuned_sliced_few.kind, SGEMM_TUNED_ARGS(sgemm_tuned_sliced_few)>(
+            sgemm_tuned_sliced_few, A, B, C, m, n, k, stream);
+    case SGEMM_TUNED_PICK_SLICED_MANY:
+        return sgemm_tuned_run<sgemm_tuned_sliced_many.kind, SGEMM_TUNED_ARGS(sgemm_tuned_sliced_many)>(
+            sgemm_tuned_sliced_many, A, B, C, m, n, k, stream);
     default:
         return sgemm_tuned_run<sgemm_tuned_large.kind, SGEMM_TUNED_ARGS(sgemm_tuned_large)>(
             sgemm_tuned_large, A, B, C, m, n, k, stream);

@@ -121,19 +121,24 @@
  * blocks an SM. */
 #define TRANSPOSE_FAST_CFG_base 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_g4 64, 64, 256, 8, 4, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_g32 64, 64, 256, 8, 32, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_diag 64, 64, 256, 8, -1, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_ef 64, 64, 256, 8, 0, TRANSPOSE_HINT_EF
 #define TRANSPOSE_FAST_CFG_t128x64_w512_b4 128, 64, 512, 4, 0, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_t64x128_b4 64, 128, 256, 4, 0, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_t96x96_w576_b3 96, 96, 576, 3, 0, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_t128x128_w512_b2 128, 128, 512, 2, 0, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_t128x128_w1024_b2 128, 128, 1024, 2, 0, TRANSPOSE_HINT_LDG
-#define TRANSPOSE_FAST_CFG_t128x128_w512_b2_diag 128, 128, 512, 2, -1, TRANSPOSE_HINT_LDG
+
+/* 4x4 register blocks (the seventh parameter, B4 = 1: transpose_fast_b4_kernel) */
+#define TRANSPOSE_FAST_CFG_b4 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG, 1
+#define TRANSPOSE_FAST_CFG_b4_b6 64, 64, 256, 6, 0, TRANSPOSE_HINT_LDG, 1
+#define TRANSPOSE_FAST_CFG_b4_w128_b12 64, 64, 128, 12, 0, TRANSPOSE_HINT_LDG, 1
+#define TRANSPOSE_FAST_CFG_b4_t32x128_b6 32, 128, 256, 6, 0, TRANSPOSE_HINT_LDG, 1
+#define TRANSPOSE_FAST_CFG_b4_t128x64_w512_b3 128, 64, 512, 3, 0, TRANSPOSE_HINT_LDG, 1
+#define TRANSPOSE_FAST_CFG_b4_g4 64, 64, 256, 8, 4, TRANSPOSE_HINT_LDG, 1
+#define TRANSPOSE_FAST_CFG_b4_ef 64, 64, 256, 8, 0, TRANSPOSE_HINT_EF, 1
 
 #define TRANSPOSE_FAST_CANDIDATES(X)                                                                       \
-    X(base) X(g4) X(g32) X(diag) X(ef) X(t128x64_w512_b4) X(t64x128_b4) X(t96x96_w576_b3)                   \
-        X(t128x128_w512_b2) X(t128x128_w1024_b2) X(t128x128_w512_b2_diag)
+    X(base) X(g4) X(diag) X(ef) X(t128x64_w512_b4) X(t96x96_w576_b3) X(t128x128_w1024_b2) X(b4) X(b4_b6)    \
+        X(b4_w128_b12) X(b4_t32x128_b6) X(b4_t128x64_w512_b3) X(b4_g4) X(b4_ef)
 
 /* the largest tile kept in static shared memory; larger ones are dynamic */
 #define TRANSPOSE_FAST_STATIC_MAX (48 * 1024)
@@ -345,6 +350,93 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
     }
 }
 
+// ---- 4x4 register blocks ------------------------------------------------------------
+
+/* The tile moved in 4x4 blocks: a thread loads rows 4 br .. 4 br + 3 of the
+ * tile at columns 4 bc .. 4 bc + 3 (four 16-byte loads), transposes the
+ * 4x4 block in registers (free: it only renames), and writes its four output
+ * rows 4 bc + j, output columns 4 br .. + 3, as four 16-byte shared stores
+ * into the tile held in output order, T[TC][TR]. After the barrier each
+ * thread reads 16-byte chunks of T's rows and stores them to the output rows.
+ * Why: the scalar kernel above moves a float4 through shared memory as four
+ * 4-byte stores and four 4-byte loads; at 8192^2 Nsight Compute put its
+ * warps' top stall on the MIO queue (shared-memory instructions), where this
+ * moves it with one 16-byte store and one 16-byte load.
+ * Banks (no padding; TR * 4 bytes a row of T, TR % 32 == 0, so every row
+ * starts at bank 0): chunk q of row R is stored at chunk q ^ ((R / 4) & 7).
+ * Writes: the 8 lanes of a quarter warp (one 128-byte shared access) hold
+ * consecutive bc (TC / 4 % 8 == 0) and one br, write rows R = 4 bc + j at
+ * logical chunk br: physical chunks br ^ (bc & 7), 8 distinct, 32 banks.
+ * Reads: a quarter warp reads chunks q .. q + 7 (q % 8 == 0) of one row, at
+ * q ^ s for one s: 8 distinct chunks. TR / 4 % 8 == 0 keeps q ^ s in the row.
+ * Loads and stores: consecutive lanes take consecutive 16-byte chunks of a
+ * row, TC / 4 (loads) or TR / 4 (stores) lanes a row: 256-byte runs at 64. */
+/* One tile of transpose_fast_b4_kernel: tile id `id` through t. */
+template <int TR, int TC, int THREADS, int GROUP, int HINT>
+static __device__ __forceinline__ void transpose_fast_b4_tile(const float *__restrict__ in, float *__restrict__ out,
+                                                              int m, int n, long long tiles_x, long long tiles_y,
+                                                              long long id, float *t, unsigned long long pol)
+{
+    constexpr int BC = TC / 4, BR = TR / 4; /* 4x4 blocks across and down the tile */
+    constexpr int K = BR * BC / THREADS;    /* blocks a thread */
+    long long row0, col0;
+    transpose_fast_tile<GROUP>(id, tiles_x, tiles_y, TR, TC, &row0, &col0);
+    float4 v[K][4];
+#pragma unroll
+    for (int b = 0; b < K; b++) {
+        const int e = threadIdx.x + THREADS * b, br = e / BC, bc = e % BC;
+        const long long col = col0 + 4 * bc;
+        const float *src = in + (row0 + 4 * br) * n + col;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            v[b][i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (col < n && row0 + 4 * br + i < m)
+                v[b][i] = transpose_fast_ld<HINT>(src + (long long)i * n, pol);
+        }
+    }
+#pragma unroll
+    for (int b = 0; b < K; b++) {
+        const int e = threadIdx.x + THREADS * b, br = e / BC, bc = e % BC;
+        const int chunk = br ^ (bc & 7); /* rows 4 bc + j: (R / 4) & 7 = bc & 7 */
+        *(float4 *)&t[(4 * bc + 0) * TR + 4 * chunk] = make_float4(v[b][0].x, v[b][1].x, v[b][2].x, v[b][3].x);
+        *(float4 *)&t[(4 * bc + 1) * TR + 4 * chunk] = make_float4(v[b][0].y, v[b][1].y, v[b][2].y, v[b][3].y);
+        *(float4 *)&t[(4 * bc + 2) * TR + 4 * chunk] = make_float4(v[b][0].z, v[b][1].z, v[b][2].z, v[b][3].z);
+        *(float4 *)&t[(4 * bc + 3) * TR + 4 * chunk] = make_float4(v[b][0].w, v[b][1].w, v[b][2].w, v[b][3].w);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int b = 0; b < K; b++) {
+        const int e = threadIdx.x + THREADS * b, r = e / BR, q = e % BR;
+        const float4 w = *(const float4 *)&t[r * TR + 4 * (q ^ ((r >> 2) & 7))];
+        /* output row col0 + r, output columns row0 + 4 q .. + 3 (m % 4 == 0) */
+        if (col0 + r < n && row0 + 4 * q < m)
+            transpose_fast_st<HINT>(out + (col0 + r) * m + row0 + 4 * q, w, pol);
+    }
+}
+
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT>
+static __global__ void __launch_bounds__(THREADS, MINB)
+transpose_fast_b4_kernel(const float *__restrict__ in, float *__restrict__ out, int m, int n, long long tiles_x,
+                         long long tiles_y)
+{
+    static_assert(TR % 32 == 0 && TC % 32 == 0, "the swizzle: 8 chunks per quarter warp in both phases");
+    static_assert(THREADS % 32 == 0 && (TR * TC / 16) % THREADS == 0, "the 4x4 blocks split evenly over the threads");
+    static_assert(TR * TC * 4 <= TRANSPOSE_FAST_STATIC_MAX, "the tile fits in static shared memory");
+    static_assert(SMEM_SM90_FITS(TR * TC * 4, MINB) && MINB * THREADS <= 2048, "MINB blocks fit on an SM");
+    __shared__ __align__(16) float t[TC * TR]; /* T[R][c]: output row R (tile column), tile row c */
+    const unsigned long long pol = transpose_fast_policy<HINT>();
+    const long long total = tiles_x * tiles_y;
+    if (total <= (long long)gridDim.x) { /* one tile a block (every grid under the cap): no loop state */
+        if ((long long)blockIdx.x < total)
+            transpose_fast_b4_tile<TR, TC, THREADS, GROUP, HINT>(in, out, m, n, tiles_x, tiles_y, blockIdx.x, t, pol);
+        return;
+    }
+    for (long long id = blockIdx.x; id < total; id += gridDim.x) {
+        transpose_fast_b4_tile<TR, TC, THREADS, GROUP, HINT>(in, out, m, n, tiles_x, tiles_y, id, t, pol);
+        __syncthreads(); /* t is refilled by the next tile */
+    }
+}
+
 // ---- host launcher ----------------------------------------------------------------------
 
 /* Launches the vector kernel of one configuration on `stream`, one block a
@@ -353,14 +445,18 @@ transpose_fast_kernel(const float *__restrict__ in, float *__restrict__ out, int
  * the largest shared-memory carveout (several resident blocks need more than
  * a default split may leave) and, for a tile above 48 KiB, raises the
  * kernel's dynamic shared-memory limit to the tile's size. */
-template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT>
+template <int TR, int TC, int THREADS, int MINB, int GROUP, int HINT, int B4 = 0>
 static int transpose_fast_launch(const float *in, float *out, int m, int n, cudaStream_t stream)
 {
     static unsigned long long carveout_set; /* one bit per device ordinal */
     static unsigned long long dyn_set;      /* one bit per device ordinal */
-    constexpr int bytes = TRANSPOSE_FAST_TILE_BYTES(TR, TC);
+    constexpr int bytes = B4 ? TR * TC * 4 : TRANSPOSE_FAST_TILE_BYTES(TR, TC);
     constexpr int dyn_bytes = bytes > TRANSPOSE_FAST_STATIC_MAX ? bytes : 0;
-    const void *kern = (const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>;
+    const void *kern;
+    if constexpr (B4)
+        kern = (const void *)transpose_fast_b4_kernel<TR, TC, THREADS, MINB, GROUP, HINT>;
+    else
+        kern = (const void *)transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>;
     if (m < 1 || n < 1 || m % 4 != 0 || n % 4 != 0 || ((uintptr_t)in & 15u) != 0 || ((uintptr_t)out & 15u) != 0)
         return (int)cudaErrorInvalidValue;
     int err = smem_func_attr_once(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -375,8 +471,12 @@ static int transpose_fast_launch(const float *in, float *out, int m, int n, cuda
     const long long tiles_x = ((long long)n + TC - 1) / TC;
     const long long tiles_y = ((long long)m + TR - 1) / TR;
     const long long blocks = tiles_x * tiles_y < TRANSPOSE_FAST_GRID_MAX ? tiles_x * tiles_y : TRANSPOSE_FAST_GRID_MAX;
-    transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>
-        <<<(unsigned int)blocks, THREADS, dyn_bytes, stream>>>(in, out, m, n, tiles_x, tiles_y);
+    if constexpr (B4)
+        transpose_fast_b4_kernel<TR, TC, THREADS, MINB, GROUP, HINT>
+            <<<(unsigned int)blocks, THREADS, 0, stream>>>(in, out, m, n, tiles_x, tiles_y);
+    else
+        transpose_fast_kernel<TR, TC, THREADS, MINB, GROUP, HINT>
+            <<<(unsigned int)blocks, THREADS, dyn_bytes, stream>>>(in, out, m, n, tiles_x, tiles_y);
     return (int)cudaGetLastError();
 }
 

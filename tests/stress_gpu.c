@@ -211,11 +211,13 @@ static void stress_reduce(device_ctx *d, int reps, family_count *f)
 static void stress_tuned(device_ctx *d, int reps, family_count *f)
 {
     /* square sizes whose last wave is split along k on a 132-SM H200, one
-     * with partial tiles, and a rectangular one (the large pick); 256 and 129
-     * (the small pick), a thin m (the skinny pick) and 896x4864x1024 (a shape
-     * whose stream-K grid once left a block without work: a hang) */
-    static const int shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049}, {1024, 4096, 2048},
-                                    {256, 256, 256},    {129, 129, 129},    {16, 14336, 4096},  {896, 4864, 1024}};
+     * with partial tiles, and a rectangular one (the large pick); 256 and a
+     * thin m (the small tile sliced four ways), 129 and 896x4864x1024 (sliced
+     * two ways; that shape's stream-K grid once left a block without work: a
+     * hang), and a thin m with a short n and a long k (the small stream-K pick) */
+    static const int shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049},
+                                    {1024, 4096, 2048}, {256, 256, 256},    {129, 129, 129},
+                                    {16, 14336, 4096},  {896, 4864, 1024},  {16, 2048, 4096}};
     const int ns = (int)(sizeof shapes / sizeof shapes[0]);
     for (int si = 0; si < ns; si++) {
         int m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];

@@ -51,7 +51,7 @@ has transpose && step transpose timeout 120 "$BUILD/transpose_probe" 25 0
 # before each profiled pass (--cache-control all); clocks never touched
 # (--clock-control none). If ncu rejects the first metric list (the stall-reason regex,
 # --print-units), it runs again with plainer ones; under 90 s in all.
-TRANSPOSE_NCU_ROWS=${TRANSPOSE_NCU_ROWS:-cublas_geam,base,diag,copy_vec,tilecopy_64x64,t128x128_w512_b2}
+TRANSPOSE_NCU_ROWS=${TRANSPOSE_NCU_ROWS:-cublas_geam,base,b4,b4_b6,copy_vec}
 TRANSPOSE_NCU_METRICS=launch__grid_size,launch__block_size,launch__registers_per_thread,\
 launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,gpu__time_duration.sum,\
 dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\

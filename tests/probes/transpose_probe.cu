@@ -98,7 +98,7 @@ typedef int (*probe_launcher)(const float *in, float *out, int m, int n, cudaStr
 typedef struct {
     const char *name;
     probe_launcher fn;
-    int p[6]; /* TR, TC, THREADS, MINB, GROUP, HINT */
+    int p[7]; /* TR, TC, THREADS, MINB, GROUP, HINT, B4 (0 when a row leaves it out) */
 } probe_candidate;
 
 #define PROBE_ROW(NAME) {#NAME, transpose_fast_launch<TRANSPOSE_FAST_CFG_##NAME>, {TRANSPOSE_FAST_CFG_##NAME}},
