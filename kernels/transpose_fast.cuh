@@ -378,7 +378,7 @@ static __device__ __forceinline__ void transpose_fast_b4_tile(const float *__res
                                                               long long id, float *t, unsigned long long pol)
 {
     constexpr int BC = TC / 4, BR = TR / 4; /* 4x4 blocks across and down the tile */
-    constexpr int K = BR * BC / THREADS;    /* blocks a thread */
+    constexpr int K = BR * BC / THREADS;    /* 4x4 blocks a thread (and 4 K chunks to store) */
     long long row0, col0;
     transpose_fast_tile<GROUP>(id, tiles_x, tiles_y, TR, TC, &row0, &col0);
     float4 v[K][4];
@@ -404,8 +404,8 @@ static __device__ __forceinline__ void transpose_fast_b4_tile(const float *__res
         *(float4 *)&t[(4 * bc + 3) * TR + 4 * chunk] = make_float4(v[b][0].w, v[b][1].w, v[b][2].w, v[b][3].w);
     }
     __syncthreads();
-#pragma unroll
-    for (int b = 0; b < K; b++) {
+#pragma unroll 2
+    for (int b = 0; b < 4 * K; b++) { /* TC x BR chunks of 16 bytes: 4 K a thread */
         const int e = threadIdx.x + THREADS * b, r = e / BR, q = e % BR;
         const float4 w = *(const float4 *)&t[r * TR + 4 * (q ^ ((r >> 2) & 7))];
         /* output row col0 + r, output columns row0 + 4 q .. + 3 (m % 4 == 0) */
