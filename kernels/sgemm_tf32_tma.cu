@@ -2,18 +2,21 @@
  * MMA fed by TMA (the kernel and its candidates: sgemm_tf32_tma.cuh).
  * Compiled for sm_90a only.
  *
- * Idea: three candidates of SGEMM_TMA_CANDIDATES, picked by name from the
+ * Idea: four candidates of SGEMM_TMA_CANDIDATES, picked by name from the
  * shape and the SM count: up to 1024^2 outputs a 256 x 128 tile leaves most
- * SMs idle (32 tiles at 1024^2 on 132 SMs), so the 128x128 tile with a
- * producer warp takes those (SMALL; the split-k 2-CTA persistent candidate won
- * the search at 512 and 1024 by a few points but lost in `compare` at 256,
- * 129 and 16x14336x4096 and needs a memset of C and float atomics); when the
+ * SMs idle (32 tiles at 1024^2 on 132 SMs), so smaller tiles with a producer
+ * warp take those: 128 x 64 (one consumer warpgroup) while its tiles fit in
+ * one wave (tiles <= SMs: NARROW), else 128 x 128 (SMALL; e.g. m = 16 with a
+ * long n, where 128 x 64 would make two waves). The split-k 2-CTA persistent
+ * candidate won the search at 512 and 1024 over SMALL by a few points but
+ * lost in `compare` at 256, 129 and 16x14336x4096 and needs a memset of C
+ * and float atomics; NARROW beat both at 256 .. 1024. When the
  * 256x128 tiles fit in one wave (tiles <= SMs), the persistent
  * warp-specialised kernel with setmaxnreg (WAVE); beyond, the 256x128 tile
  * with ping-pong issue order (LARGE). Each was the best of the search
  * (compare-search --family tf32-tma, results/h200/search_tma*.txt) in its
  * range. Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
- * "SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME".
+ * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME".
  *
  * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not
  * a multiple of 4, A or B not 16-byte aligned, C not 8-byte aligned) run
@@ -60,6 +63,9 @@
 #include "sgemm_tf32_tma.cuh"
 #include "sgemm_tf32_tma.h"
 
+#ifndef SGEMM_TMA_NARROW
+#define SGEMM_TMA_NARROW tf32_tma_m128n64k32_s6_ws
+#endif
 #ifndef SGEMM_TMA_SMALL
 #define SGEMM_TMA_SMALL tf32_tma_m128n128k32_s6_ws
 #endif
@@ -70,6 +76,7 @@
 #define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pp
 #endif
 
+static constexpr sgemm_tma_cfg sgemm_tma_narrow = SGEMM_TMA_CFG(SGEMM_TMA_NARROW);
 static constexpr sgemm_tma_cfg sgemm_tma_small = SGEMM_TMA_CFG(SGEMM_TMA_SMALL);
 static constexpr sgemm_tma_cfg sgemm_tma_wave = SGEMM_TMA_CFG(SGEMM_TMA_WAVE);
 static constexpr sgemm_tma_cfg sgemm_tma_large = SGEMM_TMA_CFG(SGEMM_TMA_LARGE);
@@ -102,13 +109,19 @@ static int sgemm_tma_fallback(const char *why, const float *A, const float *B, f
 static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, int n, int k,
                               long long outputs, const char *why, cudaStream_t stream)
 {
+    const int sms = sgemm_tma_sms();
     if (outputs <= 1024LL * 1024LL) {
+        const long long narrow_tiles = (long long)((m + sgemm_tma_narrow.bm - 1) / sgemm_tma_narrow.bm) *
+                                       ((n + sgemm_tma_narrow.bn - 1) / sgemm_tma_narrow.bn);
+        if (sms > 0 && narrow_tiles <= sms) {
+            kernel_ran_note(sgemm_tma_narrow.name, why);
+            return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_narrow)>(A, B, C, m, n, k, stream);
+        }
         kernel_ran_note(sgemm_tma_small.name, why);
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_small)>(A, B, C, m, n, k, stream);
     }
     const long long wave_tiles = (long long)((m + sgemm_tma_wave.bm - 1) / sgemm_tma_wave.bm) *
                                  ((n + sgemm_tma_wave.bn - 1) / sgemm_tma_wave.bn);
-    const int sms = sgemm_tma_sms();
     if (sms > 0 && wave_tiles <= sms) {
         kernel_ran_note(sgemm_tma_wave.name, why);
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_wave)>(A, B, C, m, n, k, stream);

@@ -6,8 +6,8 @@
  * name (rows of SGEMM_TUNED_CANDIDATES): a large tile (128x256) as stream-K
  * (`_sk`: full waves of tiles as one block per tile, the remaining tiles'
  * k-slabs split evenly between the blocks) and as one block per tile with C
- * staged (`_st`, also the stream-K launch's fallback); and a small one
- * (16x128) as stream-K and sliced-k (`_sl4`, `_sl2`: one block per tile whose
+ * staged (`_st`, also the stream-K launch's fallback); small ones: 32x128 as
+ * stream-K and 16x128 sliced-k (`_sl4`, `_sl2`: one block per tile whose
  * warp groups each take a share of the k-slabs, summed in shared memory),
  * and the rule between them (sgemm_tuned_pick), fitted to compare-search's
  * timings of every candidate on the target GPU at square and model shapes:
@@ -27,10 +27,12 @@
  *        share a tile, each waiting for the next) is over 16 blocks: then
  *        the small tile (a full last wave never gets there: its chain is
  *        at most 2).
- *   2. The small tile (S tiles of 16x128, s = its k-slabs of 8):
- *      - sk when k >= 2048 and S < SMs / 2: a sliced grid would leave over
- *        half the SMs idle through a long k-loop (m = 16 and a short n),
- *        where stream-K spreads the k-slabs over every SM;
+ *   2. The small tiles (S tiles of 16x128, s = their k-slabs of 8):
+ *      - the 32x128 sk when k >= 2048 and S < SMs / 2: a sliced grid would
+ *        leave over half the SMs idle through a long k-loop (m = 16 .. 64
+ *        and a short n), where stream-K spreads the k-slabs over every SM
+ *        (the 32x128 tile beat the 16x128 one there at every shape measured:
+ *        half the blocks, each reading a B slab for twice the rows);
  *      - sl4 when S <= SMs and s >= 32: one wave of 8-warp blocks, each
  *        slice at least 8 slabs (at n = 129, 17 slabs, four slices would
  *        leave each about four and waste three on zeros);
@@ -76,7 +78,7 @@
 #define SGEMM_TUNED_LARGE_ST 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st
 #endif
 #ifndef SGEMM_TUNED_SMALL
-#define SGEMM_TUNED_SMALL 16x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk
+#define SGEMM_TUNED_SMALL 32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk
 #endif
 #ifndef SGEMM_TUNED_SLICED_FEW
 #define SGEMM_TUNED_SLICED_FEW 16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4

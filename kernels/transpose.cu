@@ -20,18 +20,17 @@
  *                 transpose_fast.cuh, named by TRANSPOSE_FAST_PICK below
  *                 (tests/probes/transpose_probe.cu times every candidate
  *                 against cublasSgeam; change the pick after measuring). The
- *                 body: tiles of TR x TC floats through tile[TR][TC + 1];
- *                 16-byte loads of input rows, all of a thread's issued
- *                 before any is written to shared memory, and 16-byte stores
- *                 of output rows gathered from four tile rows, both phases in
- *                 warp units of 4 rows x 32 columns (four full 128-byte
- *                 segments a warp access, conflict-free banks). The pick
- *                 also sets the tile order (row-major or grouped, so that the
- *                 blocks resident at once write long runs of output rows too),
- *                 the cache hints of the global accesses, and one block a
- *                 tile or a persistent grid that may issue the next tile's
- *                 loads while it stores the current one. transpose_fast.cuh's
- *                 header says each parameter and its limits.
+ *                 pick, b4: 64 x 64 tiles moved in 4x4 blocks, four 16-byte
+ *                 loads of input rows a thread, the block transposed in
+ *                 registers, written as four 16-byte shared stores into the
+ *                 tile held in output order (XOR-swizzled 16-byte chunks:
+ *                 no padding, no bank conflicts), read back as 16-byte
+ *                 chunks and stored as 16-byte pieces of output rows. The
+ *                 template's other kernel (tile[TR][TC + 1], four 4-byte
+ *                 shared accesses each way per float4) was limited by the
+ *                 shared-memory instruction queue (MIO throttle, Nsight
+ *                 Compute at 8192^2). transpose_fast.cuh's header says each
+ *                 parameter and its limits.
  *                 Scalar path (anything else): the tiled_padded body with a
  *                 64 x 64 tile and 64 x 4 threads, 16 elements a thread.
  *
@@ -62,11 +61,12 @@
 #include "transpose_fast.cuh"
 
 /* fast's vector path: one name of TRANSPOSE_FAST_CANDIDATES (transpose_fast.cuh).
- * base (64 x 64, row-major, __ldg, one block a tile): in both probe runs on the
- * H200 (results/h200/transpose_probe.txt) no grouping, cache hint, tile shape or
- * persistent/prefetching grid beat it; the gain over the kernel before the
- * template came from its real 16-byte stores. */
-#define TRANSPOSE_FAST_PICK base
+ * b4 (64 x 64 in 4x4 register blocks, row-major, __ldg, one block a tile): the
+ * fastest in the probe on the H200 at 8192^2 and 4096^2
+ * (results/h200/transpose_probe.txt), as fast as a plain float4 copy kernel of
+ * the same bytes there; no grouping, diagonal order, cache hint, tile shape or
+ * persistent grid beat its base shape. */
+#define TRANSPOSE_FAST_PICK b4
 
 // ---- tuning constants -------------------------------------------------------
 

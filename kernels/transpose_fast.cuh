@@ -18,6 +18,11 @@
  * 32) the bank of (row r, column c) is (r + c) % 32, and in both phases the 32
  * lanes of a unit cover (row offset 0..3) + (4 x column offset 0..7) = 32
  * distinct banks: no conflicts.
+ * The second body (B4 = 1, transpose_fast_b4_kernel, the pick): the tile in
+ * 4x4 register blocks, moved through shared memory with one 16-byte store
+ * and one 16-byte load per float4 instead of four 4-byte ones each way (see
+ * its comment); the first body's warps stalled mostly on the shared-memory
+ * instruction queue at 8192^2.
  *
  * Parameters (one row of TRANSPOSE_FAST_CANDIDATES each):
  *   TR, TC   tile rows and columns of the input. Multiples of 32 (units are
@@ -112,13 +117,18 @@
  * `base`: the parameters of the kernel before the template (64 x 64, 256
  * threads, 8 blocks an SM, row-major, __ldg, one block a tile), in the
  * template's code (explicit 16-byte stores, all loads issued first; the probe
- * times the old kernel itself beside it). Every row must compile without
- * spills (check with -Xptxas -v): a thread holds its K float4 loads, 4 K
- * registers, under the cap 65536 / (MINB x THREADS). So the 128 x 128 tile
- * with 512 threads (K = 8) takes 2 blocks an SM, not the 3 its shared memory
- * allows (3 caps it at 40 registers: it spills), and the 96 x 96 tile takes
- * 576 threads (K = 4): with 384 threads (K = 6) it spills at 5 and at 4
- * blocks an SM. */
+ * times the old kernel itself beside it). Rows of the scalar-shared kernel
+ * compile without spills (check with -Xptxas -v): a thread holds its K
+ * float4 loads, 4 K registers, under the cap 65536 / (MINB x THREADS). So the
+ * 128 x 128 tile with 512 threads (K = 8) took 2 blocks an SM, not the 3 its
+ * shared memory allows (3 caps it at 40 registers: it spills), and the
+ * 96 x 96 tile takes 576 threads (K = 4): with 384 threads (K = 6) it spills
+ * at 5 and at 4 blocks an SM. The b4 rows (B4 = 1) at 32 registers (8 blocks
+ * of 256 threads) spill a few bytes of index state (4 at the 64 x 64 tile,
+ * more at the others), read back from L1 once a tile; b4_b6 (6 blocks an SM,
+ * 40 registers) has none and is timed beside it to show what the spill
+ * costs. Rows removed after the second probe run (slower than base at
+ * both sizes): g32, t64x128_b4, t128x128_w512_b2 and its diagonal twin. */
 #define TRANSPOSE_FAST_CFG_base 64, 64, 256, 8, 0, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_g4 64, 64, 256, 8, 4, TRANSPOSE_HINT_LDG
 #define TRANSPOSE_FAST_CFG_diag 64, 64, 256, 8, -1, TRANSPOSE_HINT_LDG

@@ -214,7 +214,7 @@ static void stress_tuned(device_ctx *d, int reps, family_count *f)
      * with partial tiles, and a rectangular one (the large pick); 256 and a
      * thin m (the small tile sliced four ways), 129 and 896x4864x1024 (sliced
      * two ways; that shape's stream-K grid once left a block without work: a
-     * hang), and a thin m with a short n and a long k (the small stream-K pick) */
+     * hang), and a thin m with a short n and a long k (the 32x128 stream-K pick) */
     static const int shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049},
                                     {1024, 4096, 2048}, {256, 256, 256},    {129, 129, 129},
                                     {16, 14336, 4096},  {896, 4864, 1024},  {16, 2048, 4096}};

@@ -48,7 +48,7 @@ static const shape shapes_quick[] = {
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
- * small (16x128) tile with a long k; quick: the first */
+ * small stream-K (32x128) tile with a long k; quick: the first */
 static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}};
 
 typedef struct {
