@@ -39,6 +39,10 @@
  *   copy_vec        a grid-stride float4 copy (4 loads in flight a thread,
  *                   8 blocks of 256 an SM): a hand-written ceiling beside
  *                   memcpy_d2d.
+ *   copy_bulk       the same copy by the SM's bulk copy engine (TMA 1-D
+ *                   cp.async.bulk through 16 KiB of shared memory a block):
+ *                   whether TMA traffic reaches memcpy_d2d where SM loads
+ *                   and stores stop short.
  *   tilecopy_64x64  base's structure (64 x 64 tiles, 256 threads, 8 blocks an
  *                   SM, one block a tile in row-major tile order, the same
  *                   16-byte loads, shared tile, barriers and 16-byte stores of
@@ -226,6 +230,55 @@ static int probe_copy_vec_launch(const float *in, float *out, int m, int n, cuda
     return (int)cudaGetLastError();
 }
 
+/* copy_bulk: the copy engine of the SM (TMA, 1-D bulk copies, no tensor map):
+ * a block of one warp moves one PROBE_BULK_FLOATS chunk, global -> shared
+ * (cp.async.bulk, completing on an mbarrier) -> global (cp.async.bulk
+ * bulk_group), thread 0 issuing both; 16 KiB a block, up to 13 resident an
+ * SM (shared memory), so about 200 KiB in flight an SM. Does a TMA-driven
+ * copy reach the memcpy ceiling where SM loads and stores (copy_vec) do not? */
+#define PROBE_BULK_FLOATS 4096
+static __global__ void __launch_bounds__(32) probe_copy_bulk_kernel(const float *__restrict__ in,
+                                                                    float *__restrict__ out, long long count)
+{
+    __shared__ __align__(128) float buf[PROBE_BULK_FLOATS];
+    __shared__ __align__(8) unsigned long long bar;
+    const long long off = (long long)blockIdx.x * PROBE_BULK_FLOATS;
+    if (threadIdx.x != 0 || off >= count)
+        return;
+    const long long left = count - off;
+    const unsigned bytes = (unsigned)(left < PROBE_BULK_FLOATS ? left : PROBE_BULK_FLOATS) * 4u; /* % 16 == 0 */
+    const unsigned b = smem_u32(&bar), dst = smem_u32(buf);
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                 "l"(in + off), "r"(bytes), "r"(b)
+                 : "memory");
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "PROBE_BULK_WAIT_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n"
+                 "@!p bra PROBE_BULK_WAIT_%=;\n"
+                 "}" ::"r"(b)
+                 : "memory");
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(out + off), "r"(dst), "r"(bytes)
+                 : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* buf stays valid until read */
+}
+
+static int probe_copy_bulk_launch(const float *in, float *out, int m, int n, cudaStream_t stream)
+{
+    const long long count = (long long)m * n;
+    if (count < 1 || count % 4 != 0 || ((uintptr_t)in & 15u) != 0 || ((uintptr_t)out & 15u) != 0)
+        return (int)cudaErrorInvalidValue;
+    const long long blocks = (count + PROBE_BULK_FLOATS - 1) / PROBE_BULK_FLOATS;
+    if (blocks > 0x7fffffffLL)
+        return (int)cudaErrorInvalidValue;
+    probe_copy_bulk_kernel<<<(unsigned int)blocks, 32, 0, stream>>>(in, out, count);
+    return (int)cudaGetLastError();
+}
+
 /* tilecopy_64x64: transpose_fast_kernel<TRANSPOSE_FAST_CFG_base> with the
  * store phase of a copy: the same tile order (transpose_fast_tile<0>), the
  * same loads (transpose_fast_load) into the same tile[64][65], the same
@@ -371,12 +424,14 @@ static void probe_fill_input(float *in, long long count, cudaStream_t s)
 }
 
 /* rows that are not candidates (candidates are 0 .. PROBE_NCANDS - 1) */
-enum { PROBE_TILECOPY = -5, PROBE_COPYVEC = -4, PROBE_OLD = -3, PROBE_GEAM = -2, PROBE_COPY = -1 };
-#define PROBE_FIRST PROBE_TILECOPY
+enum { PROBE_COPYBULK = -6, PROBE_TILECOPY = -5, PROBE_COPYVEC = -4, PROBE_OLD = -3, PROBE_GEAM = -2, PROBE_COPY = -1 };
+#define PROBE_FIRST PROBE_COPYBULK
 
 static const char *probe_name(int which)
 {
     switch (which) {
+    case PROBE_COPYBULK:
+        return "copy_bulk";
     case PROBE_TILECOPY:
         return "tilecopy_64x64";
     case PROBE_COPYVEC:
@@ -396,7 +451,7 @@ static const char *probe_name(int which)
  * definition or geam), 0 for the copies (checked against the input) */
 static int probe_is_transpose(int which)
 {
-    return which != PROBE_TILECOPY && which != PROBE_COPYVEC && which != PROBE_COPY;
+    return which != PROBE_TILECOPY && which != PROBE_COPYVEC && which != PROBE_COPY && which != PROBE_COPYBULK;
 }
 
 // ---- timing ------------------------------------------------------------------------------
@@ -428,6 +483,8 @@ static void probe_run(const probe_timer *t, int which, const float *in, float *o
         CK(probe_copy_vec_launch(in, out, m, n, t->s));
     } else if (which == PROBE_TILECOPY) {
         CK(probe_tilecopy_launch(in, out, m, n, t->s));
+    } else if (which == PROBE_COPYBULK) {
+        CK(probe_copy_bulk_launch(in, out, m, n, t->s));
     } else {
         CK(probe_cands[which].fn(in, out, m, n, t->s));
     }
@@ -486,6 +543,9 @@ static void probe_print_row(int which, double ms, double bytes, double geam_gbps
     } else if (which == PROBE_COPYVEC) {
         snprintf(thr, sizeof thr, "%d", PROBE_COPY_THREADS);
         hint = "ldg";
+    } else if (which == PROBE_COPYBULK) {
+        snprintf(thr, sizeof thr, "%d", 32);
+        hint = "tma";
     }
     const double gbps = bytes / (ms * 1e-3) / 1e9;
     if (geam_gbps > 0)
@@ -540,7 +600,7 @@ int main(int argc, char **argv)
             return 2;
         }
     } else {
-        static const int fixed[] = {PROBE_GEAM, PROBE_COPY, PROBE_COPYVEC, PROBE_TILECOPY, PROBE_OLD};
+        static const int fixed[] = {PROBE_GEAM, PROBE_COPY, PROBE_COPYVEC, PROBE_COPYBULK, PROBE_TILECOPY, PROBE_OLD};
         for (int i = 0; i < (int)(sizeof fixed / sizeof fixed[0]); i++)
             rows[nrows++] = fixed[i];
         for (int c = 0; c < PROBE_NCANDS; c++)
