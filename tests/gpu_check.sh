@@ -176,8 +176,11 @@ if has bench; then
                 --cpu-max-n 0 --csv "$LOG/shapes_llm.csv"
         # a user's plugin, built from the installed package like a user builds it
         if [[ $sets == *" plugin "* ]]; then
-            step plugin-install cmake --install "$BUILD" --prefix "$BUILD/prefix" &&
-                step plugin-build bash -c "cmake -S examples/plugin -B '$BUILD/example' -DCMAKE_PREFIX_PATH='$BUILD/prefix' -DCMAKE_BUILD_TYPE=Release && cmake --build '$BUILD/example'" &&
+            # an absolute prefix: find_package does not take a relative CMAKE_PREFIX_PATH
+            # from the command line as relative to the source tree
+            prefix=$(cd "$BUILD" && pwd)/prefix
+            step plugin-install cmake --install "$BUILD" --prefix "$prefix" &&
+                step plugin-build bash -c "cmake -S examples/plugin -B '$BUILD/example' -DCMAKE_PREFIX_PATH='$prefix' -DCMAKE_BUILD_TYPE=Release && cmake --build '$BUILD/example'" &&
                 step bench-plugin "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" --ops sgemm \
                     --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv"
         fi
