@@ -733,6 +733,20 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
 
 // ---- tile / st: one block per tile ---------------------------------------------------
 
+/* First column (x) and row (y) of C of this block's tile, on a grid of one
+ * block per tile (tile / st / sl), the tiles in GROUP-row grouped order. */
+template <int BM, int BN, int GROUP>
+static __device__ __forceinline__ int2 sgemm_tuned_block_origin(void)
+{
+    int bx = blockIdx.x, by = blockIdx.y;
+    if (GROUP > 0) {
+        const int2 t = tile_order_grouped(by * (int)gridDim.x + bx, (int)gridDim.x, (int)gridDim.y,
+                                          GROUP);
+        bx = t.x, by = t.y;
+    }
+    return make_int2(bx * BN, by * BM);
+}
+
 /* STAGED 0: tile (C from registers); 1: st (C staged through shared memory). */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB, int GROUP,
           int SP, int B0, int STAGED, int VEC>
@@ -743,14 +757,8 @@ sgemm_tuned_tile_kernel(const float *__restrict__ A, const float *__restrict__ B
     sgemm_tuned_tile_checks<BM, BN, BK, WM, WN, TM, TN, ST, MINB, SP, B0>();
     constexpr int LM = WM / TM, LN = WN / TN;
     constexpr int WARPS_N = BN / WN;
-    int bx = blockIdx.x, by = blockIdx.y;
-    if (GROUP > 0) {
-        const int2 t = tile_order_grouped(by * (int)gridDim.x + bx, (int)gridDim.x, (int)gridDim.y,
-                                          GROUP);
-        bx = t.x, by = t.y;
-    }
-    const int bm = by * BM;
-    const int bn = bx * BN;
+    const int2 origin = sgemm_tuned_block_origin<BM, BN, GROUP>();
+    const int bm = origin.y, bn = origin.x;
     const int tid = threadIdx.x;
     const int warp = tid / 32, lane = tid % 32;
     const int tm0 = (warp / WARPS_N) * WM + (lane / LN) * 4;
@@ -798,14 +806,8 @@ sgemm_tuned_sliced_kernel(const float *__restrict__ A, const float *__restrict__
     static_assert(BM * R_LD <= RING, "a slice's partial tile fits in its ring");
     constexpr int LM = WM / TM, LN = WN / TN;
     constexpr int WARPS_N = BN / WN;
-    int bx = blockIdx.x, by = blockIdx.y;
-    if (GROUP > 0) {
-        const int2 t = tile_order_grouped(by * (int)gridDim.x + bx, (int)gridDim.x, (int)gridDim.y,
-                                          GROUP);
-        bx = t.x, by = t.y;
-    }
-    const int bm = by * BM;
-    const int bn = bx * BN;
+    const int2 origin = sgemm_tuned_block_origin<BM, BN, GROUP>();
+    const int bm = origin.y, bn = origin.x;
     const int slice = threadIdx.x / T; /* warp-uniform: T is a multiple of 32 */
     const int tid = threadIdx.x % T;
     const int warp = tid / 32, lane = tid % 32;

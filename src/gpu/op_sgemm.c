@@ -36,7 +36,7 @@ typedef int (*op_sgemm_launcher)(const float *A, const float *B, float *C, int m
     X(warptile, sgemm_warptile, "fp32", "cublas_fp32", ANY, "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)") \
     X(pipelined, sgemm_pipelined, "fp32", "cublas_fp32", ANY, "+ 3-stage cp.async pipeline")                  \
     X(tuned, sgemm_tuned, "fp32", "cublas_fp32", ANY,                                                         \
-      "copies spread over the k-steps, stream-K last wave; 128x256 or 16x128 tile by a rule on m, n, k, SMs")   \
+      "stream-K last wave; small problems: k sliced over warp groups; tile and kind by a rule on m, n, k, SMs") \
     X(tf32_mma, sgemm_tf32_mma, "tf32", "cublas_tf32", ANY,                                                   \
       "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands")                            \
     X(tf32_wgmma, sgemm_tf32_wgmma, "tf32", "cublas_tf32", SM90A, "TF32 warpgroup MMA (wgmma), C^T = B^T A^T") \
