@@ -900,6 +900,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2, 0, 1, 0) /* 128 x 128, 2 per SM */      \
     X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1, 0, 1, 0) /* 128 x 192, 416 thr */       \
     X(tf32_tma_m128n64k32_s6_ws, 128, 64, 6, 0, 1, 0, 1, 0, 1, 0)   /* 128 x 64, 160 thr */        \
+    X(tf32_tma_m256n192k32_s4, 256, 192, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 192, 384 thr */       \
     X(tf32_tma_m128n64k32_s4_ws, 128, 64, 4, 0, 1, 0, 2, 0, 1, 0)   /* 128 x 64, 2 per SM */       \
     X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0)     /* persistent */     \
     X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
