@@ -35,6 +35,12 @@
  *     accumulators: spills and C7512 at BM = 256; at BM = 128 slower than
  *     _pp at large sizes, the best up to 1024^2 outputs (more, smaller tiles).
  *   - m128n192 (3 warpgroups) _ws: slower than _pp, noisy.
+ *   - m256n192 (3 warpgroups, thread 0 producing; 166 registers and a small
+ *     spill at 384 threads): tried because ncu at 8192 has tf32_tma moving
+ *     more L2-to-SM sectors than cuBLAS, and a wider tile reads fewer per
+ *     FMA; far slower than _pp at 2048-8192 (results/h200/
+ *     search_tma_m256n192.txt), so L2 traffic per FMA alone is not what
+ *     holds the large sizes back; removed from the table.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -900,7 +906,6 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2, 0, 1, 0) /* 128 x 128, 2 per SM */      \
     X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1, 0, 1, 0) /* 128 x 192, 416 thr */       \
     X(tf32_tma_m128n64k32_s6_ws, 128, 64, 6, 0, 1, 0, 1, 0, 1, 0)   /* 128 x 64, 160 thr */        \
-    X(tf32_tma_m256n192k32_s4, 256, 192, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 192, 384 thr */       \
     X(tf32_tma_m128n64k32_s4_ws, 128, 64, 4, 0, 1, 0, 2, 0, 1, 0)   /* 128 x 64, 2 per SM */       \
     X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0)     /* persistent */     \
     X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
