@@ -103,6 +103,12 @@ static int sgemm_tma_fallback(const char *why, const float *A, const float *B, f
     return rc;
 }
 
+/* Tiles of candidate c on an m x n C. */
+static long long sgemm_tma_tiles(const sgemm_tma_cfg &c, int m, int n)
+{
+    return (long long)((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn);
+}
+
 /* The candidate for `outputs` (m x n of the caller's shape: the pick rule
  * of every shape), run on A (m x k), B (k x n), C (m x n), each row-major
  * with its column count as row stride. */
@@ -111,18 +117,14 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
 {
     const int sms = sgemm_tma_sms();
     if (outputs <= 1024LL * 1024LL) {
-        const long long narrow_tiles = (long long)((m + sgemm_tma_narrow.bm - 1) / sgemm_tma_narrow.bm) *
-                                       ((n + sgemm_tma_narrow.bn - 1) / sgemm_tma_narrow.bn);
-        if (sms > 0 && narrow_tiles <= sms) {
+        if (sms > 0 && sgemm_tma_tiles(sgemm_tma_narrow, m, n) <= sms) {
             kernel_ran_note(sgemm_tma_narrow.name, why);
             return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_narrow)>(A, B, C, m, n, k, stream);
         }
         kernel_ran_note(sgemm_tma_small.name, why);
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_small)>(A, B, C, m, n, k, stream);
     }
-    const long long wave_tiles = (long long)((m + sgemm_tma_wave.bm - 1) / sgemm_tma_wave.bm) *
-                                 ((n + sgemm_tma_wave.bn - 1) / sgemm_tma_wave.bn);
-    if (sms > 0 && wave_tiles <= sms) {
+    if (sms > 0 && sgemm_tma_tiles(sgemm_tma_wave, m, n) <= sms) {
         kernel_ran_note(sgemm_tma_wave.name, why);
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_wave)>(A, B, C, m, n, k, stream);
     }
