@@ -10,12 +10,14 @@
  * long n, where 128 x 64 would make two waves). The split-k 2-CTA persistent
  * candidate won the search at 512 and 1024 over SMALL by a few points but
  * lost in `compare` at 256, 129 and 16x14336x4096 and needs a memset of C
- * and float atomics; NARROW beat both at 256 .. 1024. When the
- * 256x128 tiles fit in one wave (tiles <= SMs), the persistent
- * warp-specialised kernel with setmaxnreg (WAVE); beyond, the 256x128 tile
- * with ping-pong issue order (LARGE). Each was the best of the search
- * (compare-search --family tf32-tma, results/h200/search_tma*.txt) in its
- * range. Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
+ * and float atomics; NARROW beat both at 256 .. 1024. Beyond 1024^2
+ * outputs the persistent warp-specialised 256x128 kernel with setmaxnreg
+ * and fragment prefetch (_pf: the next slab's B^T fragments are loaded
+ * while this slab's batch runs): in ping-pong order while its tiles fit in
+ * one wave (tiles <= SMs: WAVE), and beyond that in 2-CTA clusters sharing
+ * A by multicast, without ping-pong (LARGE). Each was the best of the
+ * search or of tests/probes/tf32_probe.cu (compare-search --family
+ * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range. Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
  * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME".
  *
  * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not
@@ -70,10 +72,10 @@
 #define SGEMM_TMA_SMALL tf32_tma_m128n128k32_s6_ws
 #endif
 #ifndef SGEMM_TMA_WAVE
-#define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pers
+#define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pf_pers
 #endif
 #ifndef SGEMM_TMA_LARGE
-#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pp
+#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_pers_c2
 #endif
 
 static constexpr sgemm_tma_cfg sgemm_tma_narrow = SGEMM_TMA_CFG(SGEMM_TMA_NARROW);

@@ -11,8 +11,9 @@
  * tf32_tma_mBMnBNk32_sST[_pp][_db][_ws] (block tile BM rows x BN columns of
  * C, k slab 32, ST-stage ring; _pp ping-pong issue order, _db two fragment
  * register sets with one wgmma group in flight, _ws a producer warp instead
- * of thread 0), and for KIND 1 tf32_tma_mBMn128k32_sST[_pp][_sk]_pers[_c2]
- * (_sk split k when the tiles do not fill the GPU, _c2 clusters of two).
+ * of thread 0), and for KIND 1 tf32_tma_mBMn128k32_sST[_pp][_pf|_sk]_pers[_c2]
+ * (_pf the next slab's fragments prefetched, _sk split k when the tiles do
+ * not fill the GPU, _c2 clusters of two).
  * Every candidate's figures: results/h200/search_tma*.txt.
  * What the candidates showed (compare-search, same process; runs differ by a
  * few percent):
@@ -41,6 +42,24 @@
  *     FMA; far slower than _pp at 2048-8192 (results/h200/
  *     search_tma_m256n192.txt), so L2 traffic per FMA alone is not what
  *     holds the large sizes back; removed from the table.
+ *   - Where the time of the 256x128 structure goes (tests/probes/
+ *     tf32_probe.cu; its figures in results/h200/tf32_probe.txt): the same
+ *     kernel without the TMA copies (stale stages, a plain arrive on
+ *     "full") and, separately, without the per-slab LDS of the fragments
+ *     each ran well faster, and without both faster than cuBLAS; ncu had the
+ *     tensor pipe busy a clearly smaller share of the cycles than cuBLAS's
+ *     kernel, with no shared bank conflicts. The LDS sat on the path: after
+ *     a warpgroup's wait_group 0 it loaded the next fragments and only then
+ *     could issue.
+ *   - _pf (KIND 1): slab kt + 1's fragments are loaded into a second
+ *     register set while slab kt's batch runs, after which the next batch
+ *     issues right behind the wait_group 0 (the stage is released at the
+ *     same point as before, so the ring's lookahead is unchanged). It took
+ *     the persistent kernels from below cuBLAS to about level with it at
+ *     4096 and past it at 2048 (the probe, then results/h200/sgemm*.csv);
+ *     at 8192 the 2-CTA form without ping-pong was the best. The same change
+ *     in the KIND 0 kernel (thread 0 producing) ran far slower than without
+ *     it, not explained (ptxas: 186 registers, no spill); not in the table.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -113,12 +132,11 @@
  *     keeps loading the next unit's slabs into the stages the consumers
  *     free, so one unit's epilogue (plain float2 stores) overlaps the next
  *     unit's loads, and no thread that computes ever waits on an empty stage.
- *     ptxas still allocates for 168 registers at most (the launch bound of
- *     384 threads: setmaxnreg changes the hardware allocation, not ptxas's
- *     limit; without the min-blocks bound of __launch_bounds__(384, 1) it
- *     drops setmaxnreg altogether, C7508): BM = 256 consumers (128
- *     accumulators + 16 fragments) sit exactly at it, so their loop keeps
- *     no extra live state (the split-k bookkeeping is compiled out, SK = 0).
+ *     ptxas reports 168 registers (the launch bound of 384 threads;
+ *     without the min-blocks bound of __launch_bounds__(384, 1) it drops
+ *     setmaxnreg altogether, C7508), and no spill for BM = 256 consumers
+ *     (128 accumulators + 16 fragments, or 32 with _pf); their loop keeps
+ *     no other live state (the split-k bookkeeping is compiled out, SK = 0).
  *   - Ping-pong (_pp) across the CTA's whole run of slabs, not per tile: a
  *     per-tile pattern would let warpgroup 0 arrive twice on a named barrier
  *     across a tile boundary before 1 waits once (a barrier generation
@@ -149,6 +167,8 @@
  *     launcher zeroes C and the parts are added with float2 atomics (the
  *     order of the additions varies: results differ from run to run in the
  *     last bits, within the TF32 tolerance).
+ *   - Prefetch (_pf): see "What the candidates showed" above; the unit's
+ *     first slab's fragments are loaded before its loop (once a unit).
  *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
  *     staging next to a 192 KB ring: it does not fit, and the stores already
  *     overlap the next unit's loads); stream-K for the last wave at 8192.
@@ -532,6 +552,39 @@ static __device__ __forceinline__ void sgemm_tma_load_mc(unsigned dst, const CUt
                  : "memory");
 }
 
+/* KIND 1 consumer warpgroup cw: one slab's batch (4 wgmma on fragments f and
+ * the A stage at a_stage), in ping-pong order when PP (see the loop in
+ * sgemm_tmap_body): warpgroup 1 waits on named barrier 1 before every slab,
+ * 0 on barrier 2 unless `first_slab`; 0 arrives on 1 after every slab, 1 on
+ * 2 unless `last_slab` */
+static __device__ __forceinline__ void sgemm_tmap_batch(float *d, unsigned *f, unsigned a_stage, const int BM,
+                                                        const int PP, int cw, int first_slab, int last_slab)
+{
+    if (PP && cw == 1)
+        sgemm_tma_named_sync(1, 256);
+    else if (PP && cw == 0 && !first_slab)
+        sgemm_tma_named_sync(2, 256);
+    sgemm_wg_mma_slab(d, f, a_stage, BM);
+    if (PP && cw == 0)
+        sgemm_tma_named_arrive(1, 256);
+    else if (PP && cw == 1 && !last_slab)
+        sgemm_tma_named_arrive(2, 256);
+}
+
+/* KIND 1: stage `empty` (its empty barrier) read by this warp (fragments
+ * loaded, wgmma retired): lane 0 releases it to the producer of every CTA
+ * of the cluster that writes into it */
+static __device__ __forceinline__ void sgemm_tmap_release(unsigned empty, int lane, const int CL)
+{
+    if (lane == 0) {
+        if (CL == 1)
+            sgemm_tma_bar_arrive(empty);
+        else
+            for (unsigned r = 0; r < (unsigned)CL; r++)
+                sgemm_tma_bar_arrive_cluster(sgemm_tma_mapa(empty, r));
+    }
+}
+
 /* Work unit u: k split u / (units_n x tiles_m) (k slabs [kt0, kt1)) of a
  * pair (CL = 2) or a single tile (CL = 1) of BM x 128 tiles side by side
  * along n, the pairs walked in the grouped order; this CTA takes tile column
@@ -552,7 +605,7 @@ static __device__ __forceinline__ void sgemm_tmap_unit(int u, int units_n, int t
     *kt1 = SK ? min(KT, *kt0 + kts) : KT; /* > kt0: the launcher makes every split non-empty */
 }
 
-template <int BM, int ST, int PP, int CL, int SK>
+template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, const CUtensorMap *tb,
                                                        float *C, int m, int n, int k, int kts,
                                                        int nsplit)
@@ -638,6 +691,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
         int s = 0;
         unsigned ph = 0;
         unsigned f[16];
+        unsigned fp[PF ? 2 : 1][16]; /* _pf: two fragment sets */
         float d[BM / 2];
         for (int u = first; u < units; u += step) {
             int bm0, bn0, kt0, kt1;
@@ -647,7 +701,40 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                 d[i] = 0.0f;
                 sgemm_wg_fence_operand(&d[i]);
             }
-            for (int kt = kt0; kt < kt1; kt++) {
+            if constexpr (PF) {
+                /* _pf: as the loop below, with slab kt + 1's fragments loaded
+                 * into the other set while slab kt's batch runs (see
+                 * sgemm_tma_body); unrolled by two, each set a fixed group of
+                 * registers; the unit's first slab is loaded before its loop */
+                sgemm_tma_bar_wait(bars + 8 * s, ph);
+                sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), fp[0]);
+#pragma unroll 1
+                for (int k2 = kt0; k2 < kt1; k2 += 2) {
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        const int kt = k2 + h;
+                        if (kt < kt1) {
+                            __syncwarp();
+                            sgemm_tmap_batch(d, fp[h], smem + s * SGEMM_TMA_ASTAGE(BM), BM, PP, cw,
+                                             u == first && kt == kt0, u + step >= units && kt + 1 == kt1);
+                            const int s1 = s + 1 == ST ? 0 : s + 1;
+                            const unsigned ph1 = s + 1 == ST ? ph ^ 1u : ph;
+                            if (kt + 1 < kt1) {
+                                sgemm_tma_bar_wait(bars + 8 * s1, ph1);
+                                sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG),
+                                                hi + s1 * SGEMM_TMA_BSTAGE(NWG), fp[h ^ 1]);
+                            }
+                            __syncwarp();
+                            sgemm_wg_wait0();
+                            __syncwarp();
+                            sgemm_tmap_release(bars + 8 * (ST + s), lane, CL);
+                            s = s1;
+                            ph = ph1;
+                        }
+                    }
+                }
+            }
+            for (int kt = kt0; kt < kt1 && !PF; kt++) {
                 sgemm_tma_bar_wait(bars + 8 * s, ph);
                 sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f);
                 __syncwarp();
@@ -661,28 +748,13 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                  * barrier ever holds two generations (a per-unit pattern
                  * would let 0 arrive twice on barrier 1 across a unit
                  * boundary). */
-                if (PP && cw == 1)
-                    sgemm_tma_named_sync(1, 256);
-                else if (PP && cw == 0 && (u != first || kt != kt0))
-                    sgemm_tma_named_sync(2, 256);
-                sgemm_wg_mma_slab(d, f, smem + s * SGEMM_TMA_ASTAGE(BM), BM);
-                if (PP && cw == 0)
-                    sgemm_tma_named_arrive(1, 256);
-                else if (PP && cw == 1 && !(u + step >= units && kt + 1 == kt1))
-                    sgemm_tma_named_arrive(2, 256);
+                sgemm_tmap_batch(d, f, smem + s * SGEMM_TMA_ASTAGE(BM), BM, PP, cw, u == first && kt == kt0,
+                                 u + step >= units && kt + 1 == kt1);
                 __syncwarp();
                 sgemm_wg_wait0();
                 __syncwarp();
-                /* stage s read (fragments loaded, wgmma retired): release it to
-                 * the producer of every CTA that writes into it */
-                if (lane == 0) {
-                    const unsigned empty = bars + 8 * (ST + s);
-                    if (CL == 1)
-                        sgemm_tma_bar_arrive(empty);
-                    else
-                        for (unsigned r = 0; r < (unsigned)CL; r++)
-                            sgemm_tma_bar_arrive_cluster(sgemm_tma_mapa(empty, r));
-                }
+                /* stage s read (fragments loaded, wgmma retired) */
+                sgemm_tmap_release(bars + 8 * (ST + s), lane, CL);
                 if (++s == ST) {
                     s = 0;
                     ph ^= 1u;
@@ -889,14 +961,15 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
 
 /* X(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK): BM rows of C (=
  * wgmma N, 128 or 256), BN = 64 NWG columns (NWG consumer warpgroups), ST
- * stages, DB double-buffered fragments with one wgmma group in flight (1) or
- * wait_group 0 per slab (0), WS a producer warp (1) or thread 0 producing
+ * stages, DB double-buffered fragments with one wgmma group in flight (1),
+ * wait_group 0 per slab (0), or wait_group 0 per slab with the next slab's
+ * fragments prefetched into a second set (2, _pf, KIND 1 only), WS a producer warp (1) or thread 0 producing
  * (0), PP ping-pong issue order of the two warpgroups (1), MINB blocks per
  * SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
- * BN = 128, DB = 0, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
+ * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK split k when the units do not fill the GPU (KIND 1 only;
- * CL 1 or 2, SK 0 or 1). NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db
- * or _sk, then _ws (KIND 0) or _pers, _pers_c2 (KIND 1, CL = 1, 2), for the
+ * CL 1 or 2, SK 0 or 1). NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db,
+ * _pf or _sk, then _ws (KIND 0) or _pers, _pers_c2 (KIND 1, CL = 1, 2), for the
  * flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
     X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 128, 256 thr */       \
@@ -910,7 +983,10 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0)     /* persistent */     \
     X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
     X(tf32_tma_m256n128k32_s4_pers_c2, 256, 128, 4, 0, 1, 0, 1, 1, 2, 0)     /* no ping-pong */   \
-    X(tf32_tma_m128n128k32_s6_pp_sk_pers_c2, 128, 128, 6, 0, 1, 1, 1, 1, 2, 1) /* + split k */
+    X(tf32_tma_m128n128k32_s6_pp_sk_pers_c2, 128, 128, 6, 0, 1, 1, 1, 1, 2, 1) /* + split k */   \
+    X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
+    X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
+    X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */
 
 typedef struct {
     int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
@@ -921,7 +997,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) ? "_db" : (SK) ? "_sk" : "",                               \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) ? "_sk" : "",                               \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
@@ -946,13 +1022,13 @@ sgemm_tma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__
 
 /* The kernel of a KIND 1 candidate (384 threads, one block per SM: ptxas
  * needs both bounds to honour setmaxnreg, C7508); sm_90a pass only, as above. */
-template <int BM, int ST, int PP, int CL, int SK>
+template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __global__ void __launch_bounds__(SGEMM_TMAP_THREADS, 1)
 sgemm_tmap_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
                   float *__restrict__ C, int m, int n, int k, int kts, int nsplit)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    sgemm_tmap_body<BM, ST, PP, CL, SK>(&ta, &tb, C, m, n, k, kts, nsplit);
+    sgemm_tmap_body<BM, ST, PP, CL, SK, PF>(&ta, &tb, C, m, n, k, kts, nsplit);
 #endif
 }
 
@@ -967,6 +1043,7 @@ static int sgemm_tma_run_tile(const float *A, const float *B, float *C, int m, i
     static_assert(BN % 64 == 0 && NWG >= 1 && NWG <= 3, "1 to 3 consumer warpgroups");
     static_assert(ST >= 2, "a ring of at least two stages");
     static_assert(!PP || (NWG == 2 && !DB), "ping-pong order: two warpgroups, wait_group 0");
+    static_assert(DB == 0 || DB == 1, "KIND 0: one fragment set, or two with wait_group 1 (_db)");
     static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(NWG, BM, ST), MINB),
                   "MINB blocks per SM fit in sm_90 shared memory");
     static unsigned long long attr_set; /* one bit per device */
@@ -984,15 +1061,16 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
 {
     if constexpr (KIND == 1) {
         static_assert(BM == 128 || BM == 256, "wgmma N: the n128 and n256 wrappers");
-        static_assert(BN == 128 && DB == 0 && WS == 1 && MINB == 1,
+        static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
         static_assert(SK == 0 || SK == 1, "split k off or automatic");
+        static_assert(!(DB == 2 && SK), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK>, &attr_set, slots, BM, CL, SK,
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
                                  SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");

@@ -16,7 +16,9 @@
 #include "smem.cuh"
 #include "tile_order.cuh"
 
+#ifndef SGEMM_WG_GROUP_M /* a probe may build with another group */
 #define SGEMM_WG_GROUP_M 8        /* block-rows per rasterisation group */
+#endif
 
 static __device__ __forceinline__ void sgemm_wg_fence(void)
 {

@@ -8,7 +8,8 @@
 # over the FP32 and TF32-TMA candidates at the sizes issue 17 names, and compare itself
 # on the unaligned TF32 shapes. Each log in LOGDIR; exit status non-zero if any failed
 # (the probe builds run in the background: their failure shows in their logs and rc lines).
-# PROBES picks the steps (default: transpose scan fp32 tma unaligned); transpose-ncu, only
+# PROBES picks the steps (default: transpose scan fp32 tma unaligned; tf32 only when
+# named, see tests/probes/tf32_probe.cu); transpose-ncu, only
 # when named, runs Nsight Compute on one launch each of cublas geam, transpose `base`,
 # `diag` and the copy_vec ceiling at 8192 x 8192 (rows: TRANSPOSE_NCU_ROWS), e.g.
 #   PROBES="transpose transpose-ncu" STAGE=both tests/probes/run_probes.sh LOGDIR
@@ -38,6 +39,9 @@ if [ "$STAGE" != run ]; then
     mkdir -p "$BUILD"
     if has transpose || has transpose-ncu; then
         step transpose-build $NVCC tests/probes/transpose_probe.cu -lcublas -o "$BUILD/transpose_probe" &
+    fi
+    if has tf32; then
+        step tf32-build $NVCC tests/probes/tf32_probe.cu -lcublas -o "$BUILD/tf32_probe" &
     fi
     has scan && step scan-build $NVCC -Ishim tests/probes/scan_probe.cu shim/thrust_cub.cu -o "$BUILD/scan_probe" &
     wait
@@ -77,6 +81,9 @@ transpose_ncu() {
 }
 has transpose-ncu && step transpose-ncu transpose_ncu
 has scan && step scan timeout 120 "$BUILD/scan_probe"
+# tf32: the LARGE tf32_tma structure with parts of its work taken away (TMA copies,
+# fragment loads, ping-pong), beside cuBLAS TF32 and the shipped candidates
+has tf32 && step tf32 timeout 150 "$BUILD/tf32_probe" "${TF32_PROBE_REPS:-20}" "${TF32_PROBE_SIZES:-2048,4096,8192}"
 has fp32 && step fp32 timeout 300 "$BUILD/compare-search" --family fp32 --n 129,256,384,512,768,1024,1537 \
     --shape 16x14336x4096,129x4099x257,896x4864x1024,1024x50257x768,65536x256x256,256x4096x4096,1024x1024x8192,4096x512x512 \
     --csv "$LOG/search_small.csv"
