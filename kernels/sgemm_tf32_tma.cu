@@ -17,7 +17,8 @@
  * one wave (tiles <= SMs: WAVE), and beyond that in 2-CTA clusters sharing
  * A by multicast, without ping-pong (LARGE). Each was the best of the
  * search or of tests/probes/tf32_probe.cu (compare-search --family
- * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range. Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
+ * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range.
+ * Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
  * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME".
  *
  * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not

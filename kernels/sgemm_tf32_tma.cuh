@@ -690,8 +690,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
         const unsigned hi = b_st + box + (t + 4) * 128 + ((chunk ^ (t + 4)) << 4); /* k = 8 j + t + 4 */
         int s = 0;
         unsigned ph = 0;
-        unsigned f[16];
-        unsigned fp[PF ? 2 : 1][16]; /* _pf: two fragment sets */
+        unsigned f[PF ? 2 : 1][16]; /* fragment sets: two with _pf */
         float d[BM / 2];
         for (int u = first; u < units; u += step) {
             int bm0, bn0, kt0, kt1;
@@ -701,63 +700,54 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                 d[i] = 0.0f;
                 sgemm_wg_fence_operand(&d[i]);
             }
-            if constexpr (PF) {
-                /* _pf: as the loop below, with slab kt + 1's fragments loaded
-                 * into the other set while slab kt's batch runs (see
-                 * sgemm_tma_body); unrolled by two, each set a fixed group of
-                 * registers; the unit's first slab is loaded before its loop */
+            /* _pf: slab kt + 1's fragments are loaded into the other set
+             * while slab kt's batch runs (see "What the candidates showed"),
+             * the unit's first slab's before its loop; the loop is unrolled
+             * by two so that each set is a fixed group of registers. Without
+             * _pf each slab's fragments are loaded just before its batch. */
+            constexpr int UNROLL = PF ? 2 : 1;
+            if (PF) {
                 sgemm_tma_bar_wait(bars + 8 * s, ph);
-                sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), fp[0]);
-#pragma unroll 1
-                for (int k2 = kt0; k2 < kt1; k2 += 2) {
-#pragma unroll
-                    for (int h = 0; h < 2; h++) {
-                        const int kt = k2 + h;
-                        if (kt < kt1) {
-                            __syncwarp();
-                            sgemm_tmap_batch(d, fp[h], smem + s * SGEMM_TMA_ASTAGE(BM), BM, PP, cw,
-                                             u == first && kt == kt0, u + step >= units && kt + 1 == kt1);
-                            const int s1 = s + 1 == ST ? 0 : s + 1;
-                            const unsigned ph1 = s + 1 == ST ? ph ^ 1u : ph;
-                            if (kt + 1 < kt1) {
-                                sgemm_tma_bar_wait(bars + 8 * s1, ph1);
-                                sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG),
-                                                hi + s1 * SGEMM_TMA_BSTAGE(NWG), fp[h ^ 1]);
-                            }
-                            __syncwarp();
-                            sgemm_wg_wait0();
-                            __syncwarp();
-                            sgemm_tmap_release(bars + 8 * (ST + s), lane, CL);
-                            s = s1;
-                            ph = ph1;
-                        }
-                    }
-                }
+                sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f[0]);
             }
-            for (int kt = kt0; kt < kt1 && !PF; kt++) {
-                sgemm_tma_bar_wait(bars + 8 * s, ph);
-                sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f);
-                __syncwarp();
-                /* PP: strict alternation over the CTA's whole run of slabs,
-                 * across units (0 issues, then 1, then 0 its next...): 0
-                 * arrives on named barrier 1 after every slab, 1 waits for it
-                 * before every slab; 1 arrives on barrier 2 after every slab
-                 * but the CTA's last, 0 waits for it before every slab but
-                 * the CTA's first (units are never empty, so both counts
-                 * match). Each arrival is consumed before the next one: no
-                 * barrier ever holds two generations (a per-unit pattern
-                 * would let 0 arrive twice on barrier 1 across a unit
-                 * boundary). */
-                sgemm_tmap_batch(d, f, smem + s * SGEMM_TMA_ASTAGE(BM), BM, PP, cw, u == first && kt == kt0,
-                                 u + step >= units && kt + 1 == kt1);
-                __syncwarp();
-                sgemm_wg_wait0();
-                __syncwarp();
-                /* stage s read (fragments loaded, wgmma retired) */
-                sgemm_tmap_release(bars + 8 * (ST + s), lane, CL);
-                if (++s == ST) {
-                    s = 0;
-                    ph ^= 1u;
+#pragma unroll 1
+            for (int k2 = kt0; k2 < kt1; k2 += UNROLL) {
+#pragma unroll
+                for (int h = 0; h < UNROLL; h++) {
+                    const int kt = k2 + h;
+                    if (kt >= kt1)
+                        break;
+                    if (!PF) {
+                        sgemm_tma_bar_wait(bars + 8 * s, ph);
+                        sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f[0]);
+                    }
+                    __syncwarp();
+                    /* PP: strict alternation over the CTA's whole run of
+                     * slabs, across units (0 issues, then 1, then 0 its
+                     * next...): 0 arrives on named barrier 1 after every
+                     * slab, 1 waits for it before every slab; 1 arrives on
+                     * barrier 2 after every slab but the CTA's last, 0 waits
+                     * for it before every slab but the CTA's first (units are
+                     * never empty, so both counts match). Each arrival is
+                     * consumed before the next one: no barrier ever holds two
+                     * generations (a per-unit pattern would let 0 arrive
+                     * twice on barrier 1 across a unit boundary). */
+                    sgemm_tmap_batch(d, f[PF ? h : 0], smem + s * SGEMM_TMA_ASTAGE(BM), BM, PP, cw,
+                                     u == first && kt == kt0, u + step >= units && kt + 1 == kt1);
+                    const int s1 = s + 1 == ST ? 0 : s + 1;
+                    const unsigned ph1 = s + 1 == ST ? ph ^ 1u : ph;
+                    if (PF && kt + 1 < kt1) {
+                        sgemm_tma_bar_wait(bars + 8 * s1, ph1);
+                        sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG), hi + s1 * SGEMM_TMA_BSTAGE(NWG),
+                                        f[PF ? h ^ 1 : 0]);
+                    }
+                    __syncwarp();
+                    sgemm_wg_wait0();
+                    __syncwarp();
+                    /* stage s read (fragments loaded, wgmma retired) */
+                    sgemm_tmap_release(bars + 8 * (ST + s), lane, CL);
+                    s = s1;
+                    ph = ph1;
                 }
             }
 #pragma unroll
@@ -963,8 +953,8 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * wgmma N, 128 or 256), BN = 64 NWG columns (NWG consumer warpgroups), ST
  * stages, DB double-buffered fragments with one wgmma group in flight (1),
  * wait_group 0 per slab (0), or wait_group 0 per slab with the next slab's
- * fragments prefetched into a second set (2, _pf, KIND 1 only), WS a producer warp (1) or thread 0 producing
- * (0), PP ping-pong issue order of the two warpgroups (1), MINB blocks per
+ * fragments prefetched into a second set (2, _pf, KIND 1 only), WS a
+ * producer warp (1) or thread 0 producing (0), PP ping-pong issue order of the two warpgroups (1), MINB blocks per
  * SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
  * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK split k when the units do not fill the GPU (KIND 1 only;
@@ -997,7 +987,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) ? "_sk" : "",                               \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) ? "_sk" : "",      \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
