@@ -2,15 +2,21 @@
  * MMA fed by TMA (the kernel and its candidates: sgemm_tf32_tma.cuh).
  * Compiled for sm_90a only.
  *
- * Idea: four candidates of SGEMM_TMA_CANDIDATES, picked by name from the
- * shape and the SM count: up to 1024^2 outputs a 256 x 128 tile leaves most
- * SMs idle (32 tiles at 1024^2 on 132 SMs), so smaller tiles with a producer
+ * Idea: candidates of SGEMM_TMA_CANDIDATES, picked by name from the shape
+ * and the SM count: up to 1024^2 outputs a 256 x 128 tile leaves most SMs
+ * idle (32 tiles at 1024^2 on 132 SMs), so smaller tiles with a producer
  * warp take those: 128 x 64 (one consumer warpgroup) while its tiles fit in
- * one wave (tiles <= SMs: NARROW), else 128 x 128 (SMALL; e.g. m = 16 with a
- * long n, where 128 x 64 would make two waves). The split-k 2-CTA persistent
- * candidate won the search at 512 and 1024 over SMALL by a few points but
- * lost in `compare` at 256, 129 and 16x14336x4096 and needs a memset of C
- * and float atomics; NARROW beat both at 256 .. 1024. Beyond 1024^2
+ * one wave (tiles <= SMs: NARROW), else 128 x 128 (SMALL). For a thin m
+ * (m <= 64, any n: decode-like, a few rows of activations against a weight
+ * matrix) the same choice of 64 or 128 columns, on the tile with the fewest
+ * of 16, 32, 64 rows that holds m (NARROW16 .. SMALL64): the tile's rows
+ * are the wgmma's N, so m = 16 in a 128-row tile made 7/8 of every MMA on
+ * zero rows; such a shape streams B once and is bound by DRAM, and with the
+ * MMA cut to what m needs it runs at the rate of the copies (the figures at
+ * m = 16, 32, 64: results/h200/search_tma_thin.txt). The split-k 2-CTA
+ * persistent candidate won the search at 512 and 1024 over SMALL by a few
+ * points but lost in `compare` at 256, 129 and 16x14336x4096 and needs a
+ * memset of C and float atomics; NARROW beat both at 256 .. 1024. Beyond 1024^2
  * outputs the persistent warp-specialised 256x128 kernel with setmaxnreg
  * and fragment prefetch (_pf: the next slab's B^T fragments are loaded
  * while this slab's batch runs): in ping-pong order while its tiles fit in
@@ -19,7 +25,9 @@
  * search or of tests/probes/tf32_probe.cu (compare-search --family
  * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range.
  * Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
- * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME".
+ * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME"
+ * (and SGEMM_TMA_NARROW16/32/64, SGEMM_TMA_SMALL16/32/64, each a candidate
+ * with that many rows).
  *
  * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not
  * a multiple of 4, A or B not 16-byte aligned, C not 8-byte aligned) run
@@ -66,6 +74,25 @@
 #include "sgemm_tf32_tma.cuh"
 #include "sgemm_tf32_tma.h"
 
+/* thin m: the NARROW and SMALL tiles with 16, 32 or 64 rows */
+#ifndef SGEMM_TMA_NARROW16
+#define SGEMM_TMA_NARROW16 tf32_tma_m16n64k32_s8_ws
+#endif
+#ifndef SGEMM_TMA_NARROW32
+#define SGEMM_TMA_NARROW32 tf32_tma_m32n64k32_s8_ws
+#endif
+#ifndef SGEMM_TMA_NARROW64
+#define SGEMM_TMA_NARROW64 tf32_tma_m64n64k32_s6_ws
+#endif
+#ifndef SGEMM_TMA_SMALL16
+#define SGEMM_TMA_SMALL16 tf32_tma_m16n128k32_s8_ws
+#endif
+#ifndef SGEMM_TMA_SMALL32
+#define SGEMM_TMA_SMALL32 tf32_tma_m32n128k32_s8_ws
+#endif
+#ifndef SGEMM_TMA_SMALL64
+#define SGEMM_TMA_SMALL64 tf32_tma_m64n128k32_s6_ws
+#endif
 #ifndef SGEMM_TMA_NARROW
 #define SGEMM_TMA_NARROW tf32_tma_m128n64k32_s6_ws
 #endif
@@ -79,10 +106,28 @@
 #define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_pers_c2
 #endif
 
-static constexpr sgemm_tma_cfg sgemm_tma_narrow = SGEMM_TMA_CFG(SGEMM_TMA_NARROW);
-static constexpr sgemm_tma_cfg sgemm_tma_small = SGEMM_TMA_CFG(SGEMM_TMA_SMALL);
 static constexpr sgemm_tma_cfg sgemm_tma_wave = SGEMM_TMA_CFG(SGEMM_TMA_WAVE);
 static constexpr sgemm_tma_cfg sgemm_tma_large = SGEMM_TMA_CFG(SGEMM_TMA_LARGE);
+
+typedef int (*sgemm_tma_run_fn)(const float *, const float *, float *, int, int, int, cudaStream_t);
+typedef struct {
+    const sgemm_tma_cfg *cfg;
+    sgemm_tma_run_fn run;
+} sgemm_tma_pick;
+#define SGEMM_TMA_PICK(NAME) {&SGEMM_TMA_CFG(NAME), sgemm_tma_run<SGEMM_TMA_ARGS(SGEMM_TMA_CFG(NAME))>}
+
+/* by rows: 16, 32, 64, 128 (checked at compile time below) */
+static const sgemm_tma_pick sgemm_tma_narrow_rows[4] = {
+    SGEMM_TMA_PICK(SGEMM_TMA_NARROW16), SGEMM_TMA_PICK(SGEMM_TMA_NARROW32),
+    SGEMM_TMA_PICK(SGEMM_TMA_NARROW64), SGEMM_TMA_PICK(SGEMM_TMA_NARROW)};
+static const sgemm_tma_pick sgemm_tma_small_rows[4] = {
+    SGEMM_TMA_PICK(SGEMM_TMA_SMALL16), SGEMM_TMA_PICK(SGEMM_TMA_SMALL32),
+    SGEMM_TMA_PICK(SGEMM_TMA_SMALL64), SGEMM_TMA_PICK(SGEMM_TMA_SMALL)};
+static_assert(SGEMM_TMA_CFG(SGEMM_TMA_NARROW16).bm == 16 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL16).bm == 16 &&
+                  SGEMM_TMA_CFG(SGEMM_TMA_NARROW32).bm == 32 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL32).bm == 32 &&
+                  SGEMM_TMA_CFG(SGEMM_TMA_NARROW64).bm == 64 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL64).bm == 64 &&
+                  SGEMM_TMA_CFG(SGEMM_TMA_NARROW).bm == 128 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL).bm == 128,
+              "the thin picks have 16, 32, 64 rows, NARROW and SMALL 128");
 
 /* The SM count of the current device, 0 when it cannot be read (the rule then
  * takes the large pick). */
@@ -119,13 +164,18 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
                               long long outputs, const char *why, cudaStream_t stream)
 {
     const int sms = sgemm_tma_sms();
-    if (outputs <= 1024LL * 1024LL) {
-        if (sms > 0 && sgemm_tma_tiles(sgemm_tma_narrow, m, n) <= sms) {
-            kernel_ran_note(sgemm_tma_narrow.name, why);
-            return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_narrow)>(A, B, C, m, n, k, stream);
-        }
-        kernel_ran_note(sgemm_tma_small.name, why);
-        return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_small)>(A, B, C, m, n, k, stream);
+    if (m <= 64 || outputs <= 1024LL * 1024LL) {
+        /* the row count: the fewest of 16, 32, 64, 128 that hold m (a thin m,
+         * decode-like, would leave most of a 128-row tile, the wgmma's N,
+         * zeros); then 64 columns while those tiles fit in one wave, else 128 */
+        int r = 0;
+        while (r < 3 && sgemm_tma_narrow_rows[r].cfg->bm < m)
+            r++;
+        const sgemm_tma_pick *p = sms > 0 && sgemm_tma_tiles(*sgemm_tma_narrow_rows[r].cfg, m, n) <= sms
+                                      ? &sgemm_tma_narrow_rows[r]
+                                      : &sgemm_tma_small_rows[r];
+        kernel_ran_note(p->cfg->name, why);
+        return p->run(A, B, C, m, n, k, stream);
     }
     if (sms > 0 && sgemm_tma_tiles(sgemm_tma_wave, m, n) <= sms) {
         kernel_ran_note(sgemm_tma_wave.name, why);

@@ -60,6 +60,19 @@
  *     at 8192 the 2-CTA form without ping-pong was the best. The same change
  *     in the KIND 0 kernel (thread 0 producing) ran far slower than without
  *     it, not explained (ptxas: 186 registers, no spill); not in the table.
+ *   - Thin m (m16 .. m64 rows, KIND 0 with a producer warp, 6-8 stages):
+ *     at m = 16, 32, 64 with n = 14336 each beat the 128-row tile by far
+ *     and cuBLAS, the fewest rows that hold m the best
+ *     (results/h200/search_tma_thin.txt); at n = 4096 the 64-column form
+ *     (twice the tiles) beat the 128-column one, as NARROW does for 128 rows.
+ *   - Clusters of four (a 2 x 2 block of tiles, each CTA multicasting half
+ *     of its A slab along its block row and half of its B slab along its
+ *     block column: L2 -> SM traffic per slab A / 2 + B / 2): tried because
+ *     the 2-CTA multicast gained most at 8192 and the no-TMA probe row said
+ *     the copies hold 8192 back. Only 30 such clusters are resident on the
+ *     H200 (120 of 132 SMs, against 66 pairs), and the waves of 2 x 2 blocks
+ *     quantise worse: slower at 2048, 4096 and 8192 though faster per CTA at
+ *     8192 (results/h200/tf32_probe.txt, call 4); not in the table.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -950,12 +963,13 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
 // ---- candidates ------------------------------------------------------------------
 
 /* X(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK): BM rows of C (=
- * wgmma N, 128 or 256), BN = 64 NWG columns (NWG consumer warpgroups), ST
- * stages, DB double-buffered fragments with one wgmma group in flight (1),
- * wait_group 0 per slab (0), or wait_group 0 per slab with the next slab's
- * fragments prefetched into a second set (2, _pf, KIND 1 only), WS a
- * producer warp (1) or thread 0 producing (0), PP ping-pong issue order of the two warpgroups (1), MINB blocks per
- * SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
+ * wgmma N: 16, 32, 64 (KIND 0 only: the thin-m tiles), 128 or 256), BN =
+ * 64 NWG columns (NWG consumer warpgroups), ST stages, DB double-buffered
+ * fragments with one wgmma group in flight (1), wait_group 0 per slab (0),
+ * or wait_group 0 per slab with the next slab's fragments prefetched into a
+ * second set (2, _pf, KIND 1 only), WS a producer warp (1) or thread 0
+ * producing (0), PP ping-pong issue order of the two warpgroups (1), MINB
+ * blocks per SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
  * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK split k when the units do not fill the GPU (KIND 1 only;
  * CL 1 or 2, SK 0 or 1). NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db,
@@ -970,6 +984,12 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1, 0, 1, 0) /* 128 x 192, 416 thr */       \
     X(tf32_tma_m128n64k32_s6_ws, 128, 64, 6, 0, 1, 0, 1, 0, 1, 0)   /* 128 x 64, 160 thr */        \
     X(tf32_tma_m128n64k32_s4_ws, 128, 64, 4, 0, 1, 0, 2, 0, 1, 0)   /* 128 x 64, 2 per SM */       \
+    X(tf32_tma_m16n64k32_s8_ws, 16, 64, 8, 0, 1, 0, 2, 0, 1, 0)     /* thin m: 16 x 64, 2 per SM */\
+    X(tf32_tma_m32n64k32_s8_ws, 32, 64, 8, 0, 1, 0, 2, 0, 1, 0)     /* 32 x 64, 2 per SM */        \
+    X(tf32_tma_m64n64k32_s6_ws, 64, 64, 6, 0, 1, 0, 2, 0, 1, 0)     /* 64 x 64, 2 per SM */        \
+    X(tf32_tma_m16n128k32_s8_ws, 16, 128, 8, 0, 1, 0, 1, 0, 1, 0)   /* 16 x 128 */                 \
+    X(tf32_tma_m32n128k32_s8_ws, 32, 128, 8, 0, 1, 0, 1, 0, 1, 0)   /* 32 x 128 */                 \
+    X(tf32_tma_m64n128k32_s6_ws, 64, 128, 6, 0, 1, 0, 1, 0, 1, 0)   /* 64 x 128 */                 \
     X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0)     /* persistent */     \
     X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
     X(tf32_tma_m256n128k32_s4_pers_c2, 256, 128, 4, 0, 1, 0, 1, 1, 2, 0)     /* no ping-pong */   \
@@ -1029,7 +1049,8 @@ static int sgemm_tma_run_tile(const float *A, const float *B, float *C, int m, i
                               cudaStream_t stream)
 {
     constexpr int NWG = BN / 64;
-    static_assert(BM == 128 || BM == 256, "wgmma N: the n128 and n256 wrappers");
+    static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
+                  "wgmma N: the n16 .. n256 wrappers");
     static_assert(BN % 64 == 0 && NWG >= 1 && NWG <= 3, "1 to 3 consumer warpgroups");
     static_assert(ST >= 2, "a ring of at least two stages");
     static_assert(!PP || (NWG == 2 && !DB), "ping-pong order: two warpgroups, wait_group 0");

@@ -1,7 +1,8 @@
 /* kernels/sgemm_wgmma_common.cuh: Hopper warpgroup-MMA helpers shared by
  * sgemm_tf32_wgmma.cuh and sgemm_tf32_tma.cuh (both built for sm_90a only):
  * wgmma fence / commit / wait, the K-major 128-byte-swizzle matrix
- * descriptor, the m64n128k8 / m64n256k8 TF32 instructions in their RS form
+ * descriptor, the m64nNk8 TF32 instructions (N = 16, 32, 64, 128, 256: the
+ * tile's BM rows of C; the small ones for thin m) in their RS form
  * (A from 4 registers, B by descriptor, D += A * B), the group size of the
  * grouped tile order (kernels/common/tile_order.cuh),
  * and the host-side shape check. The layouts are derived in
@@ -56,6 +57,47 @@ static __device__ __forceinline__ unsigned long long sgemm_wg_desc(unsigned addr
 }
 
 // ---- wgmma wrappers (RS form: A in 4 registers, B by descriptor, D += A * B) ----
+
+/* D[64 x 16] += A[64 x 8] (registers a) * B[8 x 16] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n16(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7"
+        "}, {%8, %9, %10, %11}, %12, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
+
+/* D[64 x 32] += A[64 x 8] (registers a) * B[8 x 32] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n32(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+        "}, {%16, %17, %18, %19}, %20, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
+
+/* D[64 x 64] += A[64 x 8] (registers a) * B[8 x 64] (shared memory, descriptor) */
+static __device__ __forceinline__ void sgemm_wg_mma_n64(float *d, const unsigned *a, unsigned long long desc)
+{
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+        "}, {%32, %33, %34, %35}, %36, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc)
+        : "memory");
+}
 
 /* D[64 x 128] += A[64 x 8] (registers a) * B[8 x 128] (shared memory, descriptor) */
 static __device__ __forceinline__ void sgemm_wg_mma_n128(float *d, const unsigned *a, unsigned long long desc)
@@ -135,8 +177,14 @@ static __device__ __forceinline__ void sgemm_wg_mma_slab(float *d, unsigned *f, 
     for (int j = 0; j < 4; j++) {
         if (BM == 256)
             sgemm_wg_mma_n256(d, f + 4 * j, desc[j]);
-        else
+        else if (BM == 128)
             sgemm_wg_mma_n128(d, f + 4 * j, desc[j]);
+        else if (BM == 64)
+            sgemm_wg_mma_n64(d, f + 4 * j, desc[j]);
+        else if (BM == 32)
+            sgemm_wg_mma_n32(d, f + 4 * j, desc[j]);
+        else
+            sgemm_wg_mma_n16(d, f + 4 * j, desc[j]);
     }
     sgemm_wg_commit();
 }

@@ -32,7 +32,8 @@
 #             DRAM bytes and L2 hit rate, caches flushed (ncu-l2.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
-#             sgemm run twice more, "sgemm-small": 256 .. 1537, 3001, 4097): compare --n 2048; sgemm at
+#             sgemm run twice more, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
+#             every TMA candidate (search_tma_thin.csv) and the tool (thin.csv)): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
 #             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
@@ -166,6 +167,15 @@ if has bench; then
         [[ $sets == *" sgemm-small "* ]] &&
             step bench-sgemm-small "$BUILD/compare" --ops sgemm --n 256,512,1024,129,1537,3001,4097 \
                 --cpu-max-n 0 --csv "$LOG/sgemm_small.csv"
+        # thin m (decode-like: m = 1 .. 64 against long and short n): every TMA candidate
+        # (behind tf32_tma's thin picks), then the tool itself on the same shapes
+        thin=1x14336x4096,16x14336x4096,32x14336x4096,64x14336x4096,16x4096x4096,32x4096x4096,64x4096x4096
+        if [[ $sets == *" thin "* ]]; then
+            step search-thin "$BUILD/compare-search" --family tf32-tma --shape "$thin" \
+                --csv "$LOG/search_tma_thin.csv"
+            step bench-thin "$BUILD/compare" --ops sgemm --shape "$thin" \
+                --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/thin.csv"
+        fi
         # the labs' ops at 2-4 sizes each, odd ones included (transpose: m x n of the shapes)
         [[ $sets == *" labs "* ]] &&
             step bench-labs "$BUILD/compare" --ops transpose,histogram,scan,transfer --shape 1000x999x1,8192x8192x1 \
