@@ -73,6 +73,9 @@
  *     H200 (120 of 132 SMs, against 66 pairs), and the waves of 2 x 2 blocks
  *     quantise worse: slower at 2048, 4096 and 8192 though faster per CTA at
  *     8192 (results/h200/tf32_probe.txt, call 4); not in the table.
+ *   - Streaming stores of C (st.global.cs, evict first; the probe built
+ *     both ways, call 5): no change at 4096 or 8192, so C's writes are not
+ *     what pushes the A and B panels out of L2; not kept.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
