@@ -15,7 +15,8 @@
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
 #             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
-#             "search-tma": only the wgmma/TMA candidates; SANITIZE_TOOLS narrows the four
+#             "search-tma": only the wgmma/TMA candidates; "compare-tma": memcheck and racecheck
+#             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; SANITIZE_TOOLS narrows the four
 #             tools of the test sets)
 #   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
 #             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan) ${STRESS_REPS:-500}
@@ -143,6 +144,15 @@ if has sanitize; then
     [[ $ssets == *" search "* || $ssets == *" search-tma "* ]] &&
     step sanitizer-racecheck-search-tma timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
         "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
+    # the tool's own tf32_tma path (its pick rule, staging, every pick it can make at
+    # these sizes: thin 16/32/64 rows at n = 1 .. 33, NARROW at 100, thin and staged shapes)
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+        [[ $ssets == *" compare-tma "* ]] || break
+        [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
+        step "sanitizer-$tool-compare-tma" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare" --ops sgemm --variants tf32_tma --n 1,2,17,31,33,100 \
+            --shape 16x14336x4096,48x1000x260,61x4100x1029 --cpu-max-n 0
+    done
     # one file with every sanitizer run's verdict, for results/h200/
     for f in "$LOG"/sanitizer-*.log; do
         echo "== $(basename "$f" .log)"
