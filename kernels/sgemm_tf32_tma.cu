@@ -64,7 +64,13 @@
  * tests/gpu_check.sh phase ncu), has both kernels at the same capped clock,
  * this one reading less from DRAM with a higher L2 hit rate than cuBLAS's
  * (the grouped tile order keeps L2 reuse) but moving more sectors from L2 to
- * the SMs: the remaining gap is in feeding the SMs, not in DRAM.
+ * the SMs: the remaining gap is in feeding the SMs, not in DRAM. Sustained
+ * for seconds (results/h200/power_8192.txt: nvidia-smi sampled beside the
+ * probe) both kernels sit at the board's power cap, this one at a lower SM
+ * clock than cuBLAS's and doing about the same work per clock: under the
+ * cap what is left is energy per FLOP (the L2 -> SM traffic above is one
+ * suspect), and in short rows how far the cap has pulled each clock
+ * depends on what ran before.
  * Run just this: ./compare --variants tf32_tma */
 #include <limits.h>
 
