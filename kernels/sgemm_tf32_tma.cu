@@ -13,7 +13,12 @@
  * are the wgmma's N, so m = 16 in a 128-row tile made 7/8 of every MMA on
  * zero rows; such a shape streams B once and is bound by DRAM, and with the
  * MMA cut to what m needs it runs at the rate of the copies (the figures at
- * m = 16, 32, 64: results/h200/search_tma_thin.txt). The split-k 2-CTA
+ * m = 16, 32, 64: results/h200/search_tma_thin.txt). When a thin m's
+ * 128-column tiles fill at most half the SMs (a short n, e.g. 4096: 32
+ * tiles), each SM streams a strip of B alone and too few pull from DRAM, so
+ * the persistent split-k form of the same tile takes it (SPLIT16 .. 64: k
+ * cut so that the parts fill the SMs, added with float atomics into C,
+ * zeroed first). The split-k 2-CTA
  * persistent candidate won the search at 512 and 1024 over SMALL by a few
  * points but lost in `compare` at 256, 129 and 16x14336x4096 and needs a
  * memset of C and float atomics; NARROW beat both at 256 .. 1024. Beyond 1024^2
@@ -26,8 +31,8 @@
  * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range.
  * Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
  * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME"
- * (and SGEMM_TMA_NARROW16/32/64, SGEMM_TMA_SMALL16/32/64, each a candidate
- * with that many rows).
+ * (and SGEMM_TMA_NARROW16/32/64, SGEMM_TMA_SMALL16/32/64,
+ * SGEMM_TMA_SPLIT16/32/64, each a candidate with that many rows).
  *
  * Shapes the TMA kernels cannot read in place (sgemm_wg_decline: n or k not
  * a multiple of 4, A or B not 16-byte aligned, C not 8-byte aligned) run
@@ -99,6 +104,16 @@
 #ifndef SGEMM_TMA_SMALL64
 #define SGEMM_TMA_SMALL64 tf32_tma_m64n128k32_s6_ws
 #endif
+/* thin m with few tiles: persistent, k split over the SMs */
+#ifndef SGEMM_TMA_SPLIT16
+#define SGEMM_TMA_SPLIT16 tf32_tma_m16n128k32_s8_sk_pers
+#endif
+#ifndef SGEMM_TMA_SPLIT32
+#define SGEMM_TMA_SPLIT32 tf32_tma_m32n128k32_s8_sk_pers
+#endif
+#ifndef SGEMM_TMA_SPLIT64
+#define SGEMM_TMA_SPLIT64 tf32_tma_m64n128k32_s6_sk_pers
+#endif
 #ifndef SGEMM_TMA_NARROW
 #define SGEMM_TMA_NARROW tf32_tma_m128n64k32_s6_ws
 #endif
@@ -129,6 +144,12 @@ static const sgemm_tma_pick sgemm_tma_narrow_rows[4] = {
 static const sgemm_tma_pick sgemm_tma_small_rows[4] = {
     SGEMM_TMA_PICK(SGEMM_TMA_SMALL16), SGEMM_TMA_PICK(SGEMM_TMA_SMALL32),
     SGEMM_TMA_PICK(SGEMM_TMA_SMALL64), SGEMM_TMA_PICK(SGEMM_TMA_SMALL)};
+static const sgemm_tma_pick sgemm_tma_split_rows[3] = {
+    SGEMM_TMA_PICK(SGEMM_TMA_SPLIT16), SGEMM_TMA_PICK(SGEMM_TMA_SPLIT32), SGEMM_TMA_PICK(SGEMM_TMA_SPLIT64)};
+static_assert(SGEMM_TMA_CFG(SGEMM_TMA_SPLIT16).bm == 16 && SGEMM_TMA_CFG(SGEMM_TMA_SPLIT32).bm == 32 &&
+                  SGEMM_TMA_CFG(SGEMM_TMA_SPLIT64).bm == 64 && SGEMM_TMA_CFG(SGEMM_TMA_SPLIT16).sk &&
+                  SGEMM_TMA_CFG(SGEMM_TMA_SPLIT32).sk && SGEMM_TMA_CFG(SGEMM_TMA_SPLIT64).sk,
+              "the split picks have 16, 32, 64 rows and split k");
 static_assert(SGEMM_TMA_CFG(SGEMM_TMA_NARROW16).bm == 16 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL16).bm == 16 &&
                   SGEMM_TMA_CFG(SGEMM_TMA_NARROW32).bm == 32 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL32).bm == 32 &&
                   SGEMM_TMA_CFG(SGEMM_TMA_NARROW64).bm == 64 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL64).bm == 64 &&
@@ -180,6 +201,12 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
         const sgemm_tma_pick *p = sms > 0 && sgemm_tma_tiles(*sgemm_tma_narrow_rows[r].cfg, m, n) <= sms
                                       ? &sgemm_tma_narrow_rows[r]
                                       : &sgemm_tma_small_rows[r];
+        /* thin m whose 128-column tiles fill at most half the SMs (a short
+         * n): each tile streams its strip of B alone, so too few SMs pull
+         * from DRAM; split k over the SMs instead (the parts added with float
+         * atomics into C, zeroed first) */
+        if (r < 3 && sms > 0 && 2 * sgemm_tma_tiles(*sgemm_tma_split_rows[r].cfg, m, n) <= sms)
+            p = &sgemm_tma_split_rows[r];
         kernel_ran_note(p->cfg->name, why);
         return p->run(A, B, C, m, n, k, stream);
     }

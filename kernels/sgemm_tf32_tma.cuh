@@ -966,7 +966,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
 // ---- candidates ------------------------------------------------------------------
 
 /* X(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK): BM rows of C (=
- * wgmma N: 16, 32, 64 (KIND 0 only: the thin-m tiles), 128 or 256), BN =
+ * wgmma N: 16, 32, 64 (the thin-m tiles), 128 or 256), BN =
  * 64 NWG columns (NWG consumer warpgroups), ST stages, DB double-buffered
  * fragments with one wgmma group in flight (1), wait_group 0 per slab (0),
  * or wait_group 0 per slab with the next slab's fragments prefetched into a
@@ -997,6 +997,9 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
     X(tf32_tma_m256n128k32_s4_pers_c2, 256, 128, 4, 0, 1, 0, 1, 1, 2, 0)     /* no ping-pong */   \
     X(tf32_tma_m128n128k32_s6_pp_sk_pers_c2, 128, 128, 6, 0, 1, 1, 1, 1, 2, 1) /* + split k */   \
+    X(tf32_tma_m16n128k32_s8_sk_pers, 16, 128, 8, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
+    X(tf32_tma_m32n128k32_s8_sk_pers, 32, 128, 8, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
+    X(tf32_tma_m64n128k32_s6_sk_pers, 64, 128, 6, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */
@@ -1074,7 +1077,8 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
                          cudaStream_t stream)
 {
     if constexpr (KIND == 1) {
-        static_assert(BM == 128 || BM == 256, "wgmma N: the n128 and n256 wrappers");
+        static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
+                      "wgmma N: the n16 .. n256 wrappers");
         static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");

@@ -37,18 +37,19 @@ typedef struct {
 
 /* edges of every tile size in use (16 .. 256 rows, 32-wide k slabs, 4-float
  * chunks), k = 4 (one partial slab), n = 4 (one chunk), single rows; odd
- * counts of 256 x 128 tiles along both m and n (600 x 260: the 2 x 2
- * clusters' last block half outside), and more 2 x 2 blocks than resident
- * clusters (2100 x 3000: each walks several) */
+ * counts of 256 x 128 tiles along both m and n (600 x 260: the 2-CTA
+ * clusters' last pair half outside n), more units than resident clusters
+ * (2100 x 3000: each walks several), and a thin m with few tiles and a long
+ * k (40 x 520 x 2000: tf32_tma's split-k thin pick, k cut in several parts) */
 static const shape shapes_full[] = {
     {1, 4, 4},     {3, 8, 20},     {64, 132, 36},   {129, 516, 4},   {257, 260, 1028},
     {300, 4, 700}, {1000, 68, 1000}, {130, 1028, 260}, {5, 1, 3},    {17, 31, 33},
-    {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36},
+    {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36}, {40, 520, 2000},
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones */
 static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
-    {600, 260, 96},
+    {600, 260, 96}, {40, 520, 2000},
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
