@@ -65,6 +65,9 @@
  *     and cuBLAS, the fewest rows that hold m the best
  *     (results/h200/search_tma_thin.txt); at n = 4096 the 64-column form
  *     (twice the tiles) beat the 128-column one, as NARROW does for 128 rows.
+ *     There (32 tiles of 128 columns for 132 SMs) the persistent split-k
+ *     form of the thin tiles (_sk_pers, KIND 1 with 16 .. 64 rows) beat
+ *     both and cuBLAS: the k parts put every SM on the stream of B.
  *   - Clusters of four (a 2 x 2 block of tiles, each CTA multicasting half
  *     of its A slab along its block row and half of its B slab along its
  *     block column: L2 -> SM traffic per slab A / 2 + B / 2): tried because
