@@ -1,7 +1,7 @@
 /* kernels/sgemm_tf32_stage.cuh: staging copies for a GEMM whose operands a
  * TMA kernel cannot read in place, and the per-device buffer that holds them.
- * Included by kernels/sgemm_tf32_tma.cu (one translation unit: the buffer
- * table below is static to it).
+ * Included by kernels/sgemm_tf32_tma.cuh (each translation unit that
+ * includes it has its own buffer table: the variant's, the search's).
  *
  * Idea
  *   A TMA tensor map needs a 16-byte-aligned base and row strides that are
@@ -20,15 +20,20 @@
  *     is written over its whole extent, padding included, on every call: a
  *     reused buffer never shows a previous call's bytes (nor uninitialised
  *     ones) to the GEMM.
- *   - sgemm_stage_acquire / _release: one device buffer per device
- *     ordinal, allocated at the first call that needs it (in compare: the
- *     verification run, before the warm-up and the timed samples), grown
- *     when a call needs more (never while the same shape is timed), kept
- *     between calls and freed at exit (atexit, run when the library holding
- *     it is unloaded or the process ends). The sgemm launcher contract
- *     (kernels/sgemm.h) has no workspace argument, so the buffer is the
- *     launcher's own; compare's memory check does not count it (at most
- *     A + B + C with padded rows, rounded up to 2 MiB).
+ *   - sgemm_stage_acquire / _release: one device buffer per pool and
+ *     device ordinal, allocated at the first call that needs it (in
+ *     compare: the verification run, before the warm-up and the timed
+ *     samples), grown when a call needs more (never while the same shape is
+ *     timed), kept between calls and freed at exit (atexit, run when the
+ *     library holding it is unloaded or the process ends). Pools:
+ *     SGEMM_STAGE_POOL_COPY, the staged operands below (at most A + B + C
+ *     with padded rows, rounded up to 2 MiB); SGEMM_STAGE_POOL_STREAMK, the
+ *     stream-K partial tiles and arrival counters of the persistent TMA
+ *     kernels (sgemm_tf32_tma.cuh; zeroed when allocated, a few tens of
+ *     MiB). Two pools, since a staged call runs a stream-K kernel on staged
+ *     operands while holding its copy buffer. The sgemm launcher contract
+ *     (kernels/sgemm.h) has no workspace argument, so the buffers are the
+ *     launchers' own; compare's memory check does not count them.
  *   - Ordering: every call records an event on its stream after its last
  *     use of the buffer, and the next call (on any stream) waits for it
  *     before its first use: calls on different streams take turns with the
@@ -54,6 +59,9 @@
 #define SGEMM_STAGE_DEVICES 64         /* device ordinals with a buffer slot */
 #define SGEMM_STAGE_ALIGN 256          /* bytes: each part of the buffer starts on this boundary */
 #define SGEMM_STAGE_GRAIN (2u << 20)   /* allocations rounded up to 2 MiB */
+#define SGEMM_STAGE_POOL_COPY 0        /* staged operands (sgemm_tf32_tma.cu) */
+#define SGEMM_STAGE_POOL_STREAMK 1     /* stream-K workspace (sgemm_tf32_tma.cuh), zeroed when allocated */
+#define SGEMM_STAGE_POOLS 2
 
 /* One copy: dst[r][c] = src[r][c] for r < rows and c < cols, 0 elsewhere in
  * dst_rows x dst_cols (dst_rows >= rows, dst_cols >= cols). */
@@ -128,15 +136,15 @@ typedef struct {
     cudaEvent_t done;   /* recorded after each call's last use of it (NULL: none yet) */
 } sgemm_stage_slot;
 
-static sgemm_stage_slot sgemm_stage_slots[SGEMM_STAGE_DEVICES];
+static sgemm_stage_slot sgemm_stage_slots[SGEMM_STAGE_POOLS][SGEMM_STAGE_DEVICES];
 static int sgemm_stage_exit_hooked;
 
 /* at exit: every slot's buffer and event (errors ignored: the process ends) */
 static void sgemm_stage_free_all(void)
 {
-    for (int d = 0; d < SGEMM_STAGE_DEVICES; d++) {
-        sgemm_stage_slot *s = &sgemm_stage_slots[d];
-        if ((!s->ptr && !s->done) || cudaSetDevice(d) != cudaSuccess)
+    for (int i = 0; i < SGEMM_STAGE_POOLS * SGEMM_STAGE_DEVICES; i++) {
+        sgemm_stage_slot *s = &sgemm_stage_slots[i / SGEMM_STAGE_DEVICES][i % SGEMM_STAGE_DEVICES];
+        if ((!s->ptr && !s->done) || cudaSetDevice(i % SGEMM_STAGE_DEVICES) != cudaSuccess)
             continue;
         if (s->ptr)
             (void)cudaFree(s->ptr);
@@ -148,12 +156,14 @@ static void sgemm_stage_free_all(void)
     }
 }
 
-/* The current device's buffer, at least `bytes` long, in *buf, ordered after
- * the previous call's use of it (its event, waited for on `stream`); the
- * caller must end with sgemm_stage_release on the same stream. 0, or
- * cudaErrorMemoryAllocation (cleared, nothing sticky) or cudaErrorNotSupported
- * (ordinal past 63) for the caller to fall back, or another cudaError_t. */
-static int sgemm_stage_acquire(size_t bytes, cudaStream_t stream, void **buf, int *slot)
+/* Pool `pool`'s buffer of the current device, at least `bytes` long, in
+ * *buf, ordered after the previous call's use of it (its event, waited for
+ * on `stream`); the caller must end with sgemm_stage_release on the same
+ * stream. A new allocation of SGEMM_STAGE_POOL_STREAMK is zeroed on
+ * `stream` (its counters start at 0). 0, or cudaErrorMemoryAllocation
+ * (cleared, nothing sticky) or cudaErrorNotSupported (ordinal past 63) for
+ * the caller to fall back, or another cudaError_t. *slot: for the release. */
+static int sgemm_stage_acquire(int pool, size_t bytes, cudaStream_t stream, void **buf, int *slot)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -161,7 +171,7 @@ static int sgemm_stage_acquire(size_t bytes, cudaStream_t stream, void **buf, in
         return (int)e;
     if (dev < 0 || dev >= SGEMM_STAGE_DEVICES)
         return (int)cudaErrorNotSupported;
-    sgemm_stage_slot *s = &sgemm_stage_slots[dev];
+    sgemm_stage_slot *s = &sgemm_stage_slots[pool][dev];
     if (!s->done) {
         e = cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming);
         if (e != cudaSuccess) {
@@ -190,11 +200,15 @@ static int sgemm_stage_acquire(size_t bytes, cudaStream_t stream, void **buf, in
             (void)cudaGetLastError(); /* not sticky: cleared, the caller falls back */
             return (int)cudaErrorMemoryAllocation;
         }
+        if (pool == SGEMM_STAGE_POOL_STREAMK && (e = cudaMemsetAsync(p, 0, want, stream)) != cudaSuccess) {
+            (void)cudaFree(p); /* never handed out with counters not zeroed */
+            return (int)e;
+        }
         s->ptr = p;
         s->bytes = want;
     }
     *buf = s->ptr;
-    *slot = dev;
+    *slot = pool * SGEMM_STAGE_DEVICES + dev;
     return 0;
 }
 
@@ -202,7 +216,8 @@ static int sgemm_stage_acquire(size_t bytes, cudaStream_t stream, void **buf, in
  * the next call waits for this point. 0 or a cudaError_t value. */
 static int sgemm_stage_release(int slot, cudaStream_t stream)
 {
-    return (int)cudaEventRecord(sgemm_stage_slots[slot].done, stream);
+    return (int)cudaEventRecord(
+        sgemm_stage_slots[slot / SGEMM_STAGE_DEVICES][slot % SGEMM_STAGE_DEVICES].done, stream);
 }
 
 /* bytes rounded up to SGEMM_STAGE_ALIGN */

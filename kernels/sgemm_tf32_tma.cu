@@ -124,11 +124,17 @@
 #define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pf_pers
 #endif
 #ifndef SGEMM_TMA_LARGE
-#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_pers_c2
+#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_stk_pers_c2
+#endif
+/* LARGE when its stream-K workspace cannot be had: whole tiles, no workspace */
+#ifndef SGEMM_TMA_LARGE_WHOLE
+#define SGEMM_TMA_LARGE_WHOLE tf32_tma_m256n128k32_s4_pf_pers_c2
 #endif
 
 static constexpr sgemm_tma_cfg sgemm_tma_wave = SGEMM_TMA_CFG(SGEMM_TMA_WAVE);
 static constexpr sgemm_tma_cfg sgemm_tma_large = SGEMM_TMA_CFG(SGEMM_TMA_LARGE);
+static constexpr sgemm_tma_cfg sgemm_tma_large_whole = SGEMM_TMA_CFG(SGEMM_TMA_LARGE_WHOLE);
+static_assert(sgemm_tma_large_whole.sk == 0, "the whole-tile LARGE needs no workspace");
 
 typedef int (*sgemm_tma_run_fn)(const float *, const float *, float *, int, int, int, cudaStream_t);
 typedef struct {
@@ -215,7 +221,13 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_wave)>(A, B, C, m, n, k, stream);
     }
     kernel_ran_note(sgemm_tma_large.name, why);
-    return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
+    const int rc = sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
+    if (rc != (int)cudaErrorMemoryAllocation || sgemm_tma_large.sk < 2)
+        return rc;
+    /* the stream-K workspace could not be allocated (cleared, not sticky) */
+    kernel_ran_note(sgemm_tma_large_whole.name,
+                    why ? why : "no device memory for the stream-K workspace: whole tiles");
+    return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large_whole)>(A, B, C, m, n, k, stream);
 }
 
 // ---- staged operands ---------------------------------------------------------
@@ -267,7 +279,7 @@ static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, 
     const size_t bytes_c = mask & SGEMM_TMA_STAGE_C ? sgemm_stage_round((size_t)m * n4 * 4) : 0;
     void *buf = NULL;
     int slot = 0;
-    int rc = sgemm_stage_acquire(bytes_a + bytes_b + bytes_c, stream, &buf, &slot);
+    int rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_COPY, bytes_a + bytes_b + bytes_c, stream, &buf, &slot);
     if (rc == (int)cudaErrorMemoryAllocation || rc == (int)cudaErrorNotSupported) {
         *why_fallback = rc == (int)cudaErrorMemoryAllocation
                             ? "no device memory for the TMA staging buffer"

@@ -205,6 +205,7 @@
 #include <cuda_runtime.h>
 
 #include "candidate_name.cuh"
+#include "sgemm_tf32_stage.cuh"
 #include "sgemm_wgmma_common.cuh"
 #include "smem.cuh"
 
@@ -604,30 +605,163 @@ static __device__ __forceinline__ void sgemm_tmap_release(unsigned empty, int la
     }
 }
 
-/* Work unit u: k split u / (units_n x tiles_m) (k slabs [kt0, kt1)) of a
- * pair (CL = 2) or a single tile (CL = 1) of BM x 128 tiles side by side
- * along n, the pairs walked in the grouped order; this CTA takes tile column
- * CL x (unit column) + rank (past n for the right member of an odd last
- * pair: it loads zeros, stores nothing, and still multicasts its half of A
- * to its peer). */
-static __device__ __forceinline__ void sgemm_tmap_unit(int u, int units_n, int tiles_m, unsigned rank,
-                                                       int KT, int kts, const int BM, const int CL,
-                                                       const int SK, int *bm0, int *bn0, int *kt0,
-                                                       int *kt1)
+/* KIND 1 schedule, the kernel's last argument (host-filled by
+ * sgemm_tmap_launch). Split k (SK = 1): kts slabs per part, nsplit parts.
+ * Stream-K (SK = 2, 3): sk_units tile units whose k slabs are spread evenly
+ * over the clusters (0: none, every unit whole), ws and cnt their partial
+ * tiles and arrival counters (SGEMM_STAGE_POOL_STREAMK, see
+ * sgemm_tmap_splice). */
+typedef struct {
+    int kts, nsplit;
+    int sk_units;
+    float *ws;
+    unsigned *cnt;
+} sgemm_tmap_sched;
+
+#define SGEMM_TMAP_SK_MAX_CLUSTERS 1024 /* stream-K: counters for this many boundaries */
+/* stream-K workspace: the counters (fixed size, first: every candidate's
+ * launches share them), then per boundary, CTA rank, consumer warpgroup and
+ * role (0 the head piece, 1 the tail) one slot of BM x 64 floats */
+#define SGEMM_TMAP_SK_CNT_BYTES (SGEMM_TMAP_SK_MAX_CLUSTERS * 2 * 2 * 4)
+#define SGEMM_TMAP_SK_WS_BYTES(CLUSTERS, CL, BM) \
+    (SGEMM_TMAP_SK_CNT_BYTES + (size_t)((CLUSTERS) + 1) * (CL) * 2 * 2 * (BM) * 64 * 4)
+
+/* This cluster's work items (cluster `first` of `step`): their count, and
+ * item `it` as a tile unit u (a pair (CL = 2) or a single tile (CL = 1) of
+ * BM x 128 tiles side by side along n, in the grouped order) with its k
+ * slabs [kt0, kt1).
+ *   SK 0: units first, first + step, ... whole.
+ *   SK 1 (split k): units of tile_units x nsplit; unit u is part
+ *     u / tile_units (slabs [part kts, +kts)) of tile unit u % tile_units.
+ *   SK 2, 3 (stream-K): the first (SK 2) or last (SK 3) sk_units tile units
+ *     form one run of sk_units x KT slabs cut into `step` equal contiguous
+ *     ranges, range c = [T c / step, T (c + 1) / step) for cluster c; the
+ *     other units go out whole, unit (wave) x step + first. A range is cut
+ *     at tile boundaries into pieces; sk_units >= step, so every range has
+ *     at least KT slabs and each tile at most one inner boundary: a piece is
+ *     whole, the head of a tile (kt0 = 0, kt1 < KT: cluster c + 1 has the
+ *     rest) or its tail (kt0 > 0, kt1 = KT: cluster c - 1 has the head). */
+static __device__ __forceinline__ int sgemm_tmap_items(int first, int step, int units, int KT,
+                                                       const sgemm_tmap_sched &sc, const int SK)
 {
-    const int per_split = units_n * tiles_m;
-    const int sp = SK ? u / per_split : 0;
-    const int2 t = tile_order_grouped(u - sp * per_split, units_n, tiles_m, SGEMM_WG_GROUP_M);
+    if (SK < 2 || sc.sk_units == 0)
+        return (units - first + step - 1) / step;
+    const long long T = (long long)sc.sk_units * KT;
+    const long long b0 = T * first / step, b1 = T * (first + 1) / step;
+    return (int)((b1 - 1) / KT - b0 / KT + 1) + (units - sc.sk_units) / step;
+}
+
+static __device__ __forceinline__ void sgemm_tmap_item(int it, int first, int step, int units, int KT,
+                                                       const sgemm_tmap_sched &sc, const int SK, int *u,
+                                                       int *kt0, int *kt1)
+{
+    if (SK == 1) {
+        const int tile_units = units / sc.nsplit, v = first + it * step;
+        const int sp = v / tile_units;
+        *u = v - sp * tile_units;
+        *kt0 = sp * sc.kts;
+        *kt1 = min(KT, *kt0 + sc.kts); /* > kt0: the launcher makes every split non-empty */
+        return;
+    }
+    *kt0 = 0;
+    *kt1 = KT;
+    if (SK < 2 || sc.sk_units == 0) {
+        *u = first + it * step;
+        return;
+    }
+    const int dp_units = units - sc.sk_units, sk_base = SK == 2 ? 0 : dp_units;
+    const long long T = (long long)sc.sk_units * KT;
+    const long long b0 = T * first / step, b1 = T * (first + 1) / step;
+    const int t0 = (int)(b0 / KT), pieces = (int)((b1 - 1) / KT) - t0 + 1;
+    const int p = SK == 2 ? it : it - dp_units / step; /* piece index when in [0, pieces) */
+    if (p >= 0 && p < pieces) {
+        const long long tile0 = (long long)(t0 + p) * KT;
+        *u = sk_base + t0 + p;
+        *kt0 = p == 0 ? (int)(b0 - tile0) : 0;
+        *kt1 = p == pieces - 1 ? (int)(b1 - tile0) : KT;
+        return;
+    }
+    const int w = SK == 2 ? it - pieces : it; /* a whole unit's wave */
+    *u = (SK == 2 ? sc.sk_units : 0) + w * step + first;
+}
+
+/* Tile unit u's tile for this CTA: rows bm0.., columns bn0.. (CL x the unit
+ * column + rank: past n for the right member of an odd last pair, which
+ * loads zeros, stores nothing, and still multicasts its half of A to its
+ * peer). */
+static __device__ __forceinline__ void sgemm_tmap_tile(int u, int units_n, int tiles_m, unsigned rank,
+                                                       const int BM, const int CL, int *bm0, int *bn0)
+{
+    const int2 t = tile_order_grouped(u, units_n, tiles_m, SGEMM_WG_GROUP_M);
     *bm0 = t.y * BM;
     *bn0 = (t.x * CL + (int)rank) * 128;
-    *kt0 = SK ? sp * kts : 0;
-    *kt1 = SK ? min(KT, *kt0 + kts) : KT; /* > kt0: the launcher makes every split non-empty */
+}
+
+/* Stream-K: a piece of a tile (head or tail, see sgemm_tmap_item) meets
+ * the other piece, through the workspace, per consumer warpgroup (its 64
+ * columns of the tile; 128 threads, named barrier 3 + cw). The two pieces
+ * of boundary c (the start of cluster c's range) count on cnt[c, rank, cw]:
+ * each adds 1 once per launch, so an odd count means the other piece has
+ * already arrived in this launch (the counts start at 0 when the workspace
+ * is allocated and grow by 2 per split boundary per launch: never reset).
+ * A piece that finds the other not yet arrived stores its accumulators in
+ * its slot (thread-major float4: coalesced, no C layout), fences, and
+ * arrives; if the other arrived meanwhile (the count it added to was odd),
+ * or had arrived before it looked, it is the last: it adds the other's slot
+ * to its registers and returns 1 (the caller stores the tile); else 0 (the
+ * tile is the other's to store). Head + tail in either order is the same
+ * float sum (two terms): results do not depend on which finished last.
+ * Nobody waits for anybody: no residency assumption, no deadlock. */
+static __device__ __forceinline__ int sgemm_tmap_splice(float *d, const sgemm_tmap_sched &sc, int bidx,
+                                                        int role, unsigned rank, int cw, int ct,
+                                                        const int BM, const int CL)
+{
+    __shared__ unsigned sgemm_tmap_last[2];
+    const size_t who = ((size_t)bidx * CL + rank) * 2 + (size_t)cw;
+    unsigned *cnt = sc.cnt + who;
+    float4 *slot = (float4 *)(sc.ws + SGEMM_TMAP_SK_CNT_BYTES / 4) + (who * 2 + (size_t)role) * (BM * 16);
+    const float4 *other = (float4 *)(sc.ws + SGEMM_TMAP_SK_CNT_BYTES / 4) + (who * 2 + (size_t)(role ^ 1)) * (BM * 16);
+    /* each write of sgemm_tmap_last[cw] comes after a barrier that follows
+     * every read of its previous value */
+    sgemm_tma_named_sync(3 + cw, 128);
+    if (ct == 0) {
+        unsigned v;
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(cnt) : "memory");
+        sgemm_tmap_last[cw] = v & 1u;
+    }
+    sgemm_tma_named_sync(3 + cw, 128);
+    int last = (int)sgemm_tmap_last[cw];
+    if (!last) {
+#pragma unroll
+        for (int i = 0; i < BM / 8; i++)
+            __stcg(slot + i * 128 + ct, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+        __threadfence();
+        sgemm_tma_named_sync(3 + cw, 128); /* every slot store fenced, every read of the peek done */
+        if (ct == 0)
+            sgemm_tmap_last[cw] = atomicAdd(cnt, 1u) & 1u;
+        sgemm_tma_named_sync(3 + cw, 128);
+        last = (int)sgemm_tmap_last[cw];
+        if (!last)
+            return 0;
+    } else if (ct == 0) {
+        atomicAdd(cnt, 1u); /* the launch's second arrival: the count stays even */
+    }
+    __threadfence();
+#pragma unroll
+    for (int i = 0; i < BM / 8; i++) {
+        const float4 o = __ldcg(other + i * 128 + ct);
+        d[4 * i] += o.x;
+        d[4 * i + 1] += o.y;
+        d[4 * i + 2] += o.z;
+        d[4 * i + 3] += o.w;
+    }
+    return 1;
 }
 
 template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, const CUtensorMap *tb,
-                                                       float *C, int m, int n, int k, int kts,
-                                                       int nsplit)
+                                                       float *C, int m, int n, int k,
+                                                       const sgemm_tmap_sched &sc)
 {
     constexpr int NWG = 2;
     constexpr unsigned STAGE_BYTES = SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(NWG);
@@ -641,12 +775,11 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
     const int tiles_m = (m + BM - 1) / BM;
     const int units_n = ((n + 127) / 128 + CL - 1) / CL;
     const int KT = (k + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK;
-    if (!SK) { /* no split: compile-time constants, no registers (BM = 256 is at ptxas's limit) */
-        kts = KT;
-        nsplit = 1;
-    }
+    /* without split k a compile-time 1, no register (BM = 256 is at ptxas's limit) */
+    const int nsplit = SK == 1 ? sc.nsplit : 1;
     const int units = tiles_m * units_n * nsplit; /* < 2^31: checked by the launcher */
     const int first = (int)blockIdx.x / CL, step = (int)gridDim.x / CL; /* cluster id, count */
+    const int items = sgemm_tmap_items(first, step, units, KT, sc, SK); /* this cluster's */
 
     if (tid == 0) {
         for (int s = 0; s < ST; s++) {
@@ -668,9 +801,10 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
         if (tid == 0) {
             int s = 0;
             unsigned ph = 0; /* round parity of stage s */
-            for (int u = first; u < units; u += step) {
-                int bm0, bn0, kt0, kt1;
-                sgemm_tmap_unit(u, units_n, tiles_m, rank, KT, kts, BM, CL, SK, &bm0, &bn0, &kt0, &kt1);
+            for (int it = 0; it < items; it++) {
+                int u, bm0, bn0, kt0, kt1;
+                sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
+                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
                 for (int kt = kt0; kt < kt1; kt++) {
                     const unsigned full = bars + 8 * s;
                     /* round r of stage s: every consumer warp of the cluster
@@ -711,9 +845,10 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
         unsigned ph = 0;
         unsigned f[PF ? 2 : 1][16]; /* fragment sets: two with _pf */
         float d[BM / 2];
-        for (int u = first; u < units; u += step) {
-            int bm0, bn0, kt0, kt1;
-            sgemm_tmap_unit(u, units_n, tiles_m, rank, KT, kts, BM, CL, SK, &bm0, &bn0, &kt0, &kt1);
+        for (int it = 0; it < items; it++) {
+            int u, bm0, bn0, kt0, kt1;
+            sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
+            sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
 #pragma unroll
             for (int i = 0; i < BM / 2; i++) {
                 d[i] = 0.0f;
@@ -752,7 +887,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                      * generations (a per-unit pattern would let 0 arrive
                      * twice on barrier 1 across a unit boundary). */
                     sgemm_tmap_batch(d, f[PF ? h : 0], smem + s * SGEMM_TMA_ASTAGE(BM), BM, PP, cw,
-                                     u == first && kt == kt0, u + step >= units && kt + 1 == kt1);
+                                     it == 0 && kt == kt0, it + 1 == items && kt + 1 == kt1);
                     const int s1 = s + 1 == ST ? 0 : s + 1;
                     const unsigned ph1 = s + 1 == ST ? ph ^ 1u : ph;
                     if (PF && kt + 1 < kt1) {
@@ -774,9 +909,16 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                 sgemm_wg_fence_operand(&d[i]);
             /* epilogue (the producer is already loading the next unit's
              * slabs): d[4j + v0 + 2 v1] = C[bm0 + 8j + 2t + v0][bn0 + n0 + v1];
-             * split k: added (float2 atomics) into C, zeroed by the launcher */
+             * split k: added (float2 atomics) into C, zeroed by the launcher;
+             * stream-K: a head or tail piece stores only if it is the
+             * second of its tile's two pieces to arrive, with the other's
+             * sum added (its boundary: the start of this cluster's range
+             * for a tail, of the next cluster's for a head) */
+            if (SK >= 2 && (kt0 > 0 || kt1 < KT) &&
+                !sgemm_tmap_splice(d, sc, kt0 > 0 ? first : first + 1, kt0 > 0 ? 1 : 0, rank, cw, ct, BM, CL))
+                continue;
             const int gn = bn0 + n0;
-            if (gn < n && (!SK || nsplit == 1)) { /* n % 4 == 0 and gn even: gn + 1 < n too */
+            if (gn < n && (SK != 1 || nsplit == 1)) { /* n % 4 == 0 and gn even: gn + 1 < n too */
 #pragma unroll
                 for (int j = 0; j < BM / 8; j++) {
                     const int m0 = bm0 + 8 * j + 2 * t;
@@ -863,9 +1005,9 @@ static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, unsigned long long *attr_s
     return (int)cudaGetLastError();
 }
 
-/* KIND 1 kernels: the tensor maps, C, m, n, k, k slabs per split, splits */
-typedef void (*sgemm_tmap_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int, int,
-                                     int);
+/* KIND 1 kernels: the tensor maps, C, m, n, k, the schedule */
+typedef void (*sgemm_tmap_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int,
+                                     const sgemm_tmap_sched);
 
 #define SGEMM_TMAP_MIN_SPLIT_SLABS 4 /* k slabs per split at least (split k) */
 
@@ -903,11 +1045,32 @@ static int sgemm_tmap_slots(sgemm_tmap_kernel_fn kern, const cudaLaunchConfig_t 
     return 0;
 }
 
+/* Stream-K (SK 2, 3) on `units` tile units over S resident clusters: the
+ * units whose slabs are spread (sgemm_tmap_item), 0 for none. Whole waves
+ * leave the last one rem = units % S units for S clusters: S - rem of them
+ * idle for one unit's time. Spreading S + rem units (the last whole wave
+ * and the partial one; at least one unit's slabs a cluster, so a tile has
+ * at most two pieces) evens the clusters out, at the price of one partial
+ * tile written and read through the workspace per split boundary; taken
+ * when that frees at least 1/16 of a unit's time (rem <= 15 S / 16) and
+ * there is a whole wave to spread with. */
+static inline long long sgemm_tmap_streamk_units(long long units, long long S)
+{
+    const long long rem = units % S;
+    if (units <= S || rem == 0 || (S - rem) * 16 < S || S > SGEMM_TMAP_SK_MAX_CLUSTERS)
+        return 0;
+    return S + rem;
+}
+
 /* KIND 1 launch: a persistent grid of min(units, resident clusters) clusters
- * of CL CTAs (cluster dimension set at the launch, not compiled in). SK and
- * fewer tile units than resident clusters: k split in nsplit parts (each at least
- * SGEMM_TMAP_MIN_SPLIT_SLABS slabs, none empty), C zeroed first and the
- * parts added into it. */
+ * of CL CTAs (cluster dimension set at the launch, not compiled in). SK = 1
+ * and fewer tile units than resident clusters: k split in nsplit parts (each
+ * at least SGEMM_TMAP_MIN_SPLIT_SLABS slabs, none empty), C zeroed first and
+ * the parts added into it. SK = 2, 3 (stream-K) and a partial last wave:
+ * the workspace (SGEMM_STAGE_POOL_STREAMK, taken in turn with other calls
+ * on any stream) and the spread units (sgemm_tmap_streamk_units);
+ * cudaErrorMemoryAllocation (cleared) when the workspace cannot be had,
+ * for the caller to run a whole-tile candidate instead. */
 static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
                              int BM, int CL, int SK, int smem, const float *A, const float *B, float *C, int m,
                              int n, int k, cudaStream_t stream)
@@ -959,11 +1122,26 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
             return (int)e;
     }
     const long long clusters = units < slots ? units : slots;
+    sgemm_tmap_sched sc = {kts, (int)nsplit, 0, NULL, NULL};
+    int ws_slot = -1;
+    if (SK >= 2 && (sc.sk_units = (int)sgemm_tmap_streamk_units(units, clusters)) > 0) {
+        void *ws = NULL;
+        rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_STREAMK, SGEMM_TMAP_SK_WS_BYTES(clusters, CL, BM), stream,
+                                 &ws, &ws_slot);
+        if (rc != 0)
+            return rc;
+        sc.ws = (float *)ws;
+        sc.cnt = (unsigned *)ws;
+    }
     cfg.gridDim = dim3((unsigned)(clusters * CL), 1, 1);
-    rc = (int)cudaLaunchKernelEx(&cfg, kern, ta, tb, C, m, n, k, kts, (int)nsplit);
-    if (rc != 0)
-        return rc;
-    return (int)cudaGetLastError();
+    rc = (int)cudaLaunchKernelEx(&cfg, kern, ta, tb, C, m, n, k, sc);
+    if (rc == 0)
+        rc = (int)cudaGetLastError();
+    if (ws_slot >= 0) {
+        const int rel = sgemm_stage_release(ws_slot, stream);
+        rc = rc != 0 ? rc : rel;
+    }
+    return rc;
 }
 
 // ---- candidates ------------------------------------------------------------------
@@ -977,10 +1155,12 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * producing (0), PP ping-pong issue order of the two warpgroups (1), MINB
  * blocks per SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
  * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
- * multicast and SK split k when the units do not fill the GPU (KIND 1 only;
- * CL 1 or 2, SK 0 or 1). NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db,
- * _pf or _sk, then _ws (KIND 0) or _pers, _pers_c2 (KIND 1, CL = 1, 2), for the
- * flags set, checked at compile time. */
+ * multicast and SK: 1 split k when the units do not fill the GPU, 2
+ * stream-K over the last whole wave and the partial one, those units
+ * first, 3 the same, those units last (KIND 1 only; CL 1 or 2, SK 0 .. 3).
+ * NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db, _pf or _sk, then _stk
+ * (SK 2) or _stkl (SK 3), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
+ * CL = 1, 2), for the flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
     X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 128, 256 thr */       \
     X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1, 0, 1, 0) /* 256 x 128, 256 thr */       \
@@ -1005,7 +1185,9 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m64n128k32_s6_sk_pers, 64, 128, 6, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
-    X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */
+    X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
+    X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
+    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
 typedef struct {
     int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
@@ -1016,7 +1198,8 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) ? "_sk" : "",      \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
+                                    (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
@@ -1044,10 +1227,10 @@ sgemm_tma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__
 template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __global__ void __launch_bounds__(SGEMM_TMAP_THREADS, 1)
 sgemm_tmap_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
-                  float *__restrict__ C, int m, int n, int k, int kts, int nsplit)
+                  float *__restrict__ C, int m, int n, int k, const sgemm_tmap_sched sc)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    sgemm_tmap_body<BM, ST, PP, CL, SK, PF>(&ta, &tb, C, m, n, k, kts, nsplit);
+    sgemm_tmap_body<BM, ST, PP, CL, SK, PF>(&ta, &tb, C, m, n, k, sc);
 #endif
 }
 
@@ -1085,8 +1268,8 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
-        static_assert(SK == 0 || SK == 1, "split k off or automatic");
-        static_assert(!(DB == 2 && SK), "_pf or _sk: the name has room for one (untested together)");
+        static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
+        static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */

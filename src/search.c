@@ -6,11 +6,16 @@
  * NAMES, and --csv writes one row per candidate and size (the reference
  * library's row first in each family) for tools: tests/gpu_check.sh's search
  * phase passes the winners' names as -DCOMPARE_KERNEL_DEFS.
- *   compare-search [--n LIST] [--shape MxNxK[,MxNxK...]] [--reps N] [--family LIST] [--csv FILE]
+ *   compare-search [--n LIST] [--shape MxNxK[,MxNxK...]] [--reps N] [--family LIST]
+ *                  [--candidates LIST] [--csv FILE]
  * --n gives square sizes (m = n = k), --shape explicit GEMM shapes (C m x n =
  * A m x k * B k x n, parsed by the core's shapes.c as `compare --shape`):
  * the --n sizes are timed first, then the shapes; without either, --n
  * 2048,4096,8192. A shape given twice (in --n and --shape too) is refused.
+ * --candidates NAME[,NAME...]: only these candidates, in this order, each as
+ * often as it is listed (a name twice: an A/B/A/B comparison that sees the
+ * clocks drift), in each table that has it; a name no selected table has is
+ * refused before anything runs.
  * CSV columns: family, candidate, m, n, k, status (ok, FAIL, ERROR, SKIP),
  * time_ms_median, tflops, pct_of_cublas, rel_err (empty where n/a).
  * Exit: 0, 1 if any candidate failed verification, 2 usage, 77 no GPU. */
@@ -92,29 +97,48 @@ static int search_family_listed(const char *list, const char *name)
     return 0;
 }
 
-/* every entry of the --family list names a built table; 0 ok, else a message */
-static int search_family_check(const char *list, char *err, size_t err_len)
+/* The index of candidate `name` (l characters) in table `tab`, or -1. */
+static int search_candidate_index(const search_table *tab, const char *name, size_t l)
 {
-    const char *p = list;
-    if (!*p) {
-        snprintf(err, err_len, "empty list");
-        return 1;
-    }
-    for (;;) {
+    for (int i = 0; i < tab->count(); i++)
+        if (strlen(tab->name(i)) == l && strncmp(tab->name(i), name, l) == 0)
+            return i;
+    return -1;
+}
+
+/* 1 if the list entry p (l characters) names a built table */
+static int search_is_family(const char *p, size_t l, const char *families)
+{
+    (void)families;
+    for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++)
+        if (strlen(search_tables[t].family) == l && strncmp(p, search_tables[t].family, l) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 if it names a candidate of a table the --family list (NULL: every table) selects */
+static int search_is_candidate(const char *p, size_t l, const char *families)
+{
+    for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++)
+        if ((!families || search_family_listed(families, search_tables[t].family)) &&
+            search_candidate_index(&search_tables[t], p, l) >= 0)
+            return 1;
+    return 0;
+}
+
+/* The first entry of a comma-separated list that `known` refuses, as *bad
+ * and *bad_len (an empty list: its empty first entry); 0 when every entry
+ * passes, else 1. */
+static int search_list_check(const char *list, const char *families,
+                             int (*known)(const char *, size_t, const char *), const char **bad,
+                             size_t *bad_len)
+{
+    for (const char *p = list;;) {
         const char *e = strchr(p, ',');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        int found = 0;
-        for (size_t t = 0; t < sizeof search_tables / sizeof search_tables[0]; t++)
-            if (strlen(search_tables[t].family) == l && strncmp(p, search_tables[t].family, l) == 0)
-                found = 1;
-        if (!found) {
-            snprintf(err, err_len, "unknown family '%.*s' (fp32, tf32%s)", (int)l, p,
-#ifdef COMPARE_HAVE_WGMMA
-                     ", tf32-wgmma, tf32-tma"
-#else
-                     "; the wgmma families are not built"
-#endif
-            );
+        const size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == 0 || !known(p, l, families)) {
+            *bad = p;
+            *bad_len = l;
             return 1;
         }
         if (!e)
@@ -286,6 +310,9 @@ int main(int argc, char **argv)
     int nsizes = 0, have_n = 0, reps = 20, bad = 0;
     static shapes_list given, shapes; /* --shape as given; every shape to time */
     const char *families = NULL; /* comma-separated, NULL: every table */
+    const char *candidates = NULL; /* --candidates, NULL: every candidate */
+    const char *bad_entry = NULL;  /* the entry of a list refused */
+    size_t bad_len = 0;
     const char *csv_path = NULL; /* --csv FILE */
     search_csv csv = {NULL, "", ""};
     char err[512];
@@ -311,20 +338,35 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--family") == 0 && i + 1 < argc) {
             families = argv[++i];
-            if (search_family_check(families, err, sizeof err)) {
-                fprintf(stderr, "compare-search: --family: %s\n", err);
+            if (search_list_check(families, NULL, search_is_family, &bad_entry, &bad_len)) {
+                fprintf(stderr, "compare-search: --family: unknown family '%.*s' (fp32, tf32%s)\n",
+                        (int)bad_len, bad_entry,
+#ifdef COMPARE_HAVE_WGMMA
+                        ", tf32-wgmma, tf32-tma"
+#else
+                        "; the wgmma families are not built"
+#endif
+                );
                 return 2;
             }
+        } else if (strcmp(argv[i], "--candidates") == 0 && i + 1 < argc) {
+            candidates = argv[++i];
         } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
             csv_path = argv[++i];
         } else {
             fprintf(stderr, "usage: compare-search [--n LIST] [--shape MxNxK[,MxNxK...]] [--reps N] [--family LIST]"
-                            " [--csv FILE]\n"
+                            " [--candidates LIST] [--csv FILE]\n"
                             "  families: fp32, tf32, tf32-wgmma, tf32-tma (those built); default all\n"
+                            "  --candidates: only these names, in this order, repeats allowed\n"
                             "  --n: square sizes; --shape: GEMM shapes C (m x n) = A (m x k) * B (k x n);\n"
                             "  neither: --n 2048,4096,8192\n");
             return 2;
         }
+    }
+    if (candidates && search_list_check(candidates, families, search_is_candidate, &bad_entry, &bad_len)) {
+        fprintf(stderr, "compare-search: --candidates: no candidate '%.*s' in the families searched\n",
+                (int)bad_len, bad_entry);
+        return 2;
     }
     if (search_shapes(sizes, nsizes, have_n, &given, &shapes))
         return 2;
@@ -404,7 +446,18 @@ int main(int argc, char **argv)
             ref_ms = o.ms;
             search_csv_row(&csv, tab->family, lib.info.name, sh, &o, ref_ms);
             search_cur_table = tab;
-            for (int i = 0; i < tab->count(); i++) {
+            /* every candidate, or those of --candidates this table has, in its order */
+            const char *next = candidates;
+            for (int j = 0; candidates ? next != NULL : j < tab->count(); j++) {
+                int i = j;
+                if (candidates) {
+                    const char *e = strchr(next, ',');
+                    const size_t l = e ? (size_t)(e - next) : strlen(next);
+                    i = search_candidate_index(tab, next, l);
+                    next = e ? e + 1 : NULL;
+                    if (i < 0)
+                        continue;
+                }
                 search_cur_index = i;
                 bad |= search_measure(&d, &cand, &c, C64, sums, &hp, ref_ms, tab->name(i), &o);
                 search_csv_row(&csv, tab->family, tab->name(i), sh, &o, ref_ms);

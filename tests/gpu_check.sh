@@ -19,7 +19,8 @@
 #             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; SANITIZE_TOOLS narrows the four
 #             tools of the test sets)
 #   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
-#             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan) ${STRESS_REPS:-500}
+#             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan, stream-K tf32_tma;
+#             STRESS_FAMILIES narrows them) ${STRESS_REPS:-500}
 #             times, first alone, then while a second process (compare --soak) loads the
 #             GPU; plus the pageable-copy race probe; log stress.txt (results/h200/sort_stress.txt)
 #   sanitize-full  racecheck and synccheck at full sizes: test_gpu_kernels (1M-key sorts,
@@ -217,12 +218,13 @@ fi
 
 if has stress; then
     SR=${STRESS_REPS:-500}
-    step stress-alone "$BUILD/tests/stress_gpu" --reps "$SR" --h2d-probe "${H2D_PROBES:-200}"
+    SF=${STRESS_FAMILIES:-sort,reduce,tuned,scan,tf32}
+    step stress-alone "$BUILD/tests/stress_gpu" --reps "$SR" --families "$SF" --h2d-probe "${H2D_PROBES:-200}"
     # a second process loading the GPU the whole time: the default comparison, repeated
     "$BUILD/compare" --ops sgemm,reduce --n 4096 --elems 2^26 --soak 3600 --quiet >"$LOG/stress-load.log" 2>&1 &
     load=$!
     sleep 3
-    step stress-loaded "$BUILD/tests/stress_gpu" --reps "$SR" --h2d-probe "${H2D_PROBES:-200}"
+    step stress-loaded "$BUILD/tests/stress_gpu" --reps "$SR" --families "$SF" --h2d-probe "${H2D_PROBES:-200}"
     kill -INT $load 2>/dev/null
     wait $load
     echo "load process: exit $? (130: stopped by SIGINT as planned)" >>"$LOG/stress-load.log"

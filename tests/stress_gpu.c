@@ -17,6 +17,9 @@
  *           flags between blocks) at sizes whose last wave is split: the first
  *           run is verified against FP64 DGEMM, every later one must be
  *           bit-identical to it (its summation order is fixed)
+ *   tf32    the same for tf32_tma where its LARGE pick spreads the last waves
+ *           (stream-K, the two pieces of a split tile meeting through a
+ *           workspace, whichever arrives second storing the tile)
  *   scan    the decoupled look-back scan, int32 and float, on small integers
  *           (exact), against the CPU prefix sum
  * --h2d-probe N: the race behind the radix "keys differ" failure, measured:
@@ -36,6 +39,7 @@
 #include "reduce.h"
 #include "scan.h"
 #include "sgemm.h"
+#include "sgemm_tf32_tma.h"
 #include "sort.h"
 #include "sortcases.h"
 #include "sortkey.h"
@@ -206,19 +210,33 @@ static void stress_reduce(device_ctx *d, int reps, family_count *f)
     free(h);
 }
 
-// ---- tuned (stream-K) ---------------------------------------------------------------
+// ---- tuned and tf32_tma (stream-K) -------------------------------------------------
 
-static void stress_tuned(device_ctx *d, int reps, family_count *f)
+/* square sizes whose last wave is split along k on a 132-SM H200, one
+ * with partial tiles, and a rectangular one (the large pick); 256 and a
+ * thin m (the small tile sliced four ways), 129 and 896x4864x1024 (sliced
+ * two ways; that shape's stream-K grid once left a block without work: a
+ * hang), and a thin m with a short n and a long k (the 32x128 stream-K pick) */
+static const int stress_tuned_shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049},
+                                             {1024, 4096, 2048}, {256, 256, 256},    {129, 129, 129},
+                                             {16, 14336, 4096},  {896, 4864, 1024},  {16, 2048, 4096}};
+/* tf32_tma's LARGE pick with a partial last wave of 2-CTA clusters (stream-K
+ * over the last whole wave and the partial one, pieces meeting through the
+ * workspace) at 4096, with one slab-short tiles (4100 x 2100 x 100: whole
+ * waves and spread units), with every unit spread (2100 x 3000 x 36: two
+ * slabs a tile), staged (4097: the same on padded operands), and thin m
+ * with a short n (the split-k pick, float atomics: not bit-identical, so
+ * not here) */
+static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36},
+                                            {4097, 4097, 4097}};
+
+/* Runs `fn` (math fp32 or tf32) on each shape: the first run verified
+ * against FP64 DGEMM, every later one bit-identical to it (both kernels sum
+ * each output in a fixed order). */
+static void stress_gemm(device_ctx *d, int reps, family_count *f, const char *label,
+                        int (*fn)(const float *, const float *, float *, int, int, int, cudaStream_t),
+                        const char *math, const int (*shapes)[3], int ns)
 {
-    /* square sizes whose last wave is split along k on a 132-SM H200, one
-     * with partial tiles, and a rectangular one (the large pick); 256 and a
-     * thin m (the small tile sliced four ways), 129 and 896x4864x1024 (sliced
-     * two ways; that shape's stream-K grid once left a block without work: a
-     * hang), and a thin m with a short n and a long k (the 32x128 stream-K pick) */
-    static const int shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049},
-                                    {1024, 4096, 2048}, {256, 256, 256},    {129, 129, 129},
-                                    {16, 14336, 4096},  {896, 4864, 1024},  {16, 2048, 4096}};
-    const int ns = (int)(sizeof shapes / sizeof shapes[0]);
     for (int si = 0; si < ns; si++) {
         int m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
         size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
@@ -228,7 +246,7 @@ static void stress_tuned(device_ctx *d, int reps, family_count *f)
         verify_sums vs;
         verify_verdict vd;
         char what[96];
-        snprintf(what, sizeof what, "tuned %dx%dx%d", m, n, k);
+        snprintf(what, sizeof what, "%s %dx%dx%d", label, m, n, k);
         CK(cudaMalloc((void **)&A, na * 4));
         CK(cudaMalloc((void **)&B, nb * 4));
         CK(cudaMalloc((void **)&C, nc * 4));
@@ -246,7 +264,7 @@ static void stress_tuned(device_ctx *d, int reps, family_count *f)
         }
         /* the first run, verified against FP64, is the golden output */
         CK(cudaMemsetAsync(gold, 0xff, nc * 4, d->stream));
-        CK((cudaError_t)sgemm_tuned(A, B, gold, m, n, k, d->stream));
+        CK((cudaError_t)fn(A, B, gold, m, n, k, d->stream));
         CK(cudaMemsetAsync(sums, 0, 64, d->stream));
         CK((cudaError_t)gpucheck_gemm_sums(gold, C64, nc, sums, d->stream));
         CK(cudaMemcpyAsync(h, sums, sizeof h, cudaMemcpyDeviceToHost, d->stream));
@@ -256,7 +274,7 @@ static void stress_tuned(device_ctx *d, int reps, family_count *f)
         vs.max_abs_err = h[2];
         vs.nonfinite = h[3];
         vs.count = (double)nc;
-        verify_gemm_judge(&vs, "fp32", k, &vd);
+        verify_gemm_judge(&vs, math, k, &vd);
         f->runs++;
         if (!vd.pass) {
             char msg[200];
@@ -269,7 +287,7 @@ static void stress_tuned(device_ctx *d, int reps, family_count *f)
             hc[1] = ~0ULL;
             CK(cudaMemcpyAsync(cnt, hc, sizeof hc, cudaMemcpyHostToDevice, d->stream));
             CK(cudaMemsetAsync(C, 0xff, nc * 4, d->stream));
-            CK((cudaError_t)sgemm_tuned(A, B, C, m, n, k, d->stream));
+            CK((cudaError_t)fn(A, B, C, m, n, k, d->stream));
             /* bit for bit: compared as 32-bit words */
             CK((cudaError_t)gpucheck_compare_keys(C, gold, nc, 0, cnt, d->stream));
             CK(cudaMemcpyAsync(hc, cnt, sizeof hc, cudaMemcpyDeviceToHost, d->stream));
@@ -441,12 +459,12 @@ static int listed(const char *list, const char *name)
 int main(int argc, char **argv)
 {
     int reps = 500, probe = 0;
-    const char *families = "sort,reduce,tuned,scan";
+    const char *families = "sort,reduce,tuned,scan,tf32";
     unsigned long long seed = (unsigned long long)time(NULL);
     device_ctx d;
     char err[512];
-    family_count fam[4] = {{"sort", 0, 0, -1, ""}, {"reduce", 0, 0, -1, ""}, {"tuned", 0, 0, -1, ""},
-                           {"scan", 0, 0, -1, ""}};
+    family_count fam[5] = {{"sort", 0, 0, -1, ""}, {"reduce", 0, 0, -1, ""}, {"tuned", 0, 0, -1, ""},
+                           {"scan", 0, 0, -1, ""}, {"tf32", 0, 0, -1, ""}};
     int bad = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
@@ -454,7 +472,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--h2d-probe") == 0 && i + 1 < argc) probe = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: stress_gpu [--reps N] [--families sort,reduce,tuned,scan] [--h2d-probe N] "
+            fprintf(stderr, "usage: stress_gpu [--reps N] [--families sort,reduce,tuned,scan,tf32] [--h2d-probe N] "
                             "[--seed S]\n");
             return 2;
         }
@@ -471,13 +489,18 @@ int main(int argc, char **argv)
     }
     printf("stress_gpu on %s (%d SMs), seed %llu, %d repetitions per case\n", d.info.name, d.info.sms, seed, reps);
     if (probe) stress_h2d_probe(&d, probe);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         double t0 = stress_now();
         if (!listed(families, fam[i].name)) continue;
         if (i == 0) stress_sort(&d, reps, &fam[i]);
         if (i == 1) stress_reduce(&d, reps, &fam[i]);
-        if (i == 2) stress_tuned(&d, reps, &fam[i]);
+        if (i == 2)
+            stress_gemm(&d, reps, &fam[i], "tuned", sgemm_tuned, "fp32", stress_tuned_shapes,
+                        (int)(sizeof stress_tuned_shapes / sizeof stress_tuned_shapes[0]));
         if (i == 3) stress_scan(&d, reps, &fam[i]);
+        if (i == 4)
+            stress_gemm(&d, reps, &fam[i], "tf32_tma", sgemm_tf32_tma, "tf32", stress_tf32_shapes,
+                        (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0]));
         printf("%-7s %8lld runs, %lld failures (%.1f s)%s%s\n", fam[i].name, fam[i].runs, fam[i].failures,
                stress_now() - t0, fam[i].failures ? "; first: " : "", fam[i].first);
         fflush(stdout);

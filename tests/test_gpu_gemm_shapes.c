@@ -39,12 +39,16 @@ typedef struct {
  * chunks), k = 4 (one partial slab), n = 4 (one chunk), single rows; odd
  * counts of 256 x 128 tiles along both m and n (600 x 260: the 2-CTA
  * clusters' last pair half outside n), more units than resident clusters
- * (2100 x 3000: each walks several), and a thin m with few tiles and a long
- * k (40 x 520 x 2000: tf32_tma's split-k thin pick, k cut in several parts) */
+ * (2100 x 3000: each walks several; for the stream-K candidates every unit
+ * spread, two slabs a tile), a whole wave of units and spread ones after it
+ * (4100 x 2100 x 100: the stream-K pieces of four-slab tiles, the last slab
+ * partial, an odd last pair), and a thin m with few tiles and a long k
+ * (40 x 520 x 2000: tf32_tma's split-k thin pick, k cut in several parts) */
 static const shape shapes_full[] = {
     {1, 4, 4},     {3, 8, 20},     {64, 132, 36},   {129, 516, 4},   {257, 260, 1028},
     {300, 4, 700}, {1000, 68, 1000}, {130, 1028, 260}, {5, 1, 3},    {17, 31, 33},
     {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36}, {40, 520, 2000},
+    {4100, 2100, 100},
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones */
 static const shape shapes_quick[] = {
