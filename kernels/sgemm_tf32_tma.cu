@@ -29,6 +29,9 @@
  * A by multicast, without ping-pong (LARGE). Each was the best of the
  * search or of tests/probes/tf32_probe.cu (compare-search --family
  * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range.
+ * The stream-K candidates (_stk, _stkl) lost to the whole-tile LARGE pick
+ * (results/h200/search_tma_streamk.txt); LARGE may still name one, and
+ * then runs SGEMM_TMA_LARGE_WHOLE, noted, when its workspace cannot be had.
  * Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
  * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME"
  * (and SGEMM_TMA_NARROW16/32/64, SGEMM_TMA_SMALL16/32/64,
@@ -124,7 +127,7 @@
 #define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pf_pers
 #endif
 #ifndef SGEMM_TMA_LARGE
-#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_stk_pers_c2
+#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_pers_c2
 #endif
 /* LARGE when its stream-K workspace cannot be had: whole tiles, no workspace */
 #ifndef SGEMM_TMA_LARGE_WHOLE

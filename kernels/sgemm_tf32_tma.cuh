@@ -79,6 +79,22 @@
  *   - Streaming stores of C (st.global.cs, evict first; the probe built
  *     both ways, call 5): no change at 4096 or 8192, so C's writes are not
  *     what pushes the A and B panels out of L2; not kept.
+ *   - Stream-K over the last waves (_stk, _stkl; KIND 1 below): whole
+ *     waves of 2-CTA units leave the last one partial (4096: 256 units on
+ *     66 clusters, 3.88 waves run as 4), which predicted a few percent at
+ *     4096, 8192 and the long LLM shapes. Measured (results/h200/
+ *     search_tma_streamk.txt, A/B/C twice in one process): slower than the
+ *     whole-tile LARGE pick at 8192 (3-6 points) and 4096x8192x28672 (11
+ *     points), level at 2048 and 4096x28672x8192, and at 4096 inside a
+ *     clock drift of 17 points between the rounds. Why, as far as it was
+ *     found: the spread units' clusters each sit at another k of another
+ *     tile, so the A and B slabs they read are not shared in L2 the way a
+ *     wave of whole units in the grouped order shares them, and that part
+ *     of the run is bound by DRAM; the longer the spread part (1.76 units a
+ *     cluster at k = 28672), the larger the loss. Kept as search candidates
+ *     (verified, and stress_gpu's tf32 family repeats them bit for bit),
+ *     not picked; a form that keeps the spread clusters in k lock-step
+ *     would be the next thing to try.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -188,9 +204,21 @@
  *     last bits, within the TF32 tolerance).
  *   - Prefetch (_pf): see "What the candidates showed" above; the unit's
  *     first slab's fragments are loaded before its loop (once a unit).
+ *   - Stream-K (_stk: SK = 2, _stkl: SK = 3): when the last wave of units
+ *     is at most 15/16 full, the last whole wave and the partial one (S +
+ *     rem units on S clusters) are one run of slabs cut into S equal
+ *     contiguous ranges (sgemm_tmap_item), run before (_stk) or after
+ *     (_stkl) the other units, which go out whole. A range is at least one
+ *     unit's slabs, so a tile is cut at most once, into a head (its first
+ *     slabs, the end of cluster c - 1's range) and a tail (the start of
+ *     cluster c's). The two pieces meet through a per-device workspace
+ *     (sgemm_tmap_splice): whichever arrives second adds the other's
+ *     accumulators and stores the tile; nobody waits for anybody, so no
+ *     cluster needs another to be resident. Head + tail is one float
+ *     addition either way round: results are deterministic.
  *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
  *     staging next to a 192 KB ring: it does not fit, and the stores already
- *     overlap the next unit's loads); stream-K for the last wave at 8192.
+ *     overlap the next unit's loads).
  *   Constraints: those above (n, k multiples of 4, A and B 16-byte aligned,
  *   C 8-byte aligned; the launcher declines otherwise), plus a cluster
  *   launch (cudaLaunchKernelEx) for CL = 2.
@@ -1157,7 +1185,9 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK: 1 split k when the units do not fill the GPU, 2
  * stream-K over the last whole wave and the partial one, those units
- * first, 3 the same, those units last (KIND 1 only; CL 1 or 2, SK 0 .. 3).
+ * first, 3 the same, those units last (KIND 1 only; CL 1 or 2, SK 0 .. 3;
+ * the stream-K rows are slower than the whole-tile ones on the H200, see
+ * "What the candidates showed", and are search candidates only).
  * NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db, _pf or _sk, then _stk
  * (SK 2) or _stkl (SK 3), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
  * CL = 1, 2), for the flags set, checked at compile time. */

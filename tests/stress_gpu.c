@@ -17,8 +17,9 @@
  *           flags between blocks) at sizes whose last wave is split: the first
  *           run is verified against FP64 DGEMM, every later one must be
  *           bit-identical to it (its summation order is fixed)
- *   tf32    the same for tf32_tma where its LARGE pick spreads the last waves
- *           (stream-K, the two pieces of a split tile meeting through a
+ *   tf32    the same for the stream-K TMA candidate (compare-search's
+ *           tf32_tma_m256n128k32_s4_pf_stk_pers_c2: the last waves spread over
+ *           the clusters, the two pieces of a split tile meeting through a
  *           workspace, whichever arrives second storing the tile)
  *   scan    the decoupled look-back scan, int32 and float, on small integers
  *           (exact), against the CPU prefix sum
@@ -39,7 +40,7 @@
 #include "reduce.h"
 #include "scan.h"
 #include "sgemm.h"
-#include "sgemm_tf32_tma.h"
+#include "sgemm_search.h"
 #include "sort.h"
 #include "sortcases.h"
 #include "sortkey.h"
@@ -220,15 +221,19 @@ static void stress_reduce(device_ctx *d, int reps, family_count *f)
 static const int stress_tuned_shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049},
                                              {1024, 4096, 2048}, {256, 256, 256},    {129, 129, 129},
                                              {16, 14336, 4096},  {896, 4864, 1024},  {16, 2048, 4096}};
-/* tf32_tma's LARGE pick with a partial last wave of 2-CTA clusters (stream-K
- * over the last whole wave and the partial one, pieces meeting through the
- * workspace) at 4096, with one slab-short tiles (4100 x 2100 x 100: whole
- * waves and spread units), with every unit spread (2100 x 3000 x 36: two
- * slabs a tile), staged (4097: the same on padded operands), and thin m
- * with a short n (the split-k pick, float atomics: not bit-identical, so
- * not here) */
-static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36},
-                                            {4097, 4097, 4097}};
+/* the stream-K TMA candidate with a partial last wave of 2-CTA clusters
+ * (the last whole wave and the partial one spread, pieces meeting through
+ * the workspace) at 4096, with whole waves and spread units on four-slab
+ * tiles whose last slab is partial (4100 x 2100 x 100), and with every unit
+ * spread (2100 x 3000 x 36: two slabs a tile) */
+static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36}};
+#define STRESS_TF32_CANDIDATE "tf32_tma_m256n128k32_s4_pf_stk_pers_c2"
+static int stress_tf32_index = -1; /* its row in the TMA search table */
+
+static int stress_tf32_run(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s)
+{
+    return sgemm_tf32_tma_search_run(stress_tf32_index, A, B, C, m, n, k, s);
+}
 
 /* Runs `fn` (math fp32 or tf32) on each shape: the first run verified
  * against FP64 DGEMM, every later one bit-identical to it (both kernels sum
@@ -243,7 +248,7 @@ static void stress_gemm(device_ctx *d, int reps, family_count *f, const char *la
         float *A, *B, *C, *gold;
         double *A64, *B64, *C64, *sums, h[5];
         unsigned long long *cnt, hc[2];
-        verify_sums vs;
+        verify_sums vs = {0}; /* no input norms: no cancellation floor (large shapes) */
         verify_verdict vd;
         char what[96];
         snprintf(what, sizeof what, "%s %dx%dx%d", label, m, n, k);
@@ -498,9 +503,16 @@ int main(int argc, char **argv)
             stress_gemm(&d, reps, &fam[i], "tuned", sgemm_tuned, "fp32", stress_tuned_shapes,
                         (int)(sizeof stress_tuned_shapes / sizeof stress_tuned_shapes[0]));
         if (i == 3) stress_scan(&d, reps, &fam[i]);
-        if (i == 4)
-            stress_gemm(&d, reps, &fam[i], "tf32_tma", sgemm_tf32_tma, "tf32", stress_tf32_shapes,
-                        (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0]));
+        if (i == 4) {
+            for (int c = 0; c < sgemm_tf32_tma_search_count(); c++)
+                if (strcmp(sgemm_tf32_tma_search_name(c), STRESS_TF32_CANDIDATE) == 0) stress_tf32_index = c;
+            if (stress_tf32_index < 0) {
+                count_fail(&fam[i], 0, "no candidate " STRESS_TF32_CANDIDATE " in the TMA search table");
+            } else {
+                stress_gemm(&d, reps, &fam[i], STRESS_TF32_CANDIDATE, stress_tf32_run, "tf32", stress_tf32_shapes,
+                            (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0]));
+            }
+        }
         printf("%-7s %8lld runs, %lld failures (%.1f s)%s%s\n", fam[i].name, fam[i].runs, fam[i].failures,
                stress_now() - t0, fam[i].failures ? "; first: " : "", fam[i].first);
         fflush(stdout);

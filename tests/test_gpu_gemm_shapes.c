@@ -137,6 +137,7 @@ typedef struct {
     float *dC, *hC;
     const double *ref;
     cudaStream_t s;
+    double norm_sq_a, norm_sq_b; /* of the shape's inputs (the verdict's cancellation floor) */
 } bufs;
 
 /* C poisoned with NaN, the call, then the verdict. rc: the launcher's return. */
@@ -154,6 +155,8 @@ static int judge(const bufs *b, const shape *sh, const char *math, int rc, const
     CK(cudaMemcpyAsync(b->hC, b->dC, mn * 4, cudaMemcpyDeviceToHost, b->s));
     CK(cudaStreamSynchronize(b->s));
     verify_sums_host(b->hC, b->ref, mn, &vs);
+    vs.norm_sq_a = b->norm_sq_a;
+    vs.norm_sq_b = b->norm_sq_b;
     verify_gemm_judge(&vs, math, sh->k, &vd);
     CHECK(vd.pass, "%s m=%d n=%d k=%d: rel err %.2e (tol %.2e), max %.2e (tol %.2e), %lld NaN/Inf",
           label, sh->m, sh->n, sh->k, vd.rel_err, vd.tolerance, vd.max_err, vd.max_tolerance,
@@ -255,11 +258,13 @@ int main(void)
     CK(cudaMalloc((void **)&dA, max_a * 4));
     CK(cudaMalloc((void **)&dB, max_b * 4));
     CK(cudaMalloc((void **)&dC, max_c * 4));
-    bufs b = {dA, dB, dC, hC, ref, s};
+    bufs b = {dA, dB, dC, hC, ref, s, 0.0, 0.0};
     for (size_t i = 0; i < nshapes; i++) {
         const shape *sh = &shapes[i];
         const size_t nc = (size_t)sh->m * sh->n;
         prepare(sh, hA, hB, ref, dA, dB, &rng, s);
+        b.norm_sq_a = verify_norm_sq(hA, (size_t)sh->m * sh->k);
+        b.norm_sq_b = verify_norm_sq(hB, (size_t)sh->k * sh->n);
         /* every hand SGEMM row of the variant table with a launcher (the CPU row has none) */
         for (int l = 0; l < cat->variant_count; l++) {
             const variant *v = ops_variant(l);
@@ -289,6 +294,8 @@ int main(void)
     }
     for (size_t i = 0; i < nfallback; i++) {
         prepare(&shapes_fallback[i], hA, hB, ref, dA, dB, &rng, s);
+        b.norm_sq_a = verify_norm_sq(hA, (size_t)shapes_fallback[i].m * shapes_fallback[i].k);
+        b.norm_sq_b = verify_norm_sq(hB, (size_t)shapes_fallback[i].k * shapes_fallback[i].n);
         check_tuned_fallback(&b, &shapes_fallback[i]);
         runs += 2;
     }

@@ -252,6 +252,39 @@ static void test_gemm_judge(void)
         judge(z, zref, 6, "fp32", 3, &v);
         CHECK(!v.pass, "NaN against zero reference passes");
     }
+    /* the cancellation floor: c = a1 b1 + a2 b2 nearly cancels (1 x 1 x 2,
+     * a = (1, 1), b = (0.5, -0.49951171875): ref = 2^-11; TF32 inputs may
+     * move it by up to 2 u_in (|a1 b1| + |a2 b2|) = 9.8e-4, twice ref, so an
+     * output of 0, rel err 1, is within what a right TF32 kernel may give); with the
+     * inputs' norms the bound is scaled by ||A|| ||B|| / (2 sqrt(2) |ref|)
+     * = 1.4142 x 0.70676 / (2.8284 x 4.8828e-4) = 723.8 */
+    {
+        static const double r1[1] = {0.00048828125};
+        float c1[1] = {0.0f};
+        verify_sums_host(c1, r1, 1, &s);
+        verify_gemm_judge(&s, "tf32", 2, &v);
+        CHECK(!v.pass && v.rel_err == 1.0, "cancelled 1x1x2 without norms: pass %d rel %g", v.pass, v.rel_err);
+        const float a1[2] = {1.0f, 1.0f}, b1[2] = {0.5f, -0.49951171875f};
+        s.norm_sq_a = verify_norm_sq(a1, 2);
+        s.norm_sq_b = verify_norm_sq(b1, 2);
+        CHECK(s.norm_sq_a == 2.0 && fabs(s.norm_sq_b - (0.25 + 0.49951171875 * 0.49951171875)) < 1e-15,
+              "norms %g %g", s.norm_sq_a, s.norm_sq_b);
+        verify_gemm_judge(&s, "tf32", 2, &v);
+        double f = sqrt(s.norm_sq_a * s.norm_sq_b / 8.0) / 0.00048828125;
+        CHECK(fabs(v.tolerance - f * verify_gemm_tolerance("tf32", 2)) < 1e-12 * f &&
+                  fabs(v.max_tolerance - f * verify_gemm_max_tolerance("tf32", 2)) < 1e-11 * f && f > 700 && f < 730,
+              "floored tolerance %g (factor %g)", v.tolerance, f);
+        CHECK(v.pass, "cancelled 1x1x2 with norms: rel %g tol %g", v.rel_err, v.tolerance);
+        /* fp32 at the same inputs: 8 u32 sqrt(2) x 723.8 = 4.9e-4, still fails a wrong 0 */
+        verify_gemm_judge(&s, "fp32", 2, &v);
+        CHECK(!v.pass, "cancelled 1x1x2 fp32 output 0 passes (tol %g)", v.tolerance);
+        /* random-like inputs: the floor is under ||ref|| and changes nothing */
+        verify_sums_host(c, ref, cnt, &s);
+        s.norm_sq_a = verify_norm_sq(a, GM * GK);
+        s.norm_sq_b = verify_norm_sq(b, GK * GN);
+        verify_gemm_judge(&s, "tf32", GK, &v);
+        CHECK(v.tolerance == verify_gemm_tolerance("tf32", GK), "floor moved a 64^3 tolerance to %g", v.tolerance);
+    }
     /* nothing compared is not a pass */
     memset(&s, 0, sizeof s);
     verify_gemm_judge(&s, "fp32", 1, &v);

@@ -13,6 +13,9 @@ typedef struct {
     double max_abs_err;/* max |c - ref| over finite elements */
     double nonfinite;  /* count of NaN/Inf elements in c (as a double) */
     double count;      /* elements compared */
+    /* ||A||_F^2 and ||B||_F^2 of the GEMM's inputs, for the cancellation
+     * floor of verify_gemm_judge (0: not known, no floor) */
+    double norm_sq_a, norm_sq_b;
 } verify_sums;
 
 typedef struct {
@@ -37,8 +40,20 @@ double verify_gemm_tolerance(const char *math, long long k);
 /* Bound on max |c - ref| / rms(ref): 16 * the Frobenius tolerance (a single
  * dropped or misplaced element is ~1 rms). */
 double verify_gemm_max_tolerance(const char *math, long long k);
-/* Turns raw sums into the verdict for a GEMM with inner dimension k. */
+/* Turns raw sums into the verdict for a GEMM with inner dimension k.
+ * Cancellation floor: the rounding errors of c = sum_k a b scale with
+ * sum_k |a b|, not with |c|, and in a tiny C (a few elements, a short k)
+ * the sums can cancel, so ||ref|| alone made a right TF32 result fail now
+ * and then (2x2x2: about 1 run in 2000; 1x1x17: 1 in 20). With the input
+ * norms known, both tolerances are scaled by
+ *   max(1, ||A||_F ||B||_F / (2 sqrt(k) ||ref||_F))
+ * For random inputs ||A|| ||B|| / sqrt(k) is about ||ref|| (the factor is
+ * 1 with a margin of two: large cases keep the plain bound); it exceeds 1
+ * only when C cancels, and bounds the error the inputs' rounding can make
+ * (|c - ref| <= 2 u_in sum_k |a b|, and sum (sum_k |a b|)^2 <= ||A||^2 ||B||^2). */
 void verify_gemm_judge(const verify_sums *s, const char *math, long long k, verify_verdict *v);
+/* sum x^2 over n floats (in double): an input's ||.||_F^2 for the floor above */
+double verify_norm_sq(const float *x, size_t n);
 
 /* Reduce: the error is measured as rel_err = |sum - ref| / sqrt(sum x^2)
  * (the sum itself may be ~0 for random signs; sqrt(sum x^2) = rms*sqrt(n)

@@ -54,6 +54,7 @@ typedef struct {
     float *A, *B, *C;       /* inputs and the variants' output */
     double *C64;            /* FP64 reference */
     double *sums;           /* verification sums (device) */
+    double norm_sq_a, norm_sq_b; /* ||A||_F^2, ||B||_F^2 (verify_gemm_judge's cancellation floor) */
     float *hA, *hB, *hC;    /* host copies for the CPU row (made by its prepare, once) */
 } sgemm_data;
 
@@ -111,6 +112,21 @@ static int sgemm_setup(op_case *c)
         blas_dgemm(dv->blas, A64, B64, d->C64, (int)pc->m, (int)pc->n, (int)pc->k) ||
         check_cuda_status(cudaStreamSynchronize(s), "cudaStreamSynchronize", __FILE__, __LINE__))
         goto done;
+    /* ||A||^2 and ||B||^2: the reference sums of each input against its own
+     * FP64 copy (the error sums are 0) */
+    for (int i = 0; i < 2; i++) {
+        double h[5];
+        if (check_cuda_status(cudaMemsetAsync(d->sums, 0, 5 * sizeof(double), s), "cudaMemsetAsync", __FILE__,
+                              __LINE__) ||
+            check_cuda_status((cudaError_t)gpucheck_gemm_sums(i ? d->B : d->A, i ? B64 : A64, i ? nb : na,
+                                                                d->sums, s),
+                              "gpucheck_gemm_sums(norm)", __FILE__, __LINE__) ||
+            check_cuda_status(cudaMemcpyAsync(h, d->sums, sizeof h, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync",
+                              __FILE__, __LINE__) ||
+            check_cuda_status(cudaStreamSynchronize(s), "cudaStreamSynchronize", __FILE__, __LINE__))
+            goto done;
+        *(i ? &d->norm_sq_b : &d->norm_sq_a) = h[1];
+    }
     st = STATUS_OK;
 done:
     cudaFree(A64);
@@ -130,7 +146,7 @@ static int sgemm_verify(op_case *c, const variant *v, result_row *r)
     sgemm_data *d = c->data;
     cudaStream_t s = c->dev->stream;
     double h[5];
-    verify_sums sums;
+    verify_sums sums = {0};
     verify_verdict vd;
     size_t count = (size_t)c->pc->m * c->pc->n;
     CK_CUDA(cudaMemsetAsync(d->sums, 0, 5 * sizeof(double), s));
@@ -142,6 +158,8 @@ static int sgemm_verify(op_case *c, const variant *v, result_row *r)
     sums.max_abs_err = h[2];
     sums.nonfinite = h[3];
     sums.count = (double)count;
+    sums.norm_sq_a = d->norm_sq_a;
+    sums.norm_sq_b = d->norm_sq_b;
     verify_gemm_judge(&sums, v->info.math, c->pc->k, &vd);
     r->rel_err = vd.rel_err;
     r->tolerance = vd.tolerance;
