@@ -128,7 +128,7 @@ def speedup_line(rows):
 
 
 def caption(rows, source):
-    """One italic line: device, software, date, commit, seed, L2 flush."""
+    """One italic line: device, software, date, commit, seed, L2 flush, interleaving."""
     first = next(r for r in rows if r.source == source)
     get = first.cells.get
     parts = [cc.source_caption(rows, source)]
@@ -140,6 +140,8 @@ def caption(rows, source):
     if get("l2_flush") in ("0", "1"):
         details.append("L2 flushed before each sample" if get("l2_flush") == "1"
                        else "L2 not flushed")
+    if get("interleave") == "1":
+        details.append("variants timed interleaved")
     details = [d for d in details if d]
     if details:
         parts.append(", ".join(details))

@@ -273,6 +273,7 @@ static int main_run(int argc, char **argv)
     info.git_commit = COMPARE_GIT_COMMIT;
     info.seed = o.seed;
     info.l2_flush = o.flush;
+    info.interleave = o.interleave;
     info.rank = -1;
     main_hostname(info.hostname, sizeof info.hostname);
 

@@ -34,7 +34,8 @@
 #             DRAM bytes and L2 hit rate, caches flushed (ncu-l2.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
-#             sgemm run twice more, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
+#             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
+#             tf32_tma with --interleave, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
 #             every TMA candidate (search_tma_thin.csv) and the tool (thin.csv)): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
@@ -172,6 +173,14 @@ if has bench; then
             for r in 2 3; do
                 step "bench-sgemm-run$r" "$BUILD/compare" --ops sgemm --n 2048,4096,8192 \
                     --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/sgemm_run$r.csv"
+            done
+        fi
+        # the same three times with --interleave (the four rows timed in rounds of one sample
+        # each: a power cap that builds up slows cuBLAS and the hand kernels alike)
+        if [[ $sets == *" sgemm-interleave "* ]]; then
+            for r in 1 2 3; do
+                step "bench-sgemm-interleave$r" "$BUILD/compare" --interleave --ops sgemm --n 2048,4096,8192 \
+                    --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/sgemm_interleave_run$r.csv"
             done
         fi
         # small and odd square sizes (tuned's small picks, tf32_tma's staged operands)

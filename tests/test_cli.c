@@ -200,6 +200,9 @@ static void test_parse_direct(void)
     CHECK(o.seed == 0 && o.device == 3 && o.flush == 0 && o.progress == 0 && o.check_only == 1,
           "seed %llu device %d flush %d progress %d check %d", o.seed, o.device, o.flush, o.progress, o.check_only);
     CHECK(o.format == CLI_FORMAT_JSON, "format %d", (int)o.format);
+    CHECK(o.interleave == 0, "interleave on by default");
+    PARSE_OK(&o, "--interleave", "--max-reps", "9");
+    CHECK(o.interleave == 1 && o.max_reps == 9, "--interleave: %d", o.interleave);
     PARSE_OK(&o, "--format=md", "--seed=18446744073709551615", "--max-time=0", "--noise=0", "--device=1023");
     CHECK(o.format == CLI_FORMAT_MD && o.seed == 18446744073709551615ULL && o.max_time_s == 0.0 &&
               o.noise_pct == 0.0 && o.device == 1023,
@@ -456,6 +459,10 @@ static const bad_row bad_rows[] = {
     {FUNC, "--soak 'abc'", {"--soak", "abc"}},
     {FUNC, "--soak and --csv conflict", {"--soak", "10", "--csv", "@/soak.csv"}},
     {FUNC, "--soak and --check-only conflict", {"--soak", "10", "--check-only"}},
+    {BIN, "--interleave conflicts with --discard-throttled", {"--interleave", "--discard-throttled"}},
+    {FUNC, "--interleave conflicts with --check-only", {"--check-only", "--interleave"}},
+    {FUNC, "--interleave conflicts with --profile", {"--interleave", "--profile"}},
+    {FUNC, "--interleave takes no value", {"--interleave=1"}},
     {BIN, "--format 'xml' is unknown (expected table, md or json)", {"--format", "xml"}},
     {FUNC, "--format 'TABLE'", {"--format", "TABLE"}},
     {BIN, "--list takes no value", {"--list=3"}},

@@ -128,7 +128,7 @@ static const char *const design_columns[] = {
     /* more may follow (DESIGN.md): these do */
     "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
     "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
-    "device_uuid", "pci_bus_id", "dist", "message"};
+    "device_uuid", "pci_bus_id", "dist", "interleave", "message"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)
@@ -271,6 +271,7 @@ static void test_rows(void)
         CELL(r, "cublas_version", "130100");
         CELL(r, "seed", "2026");
         CELL(r, "l2_flush", "1");
+        CELL(r, "interleave", "1");
         CELL(r, "peak_fp32_tflops", "66.90816");
         CELL(r, "peak_mem_gbps", "4814.304");
     }

@@ -5,7 +5,9 @@
  *    before it kept, exit 1, no hang;
  *  - a wrong variant: FAIL, the others still run and pass, exit 1;
  *  - a size too large for device memory: refused with needed vs free, exit 2;
- *  - SIGINT and SIGTERM mid-sweep: exit 130/143 and a CSV with only complete rows. */
+ *  - SIGINT and SIGTERM mid-sweep: exit 130/143 and a CSV with only complete rows;
+ *  - --interleave: every row checked and timed, the same number of rounds
+ *    for each variant of a case, the CSV's interleave column 1. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +239,37 @@ static void test_interrupt(const char *dir, int sig, int expected)
     CHECK(system(old) != 0, "a temporary CSV was left in %s", dir);
 }
 
+/* --interleave on sgemm and reduce (vec4 keeps a ticket in its workspace
+ * between its own calls: each variant has a slice of its own): with
+ * --reps 5 --max-reps 5 every variant gets exactly 5 samples, one a round */
+static void test_interleave(const char *dir)
+{
+    char csv[512];
+    test_csv_doc d;
+    snprintf(csv, sizeof csv, "%s/interleave.csv", dir);
+    char *argv[] = {COMPARE_BIN, "--interleave", "--ops", "sgemm,reduce", "--n", "100", "--elems", "4099",
+                    "--variants", "cublas_fp32,cublas_tf32,tuned,tf32_tma,thrust,cub,vec4,shuffle", "--reps", "5",
+                    "--max-reps", "5", "--csv", csv, NULL};
+    test_run(argv, NULL, 0, 0, 300, &proc);
+    CHECK(proc.status == 0, "interleaved run exit %d; stderr:\n%s\nstdout:\n%s", proc.status, proc.err, proc.out);
+    CHECK(test_contains(proc.out, "timing: interleaved"), "no 'timing: interleaved' line in:\n%s", proc.out);
+    char *text = test_read_file(csv);
+    CHECK(text != NULL, "no CSV written at %s", csv);
+    if (!text) return;
+    test_csv_parse(text, &d);
+    CHECK(d.ok && d.nrec == 9, "%d records, expected a header and 8 rows", d.nrec);
+    for (int r = 1; r < d.nrec; r++) {
+        CHECK(strcmp(test_csv_cell(&d, r, "status"), "ok") == 0, "row %d (%s) status %s: %s", r,
+              test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "status"), test_csv_cell(&d, r, "message"));
+        CHECK(strcmp(test_csv_cell(&d, r, "interleave"), "1") == 0, "row %d interleave [%s]", r,
+              test_csv_cell(&d, r, "interleave"));
+        CHECK(strcmp(test_csv_cell(&d, r, "samples"), "5") == 0, "row %d (%s): %s samples, expected 5 rounds", r,
+              test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "samples"));
+    }
+    test_csv_doc_free(&d);
+    free(text);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/compare_gpu_cli_XXXXXX";
@@ -248,5 +281,6 @@ int main(void)
     test_memory_refusal();
     test_interrupt(dir, SIGINT, 130);
     test_interrupt(dir, SIGTERM, 143);
+    test_interleave(dir);
     return test_finish("test_gpu_cli");
 }

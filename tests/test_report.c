@@ -704,7 +704,8 @@ static void test_json(void)
         e = json_parse(buf, &v, NULL);
         CHECK(e == NULL, "empty JSON report does not parse: %s", e);
         CHECK(!e && jget(&v, "rows")->n == 0 && jget(&v, "exit_status")->num == 77 &&
-                  jget(&v, "flush_bytes")->num == 0 && jget(&v, "l2_flush")->num == 0,
+                  jget(&v, "flush_bytes")->num == 0 && jget(&v, "l2_flush")->num == 0 &&
+                  jget(&v, "interleave")->num == info.interleave,
               "empty JSON report fields");
         json_free(&v);
         info.l2_flush = 1;

@@ -156,6 +156,7 @@ void test_h200_run_info(run_info *info, const char *device_name)
     info->git_commit = "0123456789ab";
     info->seed = 2026;
     info->l2_flush = 1;
+    info->interleave = 1;
     snprintf(info->dev.name, sizeof info->dev.name, "%s", device_name);
     info->dev.cc_major = 9;
     info->dev.cc_minor = 0;

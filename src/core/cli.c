@@ -96,6 +96,10 @@ void cli_print_help(const char *prog)
            "  --discard-throttled  time a variant again (up to 3 times) when NVML saw the GPU slow\n"
            "                    down for power or heat during its samples; the row keeps the last\n"
            "                    try and its mark if it still was (clocks are observed, never set)\n"
+           "  --interleave      check every variant of a case first, then time them in rounds of one\n"
+           "                    sample each (order reversed every other round), so that a power cap\n"
+           "                    or heat that builds up slows them alike, not the ones timed last;\n"
+           "                    --reps/--max-reps count rounds, --max-time is per variant\n"
            "  --dist LIST       histogram inputs: uniform, skewed (most values in a few bins) or\n"
            "                    both, the default (uniform,skewed); recorded in the CSV\n"
            "  --chunks C        transfer: chunks (one stream each) of the overlapped variant (default 4)\n"
@@ -218,7 +222,7 @@ typedef enum {
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
     OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_PARALLEL_DEVICES, OPT_FLEET_THRESHOLD,
-    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_COUNT
+    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -239,6 +243,7 @@ static const struct {
     [OPT_DIST] = {"--dist", 1},    [OPT_CHUNKS] = {"--chunks", 1}, [OPT_CPU_MAX_N] = {"--cpu-max-n", 1},
     [OPT_PARALLEL_DEVICES] = {"--parallel-devices", 0}, [OPT_FLEET_THRESHOLD] = {"--fleet-threshold", 1},
     [OPT_FLEET_SERIAL] = {"--fleet-serial", 0}, [OPT_FLEET_TIMEOUT] = {"--fleet-timeout", 1},
+    [OPT_INTERLEAVE] = {"--interleave", 0},
 };
 
 /* --device: N, a list N,M,... (each ordinal once) or all. */
@@ -437,6 +442,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             break;
         case OPT_PROFILE: o->profile = 1; break;
         case OPT_DISCARD_THROTTLED: o->discard_throttled = 1; break;
+        case OPT_INTERLEAVE: o->interleave = 1; break;
         case OPT_DIST: {
             const char *names[4];
             int count = 0;
@@ -502,6 +508,12 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
     }
     if (o->format == CLI_FORMAT_JSON && (o->device_count > 1 || o->device_all)) {
         snprintf(err, err_len, "--format json takes one device (--device N); with several, use --csv");
+        return 2;
+    }
+    if (o->interleave && (o->discard_throttled || o->profile || o->check_only)) {
+        snprintf(err, err_len, "--interleave conflicts with %s (%s)",
+                 o->discard_throttled ? "--discard-throttled" : o->profile ? "--profile" : "--check-only",
+                 o->discard_throttled ? "it times one variant again on its own" : "it times nothing");
         return 2;
     }
     if (o->profile && (o->soak_s > 0 || o->check_only)) {

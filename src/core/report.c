@@ -30,6 +30,9 @@ static void report_device_block(report *rp, const char *lead, const char *tail)
     fprintf(f, "%scompare %s (commit %s), %s, seed %llu, L2 flush %s%s\n", lead, COMPARE_VERSION, in->git_commit,
             in->timestamp, in->seed, in->l2_flush ? "on" : "off", tail);
     if (in->l2_flush) fprintf(f, "%s  (a %.0f MiB memset before every sample)%s\n", lead, rp->flush_bytes / 1048576.0, tail);
+    if (in->interleave)
+        fprintf(f, "%stiming: interleaved (each case's variants checked first, then timed in rounds of one sample "
+                   "each)%s\n", lead, tail);
     fprintf(f, "%sdevice: %s, cc %d.%d, %d SMs, SM clock max %.0f MHz, memory %.0f MHz x %d-bit, L2 %.1f MiB, %.1f GiB%s\n",
             lead, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1e3, d->mem_clock_khz / 1e3,
             d->bus_width_bits, d->l2_bytes / 1048576.0, d->total_mem_bytes / 1073741824.0, tail);
@@ -64,8 +67,8 @@ void report_begin(report *rp, FILE *out, cli_format format, const run_info *info
         report_json_string(f, info->timestamp);
         fprintf(f, ",\n  \"git_commit\": ");
         report_json_string(f, info->git_commit);
-        fprintf(f, ",\n  \"seed\": %llu,\n  \"l2_flush\": %d,\n  \"flush_bytes\": %lld,\n", info->seed, info->l2_flush,
-                rp->flush_bytes);
+        fprintf(f, ",\n  \"seed\": %llu,\n  \"l2_flush\": %d,\n  \"interleave\": %d,\n  \"flush_bytes\": %lld,\n", info->seed,
+                info->l2_flush, info->interleave, rp->flush_bytes);
         fprintf(f, "  \"device\": {\"name\": ");
         report_json_string(f, d->name);
         fprintf(f,

@@ -38,6 +38,7 @@ typedef struct {
     const char *git_commit;    /* build's commit */
     unsigned long long seed;   /* cuRAND seed for the inputs */
     int l2_flush;              /* 1 if L2 was flushed before each sample */
+    int interleave;            /* 1 if each case's variants were timed in rounds (--interleave) */
     device_info dev;           /* the GPU */
     char hostname[64];         /* the machine the GPU is in */
     int rank;                  /* MPI rank, -1 without MPI */

@@ -238,6 +238,38 @@ static void clocks_summarise(const clocks_totals *t, clocks_summary *out)
     out->trace_dropped = t->dropped;
 }
 
+void clocks_summarise_trace(const clocks_sample *s, int n, int reasons_valid, clocks_summary *out)
+{
+    clocks_totals t;
+    memset(&t, 0, sizeof t);
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < n; i++) {
+        const clocks_sample *x = &s[i];
+        if (x->sm_mhz) {
+            t.sm_sum += x->sm_mhz;
+            if (t.sm_n == 0 || x->sm_mhz < t.sm_min) t.sm_min = x->sm_mhz;
+            if (t.sm_n == 0 || x->sm_mhz > t.sm_max) t.sm_max = x->sm_mhz;
+            t.sm_n++;
+        }
+        if (x->mem_mhz) {
+            t.mem_sum += x->mem_mhz;
+            t.mem_n++;
+        }
+        if (x->temp_c) {
+            if (t.temp_n == 0 || x->temp_c > t.temp_max) t.temp_max = x->temp_c;
+            t.temp_n++;
+        }
+        if (x->power_mw) {
+            t.power_mw_sum += x->power_mw;
+            t.power_n++;
+        }
+        t.reasons |= x->reasons;
+        t.reasons_n += reasons_valid != 0;
+        t.samples++;
+    }
+    clocks_summarise(&t, out);
+}
+
 static void clocks_summary_empty(clocks_summary *out)
 {
     clocks_totals none;

@@ -31,7 +31,7 @@
      CLOCKS_REASON_HW_THERMAL | CLOCKS_REASON_HW_POWER_BRAKE)
 
 #define CLOCKS_DEFAULT_PERIOD_US 5000
-#define CLOCKS_TRACE_MAX 4096 /* samples a window keeps one by one (20 s at 5 ms) */
+#define CLOCKS_TRACE_MAX 16384 /* samples a window keeps one by one (80 s at 5 ms) */
 
 typedef struct clocks clocks; /* the loaded library, the device handle, the sampler */
 
@@ -87,6 +87,11 @@ int clocks_end(clocks *c, clocks_summary *out);
 /* The last window's samples in time order (at most CLOCKS_TRACE_MAX); valid
  * until the next clocks_begin or clocks_close. */
 const clocks_sample *clocks_trace(const clocks *c, int *count);
+/* A summary of some of a window's samples (those of one variant when a
+ * window covers several, --interleave): a reading of 0 counts as failed (as
+ * the trace stores it), errors 0, reasons_valid as given (the trace cannot
+ * tell "no reason" from a failed reading). No sample: valid 0. */
+void clocks_summarise_trace(const clocks_sample *s, int n, int reasons_valid, clocks_summary *out);
 
 /* Writes the names of the bits in `reasons` joined by '|' ("sw_power_cap|hw_thermal";
  * bits without a name as one hex number; GPU idle only if include_idle), ""

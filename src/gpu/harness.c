@@ -1,6 +1,7 @@
 /* src/gpu/harness.c: see harness.h. */
 #include "harness.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,4 +111,128 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
     *samples_ms = s;
     *count = n;
     return STATUS_OK;
+}
+
+/* The interleaved timing's state of one variant. */
+typedef struct {
+    double *s;          /* samples (ms) */
+    double *span;       /* per sample: host start, end (s, harness_now) */
+    size_t n;
+} harness_lane;
+
+/* 1 when every variant still timed has a spread under the noise target */
+static int harness_lanes_quiet(const harness_lane *lane, const int *status, int nv, double noise_pct)
+{
+    for (int i = 0; i < nv; i++) {
+        stats_summary sum;
+        if (status[i] != STATUS_OK) continue;
+        if (stats_summarize(lane[i].s, lane[i].n, &sum) != 0 || sum.spread_pct > noise_pct) return 0;
+    }
+    return 1;
+}
+
+/* Gives each reading of the clocks window (begun at host time t_begin) to
+ * the variant whose sample it fell in; cs[i]: the summary of variant i's. */
+static void harness_lanes_clocks(device_ctx *d, const harness_lane *lane, const int *status, int nv,
+                                 double t_begin, const clocks_summary *whole, clocks_summary *cs)
+{
+    int nt = 0;
+    const clocks_sample *tr = clocks_trace(d->clk, &nt);
+    clocks_sample *mine = nt > 0 ? malloc((size_t)nt * sizeof *mine) : NULL;
+    for (int i = 0; i < nv; i++) {
+        int m = 0;
+        memset(&cs[i], 0, sizeof cs[i]);
+        if (status[i] != STATUS_OK || !whole->valid || !mine) continue;
+        /* samples and readings are both in time order: one pass */
+        size_t k = 0;
+        for (int j = 0; j < nt; j++) {
+            const double t = t_begin + tr[j].t_s;
+            while (k < lane[i].n && lane[i].span[2 * k + 1] < t) k++;
+            if (k < lane[i].n && lane[i].span[2 * k] <= t) mine[m++] = tr[j];
+        }
+        clocks_summarise_trace(mine, m, whole->reasons_valid, &cs[i]);
+        cs[i].trace_dropped = whole->trace_dropped;
+    }
+    free(mine);
+}
+
+int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_case *const *c, int nv,
+                             const harness_plan *p, volatile sig_atomic_t *stop, harness_progress_fn progress,
+                             void *progress_ctx, double **samples_ms, size_t *counts, int *status,
+                             char (*why)[256], clocks_summary *cs)
+{
+    harness_lane *lane = calloc((size_t)(nv > 0 ? nv : 1), sizeof *lane);
+    int st = STATUS_OK, active = 0, flush_index = 0;
+    size_t rounds = 0;
+    clocks_summary whole;
+    memset(&whole, 0, sizeof whole);
+    for (int i = 0; i < nv && lane; i++) {
+        lane[i].s = malloc((size_t)p->max_reps * sizeof *lane[i].s);
+        lane[i].span = malloc((size_t)p->max_reps * 2 * sizeof *lane[i].span);
+        if (!lane[i].s || !lane[i].span) st = STATUS_ERROR;
+    }
+    if (!lane || st != STATUS_OK) {
+        status_set_message("out of host memory for %d samples of %d variants", p->max_reps, nv);
+        st = STATUS_ERROR;
+        goto out;
+    }
+    for (int i = 0; i < nv; i++) {
+        samples_ms[i] = NULL;
+        counts[i] = 0;
+        why[i][0] = '\0';
+        status[i] = STATUS_OK;
+        for (int w = 0; w < p->warmup && status[i] == STATUS_OK; w++) status[i] = harness_invoke(d, v[i], c[i]);
+        if (status[i] == STATUS_OK &&
+            check_cuda_status(cudaStreamSynchronize(d->stream), "cudaStreamSynchronize (warm-up)", __FILE__, __LINE__))
+            status[i] = STATUS_ERROR;
+        if (status[i] != STATUS_OK) snprintf(why[i], sizeof why[i], "%s", status_message());
+        else active++;
+    }
+    const double t_begin = harness_now();
+    int watching = active > 0 && cs && clocks_begin(d->clk) == 0;
+    const double t0 = harness_now();
+    while (active > 0 && rounds < (size_t)p->max_reps) {
+        if (stop && *stop) {
+            st = STATUS_SKIP;
+            break;
+        }
+        for (int j = 0; j < nv; j++) {
+            const int i = rounds % 2 == 0 ? j : nv - 1 - j;
+            harness_lane *l = &lane[i];
+            if (status[i] != STATUS_OK) continue;
+            l->span[2 * l->n] = harness_now();
+            int sst = harness_sample(d, v[i], c[i], p, flush_index++, &l->s[l->n]);
+            l->span[2 * l->n + 1] = harness_now();
+            if (sst != STATUS_OK) {
+                status[i] = sst;
+                snprintf(why[i], sizeof why[i], "%s", status_message());
+                active--;
+                continue;
+            }
+            l->n++;
+        }
+        rounds++;
+        if (progress) progress(progress_ctx, rounds);
+        if (rounds >= (size_t)p->min_reps) {
+            if (harness_now() - t0 >= p->max_time_s * active) break;
+            if (harness_lanes_quiet(lane, status, nv, p->noise_pct)) break;
+        }
+    }
+    if (watching) clocks_end(d->clk, &whole);
+    if (cs) harness_lanes_clocks(d, lane, status, nv, t_begin, &whole, cs);
+    if (st == STATUS_OK)
+        for (int i = 0; i < nv; i++) {
+            counts[i] = lane[i].n;
+            if (status[i] == STATUS_OK) {
+                samples_ms[i] = lane[i].s;
+                lane[i].s = NULL;
+            }
+        }
+out:
+    for (int i = 0; lane && i < nv; i++) {
+        free(lane[i].s);
+        free(lane[i].span);
+    }
+    free(lane);
+    return st;
 }

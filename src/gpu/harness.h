@@ -31,6 +31,26 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
                  double **samples_ms, size_t *count, clocks_summary *cs);
 
+/* --interleave: times nv variants (v[i] on its own case copy c[i]: the same
+ * case, each its own workspace) in rounds of one sample each, the order
+ * reversed every other round (0 1 2, 2 1 0, ...), so that a power cap or
+ * heat that builds up during the case slows every variant alike. Each
+ * variant's warm-up runs first. Rounds go on until min_reps rounds are in
+ * and either max_time_s x (variants still timed) has passed or every
+ * variant's spread is under the noise target; at most max_reps rounds. A
+ * variant whose sample fails is dropped from the later rounds: status[i]
+ * says so (STATUS_ERROR) and why[i] (why_len bytes) keeps its message; the
+ * others go on. Per variant: samples_ms[i] (malloc'ed; NULL unless
+ * status[i] is STATUS_OK), counts[i], and cs[i] (cs not NULL): the clocks
+ * NVML read while its own samples ran (one window over the whole timing,
+ * each reading given to the variant whose sample, flush included, it fell
+ * in). Returns STATUS_OK, STATUS_SKIP if *stop became non-zero (nothing
+ * kept), STATUS_ERROR when out of host memory. */
+int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_case *const *c, int nv,
+                             const harness_plan *p, volatile sig_atomic_t *stop, harness_progress_fn progress,
+                             void *progress_ctx, double **samples_ms, size_t *counts, int *status,
+                             char (*why)[256], clocks_summary *cs);
+
 /* Runs v once (prepare included) and waits for it: the checked run, and
  * --profile's single launch. */
 int harness_run_once(device_ctx *d, const variant *v, const op_case *c);

@@ -66,13 +66,25 @@ static void run_progress_clear(run_progress *p)
 // ---------------------------------------------------------------------------
 // memory
 
+/* Variant v's workspace bytes for the case, rounded up to 256 (its slice of
+ * an interleaved case's workspace starts on such a boundary). */
+static size_t run_workspace_of(const plan_case *pc, const variant *v)
+{
+    size_t b = v && v->workspace ? v->workspace(pc, v) : 0;
+    return (b + 255) / 256 * 256;
+}
+
+/* The case's workspace: the largest variant's (variants run one after
+ * another and each starts from it zeroed), or with --interleave the sum of
+ * all (each variant keeps a slice of its own: they take turns sample by
+ * sample, and a variant may keep state there between its own calls). */
 static size_t run_workspace_bytes(const plan_case *pc)
 {
     size_t w = 0;
+    const int sum = pc->opts && pc->opts->interleave;
     for (int i = 0; i < pc->variant_count; i++) {
-        const variant *v = ops_variant(pc->variant[i]);
-        size_t b = v && v->workspace ? v->workspace(pc, v) : 0;
-        if (b > w) w = b;
+        size_t b = run_workspace_of(pc, ops_variant(pc->variant[i]));
+        w = sum ? w + b : b > w ? b : w;
     }
     return w;
 }
@@ -191,7 +203,8 @@ static void run_nvtx_push(const op_case *c, const variant *v, const char *phase)
     nvtxRangePushA(name);
 }
 
-static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *r, const harness_plan *hp)
+/* The checked run: poison, run once, verify (the row's kernel noted). */
+static int run_check(run_state *rs, op_case *c, const variant *v, result_row *r)
 {
     device_ctx *d = rs->dev;
     int st;
@@ -207,8 +220,14 @@ static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *
     nvtxRangePop();
     run_note_kernel(r, v);
     if (st == STATUS_OK) st = c->op->verify(c, v, r);
-    if (st != STATUS_OK) return st;
-    if (rs->o->check_only) return STATUS_OK;
+    return st;
+}
+
+/* A checked variant's timing (or --profile's one launch), one variant alone. */
+static int run_time(run_state *rs, op_case *c, const variant *v, result_row *r, const harness_plan *hp)
+{
+    device_ctx *d = rs->dev;
+    int st;
     if (rs->o->profile) {
         /* one clean launch: no flush, no warm-up, nothing else in its range */
         run_progress_print(rs->prog, "profiling launch", 0);
@@ -243,11 +262,78 @@ static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *
     return st;
 }
 
+static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *r, const harness_plan *hp)
+{
+    int st = run_check(rs, c, v, r);
+    if (st != STATUS_OK || rs->o->check_only) return st;
+    return run_time(rs, c, v, r, hp);
+}
+
+/* --interleave: the rows pend[0 .. np) (checked, ok) timed together in
+ * rounds, each variant on its own copy of the case (its workspace slice).
+ * Fills their samples, medians and clocks, or their error. Returns 1 when
+ * interrupted (the caller drops the pending rows), else 0. */
+static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, result_row **pend, int np,
+                                const harness_plan *hp)
+{
+    const variant *const *v = pv;
+    const op_case *c[PLAN_MAX_VARIANTS];
+    double *samples[PLAN_MAX_VARIANTS];
+    size_t counts[PLAN_MAX_VARIANTS];
+    int status[PLAN_MAX_VARIANTS];
+    char why[PLAN_MAX_VARIANTS][256];
+    clocks_summary cs[PLAN_MAX_VARIANTS];
+    for (int i = 0; i < np; i++) c[i] = &cv[i];
+    snprintf(rs->prog->label, sizeof rs->prog->label, "%s (%d variants interleaved)", cv[0].pc->label, np);
+    run_progress_print(rs->prog, "timing", 0);
+    char name[192];
+    snprintf(name, sizeof name, "%s interleaved timed", cv[0].pc->nvtx);
+    nvtxRangePushA(name);
+    int st = harness_time_interleaved(rs->dev, v, c, np, hp, rs->stop, run_progress_samples, rs->prog, samples,
+                                      counts, status, why, cs);
+    nvtxRangePop();
+    if (st == STATUS_SKIP) return 1;
+    for (int i = 0; i < np; i++) {
+        result_row *r = pend[i];
+        if (st != STATUS_OK) { /* out of host memory: every row */
+            r->status = STATUS_ERROR;
+            run_row_error(rs, r, v[i]->info.name);
+            rs->any_bad = 1;
+            continue;
+        }
+        r->samples_ms = samples[i];
+        r->time_ms.count = counts[i];
+        if (status[i] == STATUS_OK) {
+            run_note_clocks(r, &cs[i]);
+            if (stats_summarize(r->samples_ms, r->time_ms.count, &r->time_ms) != 0) {
+                status_set_message("no samples");
+                status[i] = STATUS_ERROR;
+            }
+        } else {
+            status_set_message("%s", why[i]);
+        }
+        r->status = (status_t)status[i];
+        if (status[i] != STATUS_OK) {
+            r->status = STATUS_ERROR;
+            run_row_error(rs, r, v[i]->info.name);
+            rs->any_bad = 1;
+        }
+    }
+    return 0;
+}
+
 static void run_case(run_state *rs, const plan_case *pc)
 {
     result_row rows[PLAN_MAX_VARIANTS];
     int nrows = 0, setup_st;
     op_case c;
+    /* --interleave: the checked rows waiting to be timed together, each
+     * variant's case copy (its own workspace slice) */
+    const int interleave = rs->o->interleave && !rs->o->check_only && !rs->o->profile;
+    op_case cv[PLAN_MAX_VARIANTS];
+    const variant *pv[PLAN_MAX_VARIANTS];
+    int pend[PLAN_MAX_VARIANTS], np = 0;
+    size_t slice_at = 0;
     harness_plan hp = {rs->o->warmup, rs->o->min_reps, rs->o->max_reps, rs->o->max_time_s, rs->o->noise_pct,
                        rs->o->flush};
     nvtxRangeId_t case_range = nvtxRangeStartA(pc->nvtx);
@@ -293,8 +379,24 @@ static void run_case(run_state *rs, const plan_case *pc)
         }
         snprintf(rs->prog->label, sizeof rs->prog->label, "%s %s", pc->label, v->info.name);
         run_progress_print(rs->prog, "checking", 0);
-        st = run_variant(rs, &c, v, r, &hp);
-        rs->prog->done++;
+        if (interleave) {
+            /* checked now, timed with the others after the loop */
+            const size_t own = run_workspace_of(pc, v);
+            cv[np] = c;
+            cv[np].workspace = own ? (char *)c.workspace + slice_at : NULL;
+            cv[np].workspace_bytes = own;
+            slice_at += own;
+            st = run_check(rs, &cv[np], v, r);
+            rs->prog->done++;
+            if (st == STATUS_OK) {
+                pv[np] = v;
+                pend[np++] = nrows - 1;
+                continue;
+            }
+        } else {
+            st = run_variant(rs, &c, v, r, &hp);
+            rs->prog->done++;
+        }
         if (st == STATUS_SKIP) { /* interrupted mid-timing: the row is dropped */
             results_row_free(r);
             nrows--;
@@ -303,6 +405,29 @@ static void run_case(run_state *rs, const plan_case *pc)
         r->status = (status_t)st;
         if (st == STATUS_ERROR) run_row_error(rs, r, v->info.name);
         if (st == STATUS_FAIL || st == STATUS_ERROR) rs->any_bad = 1;
+    }
+    if (np > 0 && rs->sticky) { /* checked, but the context died after: not timed */
+        for (int i = 0; i < np; i++) {
+            rows[pend[i]].status = STATUS_SKIP;
+            snprintf(rows[pend[i]].message, sizeof rows[pend[i]].message, "not run: an earlier device error");
+        }
+    } else if (np > 0) {
+        result_row *pr[PLAN_MAX_VARIANTS];
+        for (int i = 0; i < np; i++) pr[i] = &rows[pend[i]];
+        if (*rs->stop || run_time_interleaved(rs, cv, pv, pr, np, &hp)) {
+            /* interrupted before or while the rounds ran: the rows being timed are dropped */
+            int kept = 0;
+            for (int i = 0, j = 0; i < nrows; i++) {
+                if (j < np && pend[j] == i) {
+                    results_row_free(&rows[i]);
+                    j++;
+                    continue;
+                }
+                if (kept != i) rows[kept] = rows[i];
+                kept++;
+            }
+            nrows = kept;
+        }
     }
     run_progress_clear(rs->prog);
     plan_percents(&c.op->info, &rs->dev->info, rows, nrows);
