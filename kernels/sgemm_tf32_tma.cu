@@ -78,7 +78,10 @@
  * clock than cuBLAS's and doing about the same work per clock: under the
  * cap what is left is energy per FLOP (the L2 -> SM traffic above is one
  * suspect), and in short rows how far the cap has pulled each clock
- * depends on what ran before.
+ * depends on what ran before. Timed with `compare --interleave` (cuBLAS
+ * and this kernel alternating sample by sample, so the cap catches both
+ * alike) the three runs at 8192 agreed within a point, a little under
+ * cuBLAS (results/h200/sgemm_interleave_run*.csv).
  * Run just this: ./compare --variants tf32_tma */
 #include <limits.h>
 
