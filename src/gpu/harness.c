@@ -35,6 +35,17 @@ int harness_run_once(device_ctx *d, const variant *v, const op_case *c)
     return STATUS_OK;
 }
 
+/* The variant's untimed warm-up runs, waited for. */
+static int harness_warm(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p)
+{
+    int st = STATUS_OK;
+    for (int i = 0; i < p->warmup && st == STATUS_OK; i++) st = harness_invoke(d, v, c);
+    if (st == STATUS_OK &&
+        check_cuda_status(cudaStreamSynchronize(d->stream), "cudaStreamSynchronize (warm-up)", __FILE__, __LINE__))
+        st = STATUS_ERROR;
+    return st;
+}
+
 static int harness_sample(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p, int i,
                           double *ms)
 {
@@ -78,10 +89,7 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
         status_set_message("out of host memory for %d samples", p->max_reps);
         return STATUS_ERROR;
     }
-    for (int i = 0; i < p->warmup && st == STATUS_OK; i++) st = harness_invoke(d, v, c);
-    if (st == STATUS_OK &&
-        check_cuda_status(cudaStreamSynchronize(d->stream), "cudaStreamSynchronize (warm-up)", __FILE__, __LINE__))
-        st = STATUS_ERROR;
+    st = harness_warm(d, v, c, p);
     t0 = harness_now();
     /* the clocks are watched from here (the GPU busy with the warm-up) to the last sample */
     int watching = st == STATUS_OK && cs && clocks_begin(d->clk) == 0;
@@ -180,11 +188,7 @@ int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_ca
         samples_ms[i] = NULL;
         counts[i] = 0;
         why[i][0] = '\0';
-        status[i] = STATUS_OK;
-        for (int w = 0; w < p->warmup && status[i] == STATUS_OK; w++) status[i] = harness_invoke(d, v[i], c[i]);
-        if (status[i] == STATUS_OK &&
-            check_cuda_status(cudaStreamSynchronize(d->stream), "cudaStreamSynchronize (warm-up)", __FILE__, __LINE__))
-            status[i] = STATUS_ERROR;
+        status[i] = harness_warm(d, v[i], c[i], p);
         if (status[i] != STATUS_OK) snprintf(why[i], sizeof why[i], "%s", status_message());
         else active++;
     }
