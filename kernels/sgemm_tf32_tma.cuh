@@ -95,6 +95,13 @@
  *     (verified, and stress_gpu's tf32 family repeats them bit for bit),
  *     not picked; a form that keeps the spread clusters in k lock-step
  *     would be the next thing to try.
+ *   - wait_group 1 in the LARGE form (_pfw1: slab kt's batch issued
+ *     before kt - 1's retires, kt - 1's stage released and its fragment set
+ *     refilled with kt + 1's after; ptxas kept it unserialised, 168
+ *     registers): level with _pf within the clock drift at 2048 .. 8192 and
+ *     on the long LLM shapes, not faster (results/h200/
+ *     search_tma_pfw1.txt), so the tensor pipe's idle share is not the
+ *     gap between one warpgroup's batches; removed from the table.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
