@@ -33,7 +33,8 @@
  *     MiB). Two pools, since a staged call runs a stream-K kernel on staged
  *     operands while holding its copy buffer. The sgemm launcher contract
  *     (kernels/sgemm.h) has no workspace argument, so the buffers are the
- *     launchers' own; compare's memory check does not count them.
+ *     launchers' own; compare's up-front memory check counts them through
+ *     sgemm_tf32_tma_own_bytes (the variant row's own_bytes).
  *   - Ordering: every call records an event on its stream after its last
  *     use of the buffer, and the next call (on any stream) waits for it
  *     before its first use: calls on different streams take turns with the

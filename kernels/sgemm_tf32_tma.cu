@@ -269,6 +269,17 @@ static int sgemm_tma_stage_mask(const float *A, const float *B, const float *C, 
     return mask;
 }
 
+/* The staged operands' parts of the copy buffer (bytes, 0 for one not
+ * staged) for a mask of sgemm_tma_stage_mask and n4, k4 (n, k rounded up
+ * to multiples of 4). */
+static void sgemm_tma_stage_parts(int mask, int m, long long n4, long long k4, size_t *a, size_t *b,
+                                  size_t *c)
+{
+    *a = mask & SGEMM_TMA_STAGE_A ? sgemm_stage_round((size_t)m * k4 * 4) : 0;
+    *b = mask & SGEMM_TMA_STAGE_B ? sgemm_stage_round((size_t)k4 * n4 * 4) : 0;
+    *c = mask & SGEMM_TMA_STAGE_C ? sgemm_stage_round((size_t)m * n4 * 4) : 0;
+}
+
 /* The candidate on staged operands (mask: which ones, never 0). Returns 0,
  * a cudaError_t value, or -1 after noting nothing when the buffer cannot be
  * had (out of memory, ordinal past 63: *why_fallback says which). */
@@ -280,9 +291,8 @@ static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, 
         *why_fallback = "n or k too large to pad to a multiple of 4";
         return -1;
     }
-    const size_t bytes_a = mask & SGEMM_TMA_STAGE_A ? sgemm_stage_round((size_t)m * k4 * 4) : 0;
-    const size_t bytes_b = mask & SGEMM_TMA_STAGE_B ? sgemm_stage_round((size_t)k4 * n4 * 4) : 0;
-    const size_t bytes_c = mask & SGEMM_TMA_STAGE_C ? sgemm_stage_round((size_t)m * n4 * 4) : 0;
+    size_t bytes_a, bytes_b, bytes_c;
+    sgemm_tma_stage_parts(mask, m, n4, k4, &bytes_a, &bytes_b, &bytes_c);
     void *buf = NULL;
     int slot = 0;
     int rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_COPY, bytes_a + bytes_b + bytes_c, stream, &buf, &slot);
@@ -321,6 +331,30 @@ static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, 
     }
     const int rel = sgemm_stage_release(slot, stream);
     return rc != 0 ? rc : rel;
+}
+
+extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
+{
+    if (m < 1 || n < 1 || k < 1)
+        return 0;
+    const size_t grain = SGEMM_STAGE_GRAIN;
+    size_t own = 0;
+    /* cudaMalloc'd operands are aligned: the mask follows from n and k */
+    const int mask = sgemm_tma_stage_mask(NULL, NULL, NULL, n, k);
+    const long long k4 = ((long long)k + 3) / 4 * 4, n4 = ((long long)n + 3) / 4 * 4;
+    if (mask) {
+        size_t a, b, c;
+        sgemm_tma_stage_parts(mask, m, n4, k4, &a, &b, &c);
+        own += (a + b + c + grain - 1) / grain * grain;
+    }
+    /* a stream-K LARGE pick (only by COMPARE_KERNEL_DEFS): its workspace, at
+     * most one cluster per CL SMs */
+    const int sms = sgemm_tma_sms();
+    if (sgemm_tma_large.sk >= 2 && sms > 0) {
+        const size_t ws = SGEMM_TMAP_SK_WS_BYTES(sms / sgemm_tma_large.cl, sgemm_tma_large.cl, sgemm_tma_large.bm);
+        own += (ws + grain - 1) / grain * grain;
+    }
+    return own;
 }
 
 extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,

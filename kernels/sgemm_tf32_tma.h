@@ -7,6 +7,8 @@
 #ifndef KERNELS_SGEMM_TF32_TMA_H
 #define KERNELS_SGEMM_TF32_TMA_H
 
+#include <stddef.h>
+
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -20,6 +22,12 @@ extern "C" {
  * only without a TMA encoder in the driver or memory for that buffer. */
 int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
                    cudaStream_t stream);
+
+/* Device bytes the call keeps for itself for this shape (cudaMalloc'd,
+ * hence aligned, operands): the staging buffer when n or k % 4 != 0, plus a
+ * stream-K LARGE pick's workspace; 0 for none. An upper bound of what it
+ * allocates, for a caller's memory check (compare's up-front one). */
+size_t sgemm_tf32_tma_own_bytes(int m, int n, int k);
 
 #ifdef __cplusplus
 }

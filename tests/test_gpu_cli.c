@@ -208,6 +208,21 @@ static void test_memory_refusal(void)
     CHECK(proc.status == 2, "oversized run exit %d (expected 2): %s", proc.status, proc.err);
     CHECK(test_contains(proc.err, "GiB") && test_contains(proc.err, "free"), "no needed-vs-free message: %s",
           proc.err);
+    /* tf32_tma's own staging buffer counts: at n = 4097 the case's buffers
+     * (A, B, C in float and double, 0.60 GB) and the 256 MiB reserve fit in
+     * 0.974 GB, with the staged A', B', C' (0.20 GB) they do not */
+    char *env2[] = {"COMPARE_TEST_FREE_BYTES=974000000", NULL};
+    char *lib[] = {COMPARE_BIN, "--ops", "sgemm", "--variants", "cublas_tf32", "--n", "4097", "--reps", "3",
+                   "--quiet", NULL};
+    test_run(lib, env2, 0, 0, 120, &proc);
+    CHECK(proc.status == 0, "cublas_tf32 at 4097 under a 0.974 GB cap: exit %d (expected 0): %s", proc.status,
+          proc.err);
+    char *tma[] = {COMPARE_BIN, "--ops", "sgemm", "--variants", "tf32_tma", "--n", "4097", "--reps", "3",
+                   "--quiet", NULL};
+    test_run(tma, env2, 0, 0, 120, &proc);
+    CHECK(proc.status == 2 && test_contains(proc.err, "GiB"),
+          "tf32_tma at 4097 (staged) under a 0.974 GB cap: exit %d (expected 2, its staging counted): %s",
+          proc.status, proc.err);
 }
 
 static void test_interrupt(const char *dir, int sig, int expected)

@@ -56,6 +56,10 @@ struct variant {
     variant_fn aux;            /* a helper of the row's family (sort: its scratch-size query) */
     /* Scratch bytes it needs for this case (NULL: none); from sizes only. */
     size_t (*workspace)(const plan_case *pc, const variant *v);
+    /* Device bytes its launcher allocates for itself and keeps between calls
+     * (tf32_tma's staging buffer), at most, for this case (NULL: none): not
+     * allocated by the case, only counted by the up-front memory check. */
+    size_t (*own_bytes)(const plan_case *pc, const variant *v);
     /* 0 when it declines the case on this device, with the reason in why
      * (NULL: runs any). */
     int (*supports)(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t why_len);

@@ -26,24 +26,28 @@ typedef int (*op_sgemm_launcher)(const float *A, const float *B, float *C, int m
 // ---------------------------------------------------------------------------
 // the hand kernels: name, launcher, math, reference library, what it is
 
-/* needs: ANY, or SM90A for kernels built for sm_90a only (declined elsewhere) */
-#define SGEMM_HAND_ROWS(X)                                                                                  \
-    X(naive, sgemm_naive, "fp32", "cublas_fp32", ANY, "one thread per C element, 16x16 blocks")               \
-    X(tiled16, sgemm_tiled16, "fp32", "cublas_fp32", ANY, "16x16 shared-memory tiles")                        \
-    X(tiled32, sgemm_tiled32, "fp32", "cublas_fp32", ANY, "32x32 shared-memory tiles")                        \
-    X(regblock, sgemm_regblock, "fp32", "cublas_fp32", ANY, "128x128 block tile, 8x8 per thread")             \
-    X(vectorized, sgemm_vec4, "fp32", "cublas_fp32", ANY, "+ float4 loads, A tile transposed, no bank conflicts") \
-    X(warptile, sgemm_warptile, "fp32", "cublas_fp32", ANY, "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)") \
-    X(pipelined, sgemm_pipelined, "fp32", "cublas_fp32", ANY, "+ 3-stage cp.async pipeline")                  \
-    X(tuned, sgemm_tuned, "fp32", "cublas_fp32", ANY,                                                         \
-      "stream-K last wave; small problems: k sliced over warp groups; tile and kind by a rule on m, n, k, SMs") \
-    X(tf32_mma, sgemm_tf32_mma, "tf32", "cublas_tf32", ANY,                                                   \
-      "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands")                            \
-    X(tf32_wgmma, sgemm_tf32_wgmma, "tf32", "cublas_tf32", SM90A, "TF32 warpgroup MMA (wgmma), C^T = B^T A^T") \
-    X(tf32_tma, sgemm_tf32_tma, "tf32", "cublas_tf32", SM90A,                                                 \
+/* needs: ANY, or SM90A for kernels built for sm_90a only (declined elsewhere);
+ * own: NONE, or TMA: the launcher's own staging buffer (sgemm_tf32_tma_own_bytes) */
+#define SGEMM_HAND_ROWS(X)                                                                                         \
+    X(naive, sgemm_naive, "fp32", "cublas_fp32", ANY, NONE, "one thread per C element, 16x16 blocks")              \
+    X(tiled16, sgemm_tiled16, "fp32", "cublas_fp32", ANY, NONE, "16x16 shared-memory tiles")                       \
+    X(tiled32, sgemm_tiled32, "fp32", "cublas_fp32", ANY, NONE, "32x32 shared-memory tiles")                       \
+    X(regblock, sgemm_regblock, "fp32", "cublas_fp32", ANY, NONE, "128x128 block tile, 8x8 per thread")            \
+    X(vectorized, sgemm_vec4, "fp32", "cublas_fp32", ANY, NONE,                                                    \
+      "+ float4 loads, A tile transposed, no bank conflicts")                                                      \
+    X(warptile, sgemm_warptile, "fp32", "cublas_fp32", ANY, NONE,                                                  \
+      "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)")                                                      \
+    X(pipelined, sgemm_pipelined, "fp32", "cublas_fp32", ANY, NONE, "+ 3-stage cp.async pipeline")                 \
+    X(tuned, sgemm_tuned, "fp32", "cublas_fp32", ANY, NONE,                                                        \
+      "stream-K last wave; small problems: k sliced over warp groups; tile and kind by a rule on m, n, k, SMs")    \
+    X(tf32_mma, sgemm_tf32_mma, "tf32", "cublas_tf32", ANY, NONE,                                                  \
+      "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands")                                \
+    X(tf32_wgmma, sgemm_tf32_wgmma, "tf32", "cublas_tf32", SM90A, NONE,                                            \
+      "TF32 warpgroup MMA (wgmma), C^T = B^T A^T")                                                                 \
+    X(tf32_tma, sgemm_tf32_tma, "tf32", "cublas_tf32", SM90A, TMA,                                                 \
       "tf32_wgmma fed by TMA through an mbarrier ring; n, k % 4 != 0: operands staged padded")
 
-#define SGEMM_DECLARE(name, fn, math, ref, needs, about) \
+#define SGEMM_DECLARE(name, fn, math, ref, needs, own, about) \
     int fn(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s);
 SGEMM_HAND_ROWS(SGEMM_DECLARE)
 
@@ -277,14 +281,25 @@ static int sgemm_needs_sm90a(const plan_case *pc, const device_info *dev, const 
     return 0;
 }
 
+size_t sgemm_tf32_tma_own_bytes(int m, int n, int k);
+
+/* tf32_tma's staging buffer (and a stream-K pick's workspace) for the case */
+static size_t sgemm_own_tma(const plan_case *pc, const variant *v)
+{
+    (void)v;
+    return sgemm_tf32_tma_own_bytes((int)pc->m, (int)pc->n, (int)pc->k);
+}
+
 // ---------------------------------------------------------------------------
 // the variant table
 
 #define SGEMM_NEEDS_ANY NULL
 #define SGEMM_NEEDS_SM90A sgemm_needs_sm90a
-#define SGEMM_ROW(name, launcher, math, ref, needs, about)                                                 \
+#define SGEMM_OWN_NONE NULL
+#define SGEMM_OWN_TMA sgemm_own_tma
+#define SGEMM_ROW(name, launcher, math, ref, needs, own, about)                                            \
     {.info = {"sgemm", #name, 0, math, ref, 0, "builtin", about}, .run = v_sgemm_hand, .fn = (variant_fn)launcher, \
-     .supports = SGEMM_NEEDS_##needs},
+     .supports = SGEMM_NEEDS_##needs, .own_bytes = SGEMM_OWN_##own},
 
 static const variant sgemm_variants[] = {
     {.info = {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH (FP32 cores)"},

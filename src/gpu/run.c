@@ -89,9 +89,22 @@ static size_t run_workspace_bytes(const plan_case *pc)
     return w;
 }
 
+/* The most any of the case's variants allocates for itself and keeps
+ * (variant.own_bytes: tf32_tma's staging buffer). */
+static size_t run_own_bytes(const plan_case *pc)
+{
+    size_t w = 0;
+    for (int i = 0; i < pc->variant_count; i++) {
+        const variant *v = ops_variant(pc->variant[i]);
+        const size_t b = v && v->own_bytes ? v->own_bytes(pc, v) : 0;
+        w = b > w ? b : w;
+    }
+    return w;
+}
+
 size_t run_case_bytes(const plan_case *pc)
 {
-    return ops_get(pc->op)->case_bytes(pc) + run_workspace_bytes(pc);
+    return ops_get(pc->op)->case_bytes(pc) + run_workspace_bytes(pc) + run_own_bytes(pc);
 }
 
 int run_check_memory(const plan *p, char *err, size_t err_len)
@@ -104,9 +117,14 @@ int run_check_memory(const plan *p, char *err, size_t err_len)
         return 1;
     }
     if (cap && strtoull(cap, NULL, 10) < free_b) free_b = (size_t)strtoull(cap, NULL, 10);
+    /* a launcher's own buffer is kept between calls and only grows: at each
+     * case, the largest any case so far has needed */
+    size_t held = 0;
     for (int i = 0; i < p->count; i++) {
         const plan_case *pc = &p->cases[i];
-        size_t need = run_case_bytes(pc);
+        const size_t own = run_own_bytes(pc);
+        held = own > held ? own : held;
+        size_t need = run_case_bytes(pc) - own + held;
         /* keep 256 MiB for the context, cuBLAS workspaces and thrust's temporaries */
         if (need + (256u << 20) > free_b) {
             const op_desc *op = ops_get(pc->op);

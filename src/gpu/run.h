@@ -12,12 +12,15 @@
 #include "plan.h"
 #include "results.h"
 
-/* Device memory one case needs: the op's buffers plus the largest
- * workspace of its variants. */
+/* Device memory one case needs: the op's buffers, the largest workspace of
+ * its variants (their sum with --interleave) and the most any of them
+ * allocates for itself (variant.own_bytes). */
 size_t run_case_bytes(const plan_case *pc);
 
 /* Refuses, before any allocation, cases that cannot fit in free device
- * memory: returns 0, or 2 with "needed vs free" in err. */
+ * memory (a launcher's own buffer counted at the largest any case so far
+ * needed: it is kept between calls): returns 0, or 2 with "needed vs free"
+ * in err. */
 int run_check_memory(const plan *p, char *err, size_t err_len);
 
 /* Runs every case of the plan. Returns 0 if all passed, 1 if a variant failed
