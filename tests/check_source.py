@@ -11,7 +11,9 @@ tree that a reader cannot see broken until it hurts, checked on every run.
      default stream they are not ordered with compare's non-blocking stream
      (a pageable cudaMemcpy returns before its DMA lands: the radix "keys
      differ" failure)
-  4. the run loop has no per-op branch (no strcmp on an op in src/gpu/run.c)
+  4. the run loop has no per-op branch (no strcmp on an op in src/gpu/run.c),
+     and neither has the plugin loader (no op's name in src/gpu/plugin.c's
+     code: what each op takes is its op_desc.plugin)
   5. no CUDA header is reachable from src/core
 Prints each violation as FILE:LINE: rule: text; exit 1 if any.
 """
@@ -78,6 +80,13 @@ run_c = os.path.join(ROOT, "src", "gpu", "run.c")
 for i, l in enumerate(open(run_c, encoding="utf-8").read().split("\n")):
     if re.search(r"strcmp\(.*op", l):
         bad.append(f"src/gpu/run.c:{i + 1}: a per-op branch in the run loop: {l.strip()}")
+
+plugin_c = os.path.join(ROOT, "src", "gpu", "plugin.c")
+code = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: "\n" * m.group(0).count("\n"),
+              open(plugin_c, encoding="utf-8").read(), flags=re.S)
+for i, l in enumerate(code.split("\n")):
+    if re.search(r'"(sgemm|reduce|sort|scan|histogram|transpose|transfer)"', l):
+        bad.append(f"src/gpu/plugin.c:{i + 1}: an op's name in the plugin loader: {l.strip()}")
 
 for path in files(os.path.join("src", "core"), (".c", ".h")):
     rel = os.path.relpath(path, ROOT)

@@ -24,6 +24,24 @@
 typedef struct variant variant;
 typedef struct op_desc op_desc;
 
+/* What a plugin row of an op must give (src/gpu/plugin.c, which has no
+ * branch per op): the launcher fields of compare_plugin_variant the op
+ * takes, as byte offsets (fn2: OP_PLUGIN_NO_FN for none), every other
+ * launcher field NULL; and the .math values it accepts, each with the
+ * row's math and reference library. */
+#define OP_PLUGIN_NO_FN ((size_t)-1)
+typedef struct {
+    const char *math;        /* a plugin row's .math */
+    const char *row_math;    /* the catalog row's math */
+    const char *ref_library; /* the row's reference library (NULL: the op's) */
+} op_plugin_math;
+
+typedef struct {
+    size_t fn, fn2;            /* offsetof(compare_plugin_variant, launcher) of variant.fn, .fn2 */
+    op_plugin_math maths[2];   /* unused entries: math NULL */
+    const char *usage;         /* what it takes, for the error (".sgemm, math fp32|tf32") */
+} op_plugin_spec;
+
 /* One case (op x size x type) while it runs. */
 typedef struct {
     const plan_case *pc;       /* sizes, element type, label */
@@ -90,6 +108,8 @@ struct op_desc {
      * v->fn2 for a second key type): hand rows and plugins. NULL: the op
      * takes no plugin. */
     int (*run_launcher)(const op_case *c, const variant *v, cudaStream_t s);
+    /* What a plugin row of this op must give; NULL with run_launcher NULL. */
+    const op_plugin_spec *plugin;
 };
 
 /* The op table (src/gpu/ops.c) and the variants of every op plus those of

@@ -295,4 +295,5 @@ const op_desc op_histogram = {
     hist_fill_row,
     hist_teardown,
     NULL, /* no plugin: compare_plugin.h's ABI has no launcher of this op yet */
+    NULL,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "compare_plugin.h"
 #include "cpu_omp.h"
 #include "inputs.h"
 #include "op.h"
@@ -211,6 +212,14 @@ static const variant reduce_variants[] = {
      .run = v_cpu, .prepare = v_cpu_prepare, .host_timed = 1},
 };
 
+/* a plugin row: .reduce, math fp32 */
+static const op_plugin_spec reduce_plugin = {
+    offsetof(compare_plugin_variant, reduce),
+    OP_PLUGIN_NO_FN,
+    {{"fp32", "fp32", NULL}},
+    ".reduce, fp32",
+};
+
 const op_desc op_reduce = {
     {.name = "reduce",
      .size_kind = OP_SIZE_ELEMS,
@@ -228,4 +237,5 @@ const op_desc op_reduce = {
     reduce_fill_row,
     reduce_teardown,
     v_reduce_hand,
+    &reduce_plugin,
 };

@@ -294,4 +294,5 @@ const op_desc op_scan = {
     scan_fill_row,
     scan_teardown,
     NULL, /* no plugin: compare_plugin.h's ABI has no launcher of this op yet */
+    NULL,
 };

@@ -15,6 +15,7 @@
 #include "blas.h"
 #include "cpu_omp.h"
 #include "check.h"
+#include "compare_plugin.h"
 #include "inputs.h"
 #include "metrics.h"
 #include "op.h"
@@ -315,6 +316,14 @@ static const variant sgemm_variants[] = {
      .run = v_test_wrong},
 };
 
+/* a plugin row: .sgemm, math fp32 (against cuBLAS FP32) or tf32 (against cuBLAS TF32) */
+static const op_plugin_spec sgemm_plugin = {
+    offsetof(compare_plugin_variant, sgemm),
+    OP_PLUGIN_NO_FN,
+    {{"fp32", "fp32", NULL}, {"tf32", "tf32", "cublas_tf32"}},
+    ".sgemm, math fp32|tf32",
+};
+
 const op_desc op_sgemm = {
     {.name = "sgemm",
      .size_kind = OP_SIZE_GEMM,
@@ -332,4 +341,5 @@ const op_desc op_sgemm = {
     sgemm_fill_row,
     sgemm_teardown,
     v_sgemm_hand,
+    &sgemm_plugin,
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "compare_plugin.h"
 #include "inputs.h"
 #include "op.h"
 #include "shim.h"
@@ -227,6 +228,15 @@ static const variant sort_variants[] = {
     SORT_HAND_ROWS(SORT_ROW)
 };
 
+/* a plugin row: .sort_u32 and .sort_f32 (variant.fn, .fn2), math "keys" (a
+ * row over the key types) */
+static const op_plugin_spec sort_plugin = {
+    offsetof(compare_plugin_variant, sort_u32),
+    offsetof(compare_plugin_variant, sort_f32),
+    {{"keys", "types", NULL}},
+    ".sort_u32 and .sort_f32, keys",
+};
+
 const op_desc op_sort = {
     {.name = "sort",
      .size_kind = OP_SIZE_ELEMS,
@@ -245,4 +255,5 @@ const op_desc op_sort = {
     sort_fill_row,
     sort_teardown,
     v_sort_hand,
+    &sort_plugin,
 };

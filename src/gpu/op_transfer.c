@@ -238,4 +238,5 @@ const op_desc op_transfer = {
     transfer_fill_row,
     transfer_teardown,
     NULL,
+    NULL,
 };

@@ -183,4 +183,5 @@ const op_desc op_transpose = {
     transpose_fill_row,
     transpose_teardown,
     NULL, /* no plugin: compare_plugin.h's ABI has no launcher of this op yet */
+    NULL,
 };

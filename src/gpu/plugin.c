@@ -51,6 +51,52 @@ static const char *plugin_basename(const char *path)
     return s ? s + 1 : path;
 }
 
+/* every launcher field of compare_plugin_variant (an op takes one or two of them) */
+static const size_t plugin_fn_fields[] = {
+    offsetof(compare_plugin_variant, sgemm),
+    offsetof(compare_plugin_variant, reduce),
+    offsetof(compare_plugin_variant, sort_u32),
+    offsetof(compare_plugin_variant, sort_f32),
+};
+
+static variant_fn plugin_fn_at(const compare_plugin_variant *r, size_t off)
+{
+    variant_fn f = NULL;
+    if (off != OP_PLUGIN_NO_FN)
+        memcpy(&f, (const char *)r + off, sizeof f); /* every launcher field is a function pointer */
+    return f;
+}
+
+/* Row r's launchers and math against what its op takes (spec): the math
+ * entry it matches, or NULL. */
+static const op_plugin_math *plugin_match(const compare_plugin_variant *r, const op_plugin_spec *spec)
+{
+    for (size_t i = 0; i < sizeof plugin_fn_fields / sizeof plugin_fn_fields[0]; i++) {
+        const size_t off = plugin_fn_fields[i];
+        const int wanted = off == spec->fn || off == spec->fn2;
+        if ((plugin_fn_at(r, off) != NULL) != wanted)
+            return NULL;
+    }
+    for (size_t i = 0; r->math && i < sizeof spec->maths / sizeof spec->maths[0]; i++)
+        if (spec->maths[i].math && strcmp(spec->maths[i].math, r->math) == 0)
+            return &spec->maths[i];
+    return NULL;
+}
+
+/* what each op that takes a plugin takes, for the error ("sgemm: .sgemm, ...; reduce: ...") */
+static void plugin_usage(char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < ops_count() && used < len; i++) {
+        const op_desc *op = ops_get(i);
+        if (!op->plugin)
+            continue;
+        int w = snprintf(out + used, len - used, "%s%s: %s", used ? "; " : "", op->info.name, op->plugin->usage);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 /* Checks row i of the plugin and makes its variant; 0 or 2 with err. */
 static int plugin_make_row(const char *path, const compare_plugin_variant *r, int i, const char *source,
                            variant *v, char *err, size_t err_len)
@@ -58,7 +104,7 @@ static int plugin_make_row(const char *path, const compare_plugin_variant *r, in
     const catalog *cat = ops_catalog();
     int op_index;
     const op_desc *op;
-    int ok_fns;
+    const op_plugin_math *pm;
     memset(v, 0, sizeof *v);
     if (!plugin_name_ok(r->name)) {
         snprintf(err, err_len, "--plugin '%s': variant %d: invalid name '%s' (1-31 of [a-z0-9_], a letter first)",
@@ -66,24 +112,18 @@ static int plugin_make_row(const char *path, const compare_plugin_variant *r, in
         return 2;
     }
     op_index = r->op ? catalog_op(cat, r->op) : -1;
-    if (op_index < 0 || !ops_get(op_index)->run_launcher) {
+    if (op_index < 0 || !ops_get(op_index)->run_launcher || !ops_get(op_index)->plugin) {
         snprintf(err, err_len, "--plugin '%s': variant '%s': op '%s' takes no plugin (sgemm, reduce or sort)", path,
                  r->name, r->op ? r->op : "(null)");
         return 2;
     }
     op = ops_get(op_index);
-    if (strcmp(op->info.name, "sgemm") == 0)
-        ok_fns = r->sgemm && !r->reduce && !r->sort_u32 && !r->sort_f32 && r->math &&
-                 (strcmp(r->math, "fp32") == 0 || strcmp(r->math, "tf32") == 0);
-    else if (strcmp(op->info.name, "reduce") == 0)
-        ok_fns = r->reduce && !r->sgemm && !r->sort_u32 && !r->sort_f32 && r->math && strcmp(r->math, "fp32") == 0;
-    else
-        ok_fns = r->sort_u32 && r->sort_f32 && !r->sgemm && !r->reduce && r->math && strcmp(r->math, "keys") == 0;
-    if (!ok_fns) {
-        snprintf(err, err_len,
-                 "--plugin '%s': variant '%s' (op %s): needs exactly its op's launcher(s) and math "
-                 "(sgemm: .sgemm, math fp32|tf32; reduce: .reduce, fp32; sort: .sort_u32 and .sort_f32, keys)",
-                 path, r->name, op->info.name);
+    pm = plugin_match(r, op->plugin);
+    if (!pm) {
+        char usage[256];
+        plugin_usage(usage, sizeof usage);
+        snprintf(err, err_len, "--plugin '%s': variant '%s' (op %s): needs exactly its op's launcher(s) and math (%s)",
+                 path, r->name, op->info.name, usage);
         return 2;
     }
     if (catalog_variant(cat, op->info.name, r->name) >= 0) {
@@ -94,13 +134,13 @@ static int plugin_make_row(const char *path, const compare_plugin_variant *r, in
     v->info.op = op->info.name;
     v->info.name = r->name;
     v->info.is_library = 0;
-    v->info.math = strcmp(r->math, "keys") == 0 ? "types" : r->math;
-    v->info.ref_library = strcmp(r->math, "tf32") == 0 ? "cublas_tf32" : NULL;
+    v->info.math = pm->row_math;
+    v->info.ref_library = pm->ref_library;
     v->info.source = source;
     v->info.about = r->about ? r->about : "(plugin)";
     v->run = op->run_launcher;
-    v->fn = r->sgemm ? (variant_fn)r->sgemm : r->reduce ? (variant_fn)r->reduce : (variant_fn)r->sort_u32;
-    v->fn2 = (variant_fn)r->sort_f32;
+    v->fn = plugin_fn_at(r, op->plugin->fn);
+    v->fn2 = plugin_fn_at(r, op->plugin->fn2);
     v->workspace = r->workspace_bytes ? plugin_workspace : NULL;
     v->supports = r->supports ? plugin_supports : NULL;
     v->plugin = r;
