@@ -17,7 +17,7 @@
 #             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
 #             "search-tma": only the wgmma/TMA candidates; "compare-tma": memcheck and racecheck
 #             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; SANITIZE_TOOLS narrows the four
-#             tools of the test sets)
+#             tools of the test sets; SANITIZE_TIMEOUT, default 400 s, bounds each shapes run)
 #   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
 #             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan, stream-K tf32_tma;
 #             STRESS_FAMILIES narrows them) ${STRESS_REPS:-500}
@@ -35,7 +35,7 @@
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
-#             tf32_tma with --interleave, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
+#             tf32_tma with --interleave, then the long LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
 #             every TMA candidate (search_tma_thin.csv) and the tool (thin.csv)): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
@@ -130,7 +130,7 @@ if has sanitize; then
     # wgmma kernels' mbarrier rings, swizzled tiles and edges), all four tools
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
         [[ $ssets == *" shapes "* ]] || break
-        step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout 400 "$CS" --tool "$tool" \
+        step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout "${SANITIZE_TIMEOUT:-400}" "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_gemm_shapes"
     done
     [[ $ssets == *" search "* ]] &&
@@ -182,6 +182,13 @@ if has bench; then
                 step "bench-sgemm-interleave$r" "$BUILD/compare" --interleave --ops sgemm --n 2048,4096,8192 \
                     --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/sgemm_interleave_run$r.csv"
             done
+            # the three long LLM shapes (power-capped TF32 rows) and the small and odd sizes
+            step bench-shapes-interleave "$BUILD/compare" --interleave --ops sgemm \
+                --shape 4096x8192x28672,2048x49152x12288,4096x28672x8192 \
+                --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/shapes_llm_interleave.csv"
+            step bench-sgemm-small-interleave "$BUILD/compare" --interleave --ops sgemm \
+                --n 256,512,1024,129,1537,3001,4097 --variants cublas_fp32,cublas_tf32,tuned,tf32_tma \
+                --cpu-max-n 0 --csv "$LOG/sgemm_small_interleave.csv"
         fi
         # small and odd square sizes (tuned's small picks, tf32_tma's staged operands)
         [[ $sets == *" sgemm-small "* ]] &&
