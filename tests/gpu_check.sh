@@ -35,7 +35,7 @@
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
-#             tf32_tma with --interleave, then the long LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
+#             tf32_tma with --interleave, then the LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
 #             every TMA candidate (search_tma_thin.csv) and the tool (thin.csv)): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
@@ -182,9 +182,8 @@ if has bench; then
                 step "bench-sgemm-interleave$r" "$BUILD/compare" --interleave --ops sgemm --n 2048,4096,8192 \
                     --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/sgemm_interleave_run$r.csv"
             done
-            # the three long LLM shapes (power-capped TF32 rows) and the small and odd sizes
-            step bench-shapes-interleave "$BUILD/compare" --interleave --ops sgemm \
-                --shape 4096x8192x28672,2048x49152x12288,4096x28672x8192 \
+            # the LLM shapes (the long ones run power-capped) and the small and odd sizes
+            step bench-shapes-interleave "$BUILD/compare" --interleave --ops sgemm --shapes shapes/llm.txt \
                 --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/shapes_llm_interleave.csv"
             step bench-sgemm-small-interleave "$BUILD/compare" --interleave --ops sgemm \
                 --n 256,512,1024,129,1537,3001,4097 --variants cublas_fp32,cublas_tf32,tuned,tf32_tma \
