@@ -81,7 +81,11 @@
  * depends on what ran before. Timed with `compare --interleave` (cuBLAS
  * and this kernel alternating sample by sample, so the cap catches both
  * alike) the three runs at 8192 agreed within a point, a little under
- * cuBLAS (results/h200/sgemm_interleave_run*.csv).
+ * cuBLAS (results/h200/sgemm_interleave_run*.csv). The same holds at long
+ * k (4096x4096x14336, where rows timed after the whole FP32 ladder read
+ * well under cuBLAS): under Nsight Compute both kernels read the same DRAM
+ * bytes in the same cycles, and timed alone or interleaved they are level
+ * (results/h200/ncu_tf32_k14336.txt, tf32_k14336_runs.csv).
  * Run just this: ./compare --variants tf32_tma */
 #include <limits.h>
 
