@@ -376,6 +376,40 @@ static void test_repeated_windows(void)
           fake_stats()->shutdowns);
 }
 
+/* clocks_pick_spans: readings inside a variant's samples; else the nearest
+ * to each sample, each once */
+static void test_pick_spans(void)
+{
+    clocks_sample tr[5];
+    clocks_sample out[5];
+    int nearest = -1;
+    memset(tr, 0, sizeof tr);
+    for (int i = 0; i < 5; i++) {
+        tr[i].t_s = 0.005 * i; /* readings at 0, 5, 10, 15, 20 ms after begin */
+        tr[i].sm_mhz = 1000 + (unsigned)i;
+    }
+    const double t0 = 100.0;   /* the window's host begin */
+    /* samples 4..6 ms and 14..16 ms: the readings at 5 and 15 ms fell inside */
+    const double in[] = {t0 + 0.004, t0 + 0.006, t0 + 0.014, t0 + 0.016};
+    int m = clocks_pick_spans(tr, 5, t0, in, 2, out, &nearest);
+    CHECK(m == 2 && nearest == 0 && out[0].sm_mhz == 1001 && out[1].sm_mhz == 1003,
+          "readings inside: m %d nearest %d (%u, %u)", m, nearest, m > 0 ? out[0].sm_mhz : 0,
+          m > 1 ? out[1].sm_mhz : 0);
+    /* short samples between readings: 6.0..6.2 ms (nearest 5 ms), 8.9..9.1 ms
+     * (10 ms), 9.5..9.6 (10 ms again: once), before the first reading and past the last */
+    const double sh[] = {t0 + 0.0060, t0 + 0.0062, t0 + 0.0089, t0 + 0.0091, t0 + 0.0095, t0 + 0.0096};
+    m = clocks_pick_spans(tr, 5, t0, sh, 3, out, &nearest);
+    CHECK(m == 2 && nearest == 1 && out[0].sm_mhz == 1001 && out[1].sm_mhz == 1002,
+          "nearest: m %d nearest %d (%u, %u)", m, nearest, m > 0 ? out[0].sm_mhz : 0, m > 1 ? out[1].sm_mhz : 0);
+    const double edge[] = {t0 - 0.002, t0 - 0.001, t0 + 0.030, t0 + 0.031};
+    m = clocks_pick_spans(tr, 5, t0, edge, 2, out, &nearest);
+    CHECK(m == 2 && nearest == 1 && out[0].sm_mhz == 1000 && out[1].sm_mhz == 1004,
+          "edges: m %d (%u, %u)", m, m > 0 ? out[0].sm_mhz : 0, m > 1 ? out[1].sm_mhz : 0);
+    /* no readings, or no samples: nothing */
+    CHECK(clocks_pick_spans(tr, 0, t0, in, 2, out, &nearest) == 0 && nearest == 0, "no readings");
+    CHECK(clocks_pick_spans(tr, 5, t0, in, 0, out, &nearest) == 0 && nearest == 0, "no samples");
+}
+
 int main(void)
 {
     void *fake = dlopen(FAKE_NVML_LIB, RTLD_NOW | RTLD_LOCAL);
@@ -401,6 +435,7 @@ int main(void)
     test_throttle_fallback();
     test_sampler();
     test_repeated_windows();
+    test_pick_spans();
     dlclose(fake_old);
     dlclose(fake);
     return test_finish("test_clocks");

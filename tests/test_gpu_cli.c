@@ -4,10 +4,12 @@
  *  - a faulting variant (illegal address): ERROR naming it, rows measured
  *    before it kept, exit 1, no hang;
  *  - a wrong variant: FAIL, the others still run and pass, exit 1;
- *  - a size too large for device memory: refused with needed vs free, exit 2;
+ *  - a size too large for device memory: refused with needed vs free, exit 2
+ *    (tf32_tma's own staging buffer counted);
  *  - SIGINT and SIGTERM mid-sweep: exit 130/143 and a CSV with only complete rows;
  *  - --interleave: every row checked and timed, the same number of rounds
- *    for each variant of a case, the CSV's interleave column 1. */
+ *    for each variant of a case, the CSV's interleave column 1, clocks on
+ *    every row where NVML is (the readings nearest samples too short to hold one). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +275,7 @@ static void test_interleave(const char *dir)
     if (!text) return;
     test_csv_parse(text, &d);
     CHECK(d.ok && d.nrec == 9, "%d records, expected a header and 8 rows", d.nrec);
+    const int nvml = test_contains(proc.out, "observed through NVML");
     for (int r = 1; r < d.nrec; r++) {
         CHECK(strcmp(test_csv_cell(&d, r, "status"), "ok") == 0, "row %d (%s) status %s: %s", r,
               test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "status"), test_csv_cell(&d, r, "message"));
@@ -280,6 +283,10 @@ static void test_interleave(const char *dir)
               test_csv_cell(&d, r, "interleave"));
         CHECK(strcmp(test_csv_cell(&d, r, "samples"), "5") == 0, "row %d (%s): %s samples, expected 5 rounds", r,
               test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "samples"));
+        /* samples of microseconds, none with a 5 ms reading inside: the nearest ones */
+        if (nvml)
+            CHECK(test_csv_cell(&d, r, "sm_clock_mhz")[0] != '\0', "row %d (%s): no SM clock though NVML is there",
+                  r, test_csv_cell(&d, r, "variant"));
     }
     test_csv_doc_free(&d);
     free(text);

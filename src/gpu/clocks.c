@@ -270,6 +270,37 @@ void clocks_summarise_trace(const clocks_sample *s, int n, int reasons_valid, cl
     clocks_summarise(&t, out);
 }
 
+int clocks_pick_spans(const clocks_sample *tr, int nt, double t_begin, const double *span, size_t n,
+                      clocks_sample *out, int *nearest)
+{
+    int m = 0;
+    size_t k = 0;
+    *nearest = 0;
+    /* samples and readings are both in time order: one pass */
+    for (int j = 0; j < nt; j++) {
+        const double t = t_begin + tr[j].t_s;
+        while (k < n && span[2 * k + 1] < t) k++;
+        if (k < n && span[2 * k] <= t) out[m++] = tr[j];
+    }
+    if (m > 0 || nt == 0 || n == 0)
+        return m;
+    *nearest = 1;
+    int j = 0, last = -1;
+    for (k = 0; k < n; k++) {
+        const double mid = 0.5 * (span[2 * k] + span[2 * k + 1]);
+        while (j + 1 < nt && t_begin + tr[j + 1].t_s <= mid) j++;
+        /* j: the last reading at or before mid, else the first (after it);
+         * the one after j, if nearer */
+        const double tj = t_begin + tr[j].t_s;
+        int best = j;
+        if (tj < mid && j + 1 < nt && t_begin + tr[j + 1].t_s - mid < mid - tj)
+            best = j + 1;
+        if (best != last) out[m++] = tr[best];
+        last = best;
+    }
+    return m;
+}
+
 static void clocks_summary_empty(clocks_summary *out)
 {
     clocks_totals none;

@@ -93,6 +93,16 @@ const clocks_sample *clocks_trace(const clocks *c, int *count);
  * tell "no reason" from a failed reading). No sample: valid 0. */
 void clocks_summarise_trace(const clocks_sample *s, int n, int reasons_valid, clocks_summary *out);
 
+/* The readings of a window's trace (tr[0..nt), times t_s since its begin,
+ * which was host time t_begin) that fell in one variant's samples, given as
+ * n host-time spans span[2 k] .. span[2 k + 1] (seconds, in time order),
+ * copied to out (room for nt). When none fell inside (samples shorter than
+ * the sampling period, --interleave), the reading nearest each span's
+ * middle instead, each reading once, and *nearest = 1: the clocks just
+ * around its samples. Returns how many. */
+int clocks_pick_spans(const clocks_sample *tr, int nt, double t_begin, const double *span, size_t n,
+                      clocks_sample *out, int *nearest);
+
 /* Writes the names of the bits in `reasons` joined by '|' ("sw_power_cap|hw_thermal";
  * bits without a name as one hex number; GPU idle only if include_idle), ""
  * for none. Returns the length the full text needs, as snprintf does. */

@@ -140,7 +140,9 @@ static int harness_lanes_quiet(const harness_lane *lane, const int *status, int 
 }
 
 /* Gives each reading of the clocks window (begun at host time t_begin) to
- * the variant whose sample it fell in; cs[i]: the summary of variant i's. */
+ * the variant whose sample it fell in (a variant none fell in, its samples
+ * shorter than the sampling period: the readings nearest its samples);
+ * cs[i]: the summary of variant i's. */
 static void harness_lanes_clocks(device_ctx *d, const harness_lane *lane, const int *status, int nv,
                                  double t_begin, const clocks_summary *whole, clocks_summary *cs)
 {
@@ -148,16 +150,10 @@ static void harness_lanes_clocks(device_ctx *d, const harness_lane *lane, const 
     const clocks_sample *tr = clocks_trace(d->clk, &nt);
     clocks_sample *mine = nt > 0 ? malloc((size_t)nt * sizeof *mine) : NULL;
     for (int i = 0; i < nv; i++) {
-        int m = 0;
+        int nearest = 0;
         memset(&cs[i], 0, sizeof cs[i]);
         if (status[i] != STATUS_OK || !whole->valid || !mine) continue;
-        /* samples and readings are both in time order: one pass */
-        size_t k = 0;
-        for (int j = 0; j < nt; j++) {
-            const double t = t_begin + tr[j].t_s;
-            while (k < lane[i].n && lane[i].span[2 * k + 1] < t) k++;
-            if (k < lane[i].n && lane[i].span[2 * k] <= t) mine[m++] = tr[j];
-        }
+        const int m = clocks_pick_spans(tr, nt, t_begin, lane[i].span, lane[i].n, mine, &nearest);
         clocks_summarise_trace(mine, m, whole->reasons_valid, &cs[i]);
         cs[i].trace_dropped = whole->trace_dropped;
     }
