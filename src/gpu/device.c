@@ -70,6 +70,16 @@ static int device_open_checked(device_ctx *d, unsigned long long seed)
     d->flush_bytes = (size_t)d->info.l2_bytes * 2;
     if (d->flush_bytes < (64u << 20)) d->flush_bytes = 64u << 20;
     CK_CUDA(cudaMalloc(&d->flush_buf, d->flush_bytes));
+    /* the timing gate's words; without them samples go ungated (not an error) */
+    if (cudaHostAlloc((void **)&d->gate_host, 2 * sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable) !=
+            cudaSuccess ||
+        cudaHostGetDevicePointer((void **)&d->gate_dev, d->gate_host, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (d->gate_host) cudaFreeHost(d->gate_host);
+        d->gate_host = d->gate_dev = NULL;
+    } else {
+        d->gate_host[0] = d->gate_host[1] = 0;
+    }
     return 0;
 }
 
@@ -134,6 +144,7 @@ void device_close(device_ctx *d)
 {
     clocks_close(d->clk);
     if (d->flush_buf) cudaFree(d->flush_buf);
+    if (d->gate_host) cudaFreeHost(d->gate_host);
     if (d->ev_start) cudaEventDestroy(d->ev_start);
     if (d->ev_stop) cudaEventDestroy(d->ev_stop);
     if (d->rng) curandDestroyGenerator(d->rng);

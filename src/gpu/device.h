@@ -1,5 +1,6 @@
 /* src/gpu/device.h: the GPU context of a run: device, stream, cuBLAS handle,
- * cuRAND generator, timing events and the L2-flush buffer. */
+ * cuRAND generator, timing events, the timing gate's words and the L2-flush
+ * buffer. */
 #ifndef COMPARE_DEVICE_H
 #define COMPARE_DEVICE_H
 
@@ -20,6 +21,12 @@ typedef struct {
     void *flush_buf;           /* >= 2x L2, memset before each sample when flushing */
     size_t flush_bytes;
     cudaEvent_t ev_start, ev_stop; /* one pair, reused sample after sample */
+    /* the timing gate (src/gpu/gate_kernel.cu): two words of mapped pinned
+     * host memory, [0] the sample the gate lets through, [1] the sample whose
+     * gate gave up waiting; gate_dev the same words as the device sees them.
+     * NULL when they could not be had: samples run without the gate. */
+    unsigned *gate_host, *gate_dev;
+    unsigned gate_seq;         /* the last sample number given to a gate */
     clocks *clk;               /* NVML clock observer, NULL without NVML (info.clocks_note says why) */
 } device_ctx;
 

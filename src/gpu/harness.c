@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "gate_kernel.h"
 #include "stats.h"
 
 double harness_now(void)
@@ -46,14 +47,29 @@ static int harness_warm(device_ctx *d, const variant *v, const op_case *c, const
     return st;
 }
 
+/* How long a gate waits for the host before it gives up (the host enqueues
+ * a sample's work in microseconds; a call that waits on its own stream
+ * inside would otherwise wait for the gate). */
+#define HARNESS_GATE_TIMEOUT_NS 20000000ull
+
+/* Lets the gate of sample `seq` through (the GPU may start the timed work). */
+static void harness_gate_open(device_ctx *d, unsigned seq)
+{
+    __atomic_store_n(&d->gate_host[0], seq, __ATOMIC_RELEASE);
+}
+
+/* One sample of v: prepare, flush, then the timed call between the event
+ * pair. *gate (per variant, 1 to start with): hold the stream with the
+ * timing gate (src/gpu/gate_kernel.cu) until the call's work and the stop
+ * event are enqueued, so that no launch latency or host time of the call
+ * falls inside the interval; set to 0, and the sample taken again without
+ * it, when the gate gave up waiting (the call waited on its stream inside). */
 static int harness_sample(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p, int i,
-                          double *ms)
+                          int *gate, double *ms)
 {
     float t = 0.0f;
     int st;
     if (v->prepare && (st = v->prepare(c, v, d->stream)) != STATUS_OK) return st;
-    /* the flush also keeps the GPU busy while the timed work is enqueued, so
-     * launch latency does not leak into the interval */
     if (p->flush && (st = device_flush_l2(d, i)) != STATUS_OK) return st;
     /* a host-synchronous call (thrust) starts from an idle stream, so its
      * host-side costs (allocation, launch, copy back) fall inside the interval */
@@ -67,12 +83,30 @@ static int harness_sample(device_ctx *d, const variant *v, const op_case *c, con
         *ms = (harness_now() - t0) * 1e3;
         return STATUS_OK;
     }
-    CK_CUDA(cudaEventRecord(d->ev_start, d->stream));
-    if ((st = v->run(c, v, d->stream)) != STATUS_OK) return st;
-    CK_CUDA(cudaGetLastError());
-    CK_CUDA(cudaEventRecord(d->ev_stop, d->stream));
+    const int gated = gate && *gate && d->gate_host && !v->host_sync;
+    unsigned seq = 0;
+    if (gated) {
+        seq = ++d->gate_seq ? d->gate_seq : ++d->gate_seq; /* never 0: the words start at 0 */
+        CK_LAUNCH(gate_launch(d->gate_dev, seq, d->gate_dev + 1, HARNESS_GATE_TIMEOUT_NS, d->stream));
+    }
+    /* every path from here opens the gate before it waits or returns */
+    st = check_cuda_status(cudaEventRecord(d->ev_start, d->stream), "cudaEventRecord", __FILE__, __LINE__)
+             ? STATUS_ERROR
+             : v->run(c, v, d->stream);
+    if (st == STATUS_OK &&
+        (check_cuda_status(cudaGetLastError(), "the timed call", __FILE__, __LINE__) ||
+         check_cuda_status(cudaEventRecord(d->ev_stop, d->stream), "cudaEventRecord", __FILE__, __LINE__)))
+        st = STATUS_ERROR;
+    if (gated) harness_gate_open(d, seq);
+    if (st != STATUS_OK) return st;
     CK_CUDA(cudaEventSynchronize(d->ev_stop));
     CK_CUDA(cudaEventElapsedTime(&t, d->ev_start, d->ev_stop));
+    if (gated && __atomic_load_n(&d->gate_host[1], __ATOMIC_ACQUIRE) == seq) {
+        /* the gate gave up: the call waited for its stream inside, the
+         * interval may hold that wait; this variant goes ungated from here */
+        *gate = 0;
+        return harness_sample(d, v, c, p, i, gate, ms);
+    }
     *ms = t;
     return STATUS_OK;
 }
@@ -84,7 +118,7 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
     double *s = malloc((size_t)p->max_reps * sizeof *s);
     double t0;
     size_t n = 0;
-    int st = STATUS_OK;
+    int st = STATUS_OK, gate = 1;
     if (!s) {
         status_set_message("out of host memory for %d samples", p->max_reps);
         return STATUS_ERROR;
@@ -98,7 +132,7 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
             st = STATUS_SKIP;
             break;
         }
-        st = harness_sample(d, v, c, p, (int)n, &s[n]);
+        st = harness_sample(d, v, c, p, (int)n, &gate, &s[n]);
         if (st != STATUS_OK) break;
         n++;
         if (progress) progress(progress_ctx, n);
@@ -126,6 +160,7 @@ typedef struct {
     double *s;          /* samples (ms) */
     double *span;       /* per sample: host start, end (s, harness_now) */
     size_t n;
+    int gate;           /* its samples still use the timing gate (harness_sample) */
 } harness_lane;
 
 /* 1 when every variant still timed has a spread under the noise target */
@@ -171,6 +206,7 @@ int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_ca
     clocks_summary whole;
     memset(&whole, 0, sizeof whole);
     for (int i = 0; i < nv && lane; i++) {
+        lane[i].gate = 1;
         lane[i].s = malloc((size_t)p->max_reps * sizeof *lane[i].s);
         lane[i].span = malloc((size_t)p->max_reps * 2 * sizeof *lane[i].span);
         if (!lane[i].s || !lane[i].span) st = STATUS_ERROR;
@@ -201,7 +237,7 @@ int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_ca
             harness_lane *l = &lane[i];
             if (status[i] != STATUS_OK) continue;
             l->span[2 * l->n] = harness_now();
-            int sst = harness_sample(d, v[i], c[i], p, flush_index++, &l->s[l->n]);
+            int sst = harness_sample(d, v[i], c[i], p, flush_index++, &l->gate, &l->s[l->n]);
             l->span[2 * l->n + 1] = harness_now();
             if (sst != STATUS_OK) {
                 status[i] = sst;
