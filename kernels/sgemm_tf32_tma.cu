@@ -80,8 +80,10 @@
  * suspect), and in short rows how far the cap has pulled each clock
  * depends on what ran before. Timed with `compare --interleave` (cuBLAS
  * and this kernel alternating sample by sample, so the cap catches both
- * alike) the three runs at 8192 agreed within a point, a little under
- * cuBLAS (results/h200/sgemm_interleave_run*.csv). The same holds at long
+ * alike, and the timing gate keeping cuBLAS's host path out of its
+ * intervals) the three runs at 8192 agreed within a point, a few points
+ * under cuBLAS at the same clock (results/h200/sgemm_interleave_run*.csv):
+ * at 8192 the gap is per clock, not only power. The same holds at long
  * k (4096x4096x14336, where rows timed after the whole FP32 ladder read
  * well under cuBLAS): under Nsight Compute both kernels read the same DRAM
  * bytes in the same cycles, and timed alone or interleaved they are level
