@@ -202,7 +202,7 @@ static int search_measure(device_ctx *d, const variant *v, const op_case *c, con
                vd.nonfinite);
         return 1;
     }
-    if (harness_time(d, v, c, hp, NULL, NULL, NULL, &samples, &count, NULL) != STATUS_OK ||
+    if (harness_time(d, v, c, hp, NULL, NULL, NULL, &samples, &count, NULL, NULL) != STATUS_OK ||
         stats_summarize(samples, count, &st) != 0) {
         printf("%-40s ERROR timing: %s\n", label, status_message());
         free(samples);

@@ -16,7 +16,9 @@
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
 #             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
 #             "search-tma": only the wgmma/TMA candidates; "compare-tma": memcheck and racecheck
-#             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; SANITIZE_TOOLS narrows the four
+#             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "compare-gate": every
+#             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
+#             SANITIZE_TOOLS narrows the four
 #             tools of the test sets; SANITIZE_TIMEOUT, default 400 s, bounds each shapes run)
 #   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
 #             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan, stream-K tf32_tma;
@@ -154,6 +156,18 @@ if has sanitize; then
         step "sanitizer-$tool-compare-tma" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
             "$BUILD/compare" --ops sgemm --variants tf32_tma --n 1,2,17,31,33,100 \
             --shape 16x14336x4096,48x1000x260,61x4100x1029 --cpu-max-n 0
+    done
+    # the timing gate (src/gpu/gate_kernel.cu: a kernel polling mapped host memory) and the
+    # harness around it, sequential and interleaved; the CSV's timing column says whether the
+    # rows stayed gated under the tool (gate-*.csv)
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+        [[ $ssets == *" compare-gate "* ]] || break
+        step "sanitizer-$tool-compare-gate" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare" --ops sgemm,reduce --n 256 --elems 2^16 --reps 3 --max-reps 3 \
+            --variants cublas_tf32,tuned,tf32_tma,cub,vec4,thrust --csv "$LOG/gate-$tool.csv"
+        step "sanitizer-$tool-compare-gate-interleave" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare" --interleave --ops sgemm,reduce --n 256 --elems 2^16 --reps 3 --max-reps 3 \
+            --variants cublas_tf32,tuned,tf32_tma,cub,vec4,thrust --csv "$LOG/gate-$tool-interleave.csv"
     done
     # one file with every sanitizer run's verdict, for results/h200/
     for f in "$LOG"/sanitizer-*.log; do

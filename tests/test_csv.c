@@ -128,7 +128,7 @@ static const char *const design_columns[] = {
     /* more may follow (DESIGN.md): these do */
     "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
     "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
-    "device_uuid", "pci_bus_id", "dist", "interleave", "message"};
+    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)
@@ -183,6 +183,7 @@ static void make_hand_row(result_row *r)
     r->temp_c = 51;
     r->power_w = 612.25;
     snprintf(r->throttle, sizeof r->throttle, "sw_power_cap|hw_thermal");
+    snprintf(r->timing, sizeof r->timing, "gated");
 }
 
 static void test_rows(void)
@@ -321,6 +322,7 @@ static void test_rows(void)
     CELL(1, "pci_bus_id", "0000:19:00.0");
     CELL(4, "sm_clock_mhz", ""); /* not observed: empty */
     CELL(4, "throttle", "");
+    CELL(1, "timing", "gated");
     /* the library row: no percent, no ref/best names */
     CELL(2, "variant", "cublas_fp32");
     CELL(2, "library", "1");

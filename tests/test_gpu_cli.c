@@ -9,7 +9,9 @@
  *  - SIGINT and SIGTERM mid-sweep: exit 130/143 and a CSV with only complete rows;
  *  - --interleave: every row checked and timed, the same number of rounds
  *    for each variant of a case, the CSV's interleave column 1, clocks on
- *    every row where NVML is (the readings nearest samples too short to hold one). */
+ *    every row where NVML is (the readings nearest samples too short to hold one);
+ *  - the timing column: every stream-ordered row gated, thrust and transfer
+ *    "host", the CPU rows "wall". */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +125,23 @@ static void test_smoke(const char *dir)
           2 * 2 * nc);
     CHECK(test_count(text, ",builtin,") == rec - 1, "rows without source builtin");
     CHECK(test_count(text, ",ok,") == rec - 1, "%d ok rows of %d", test_count(text, ",ok,"), rec - 1);
+    /* how each row was timed: the timing gate for every stream-ordered
+     * call (none waits on its stream), from an idle stream for thrust */
+    test_csv_doc d;
+    test_csv_parse(text, &d);
+    int gated = 0;
+    for (int r = 1; d.ok && r < d.nrec; r++) {
+        const char *v = test_csv_cell(&d, r, "variant"), *t = test_csv_cell(&d, r, "timing");
+        const char *want = strcmp(v, "thrust") == 0 || strcmp(test_csv_cell(&d, r, "op"), "transfer") == 0 ? "host"
+                           : strcmp(v, "cpu_omp") == 0                                                    ? "wall"
+                                                                                                          : "gated";
+        CHECK(strcmp(t, want) == 0, "row %d (%s %s) timing [%s], expected [%s]", r, test_csv_cell(&d, r, "op"), v,
+              t, want);
+        gated += strcmp(t, "gated") == 0;
+    }
+    CHECK(d.ok && gated > 0 && gated < d.nrec - 1, "%d gated rows of %d", gated, d.nrec - 1);
+    CHECK(!test_contains(proc.out, "timed without the timing gate"), "a row timed ungated in:\n%s", proc.out);
+    test_csv_doc_free(&d);
     free(text);
 }
 
@@ -283,6 +302,8 @@ static void test_interleave(const char *dir)
               test_csv_cell(&d, r, "interleave"));
         CHECK(strcmp(test_csv_cell(&d, r, "samples"), "5") == 0, "row %d (%s): %s samples, expected 5 rounds", r,
               test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "samples"));
+        CHECK(strcmp(test_csv_cell(&d, r, "timing"), strcmp(test_csv_cell(&d, r, "variant"), "thrust") ? "gated" : "host") == 0,
+              "row %d (%s): timing [%s]", r, test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "timing"));
         /* samples of microseconds, none with a 5 ms reading inside: the nearest ones */
         if (nvml)
             CHECK(test_csv_cell(&d, r, "sm_clock_mhz")[0] != '\0', "row %d (%s): no SM clock though NVML is there",

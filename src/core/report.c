@@ -152,6 +152,8 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_num(f, "power_w", r->power_w);
     fprintf(f, ", \"throttle\": ");
     report_json_string(f, r->throttle);
+    fprintf(f, ", \"timing\": ");
+    report_json_string(f, r->timing);
     fprintf(f, ", \"message\": ");
     report_json_string(f, r->message);
     fprintf(f, ", \"samples_ms\": [");
@@ -261,6 +263,10 @@ void report_case(report *rp, const result_row *rows, int count)
             fprintf(f, "%s  ! %s: measured while the GPU slowed its clocks (%s; SM clock %.0f MHz mean, %.0f min%s)\n",
                     md ? ">" : "", r->variant, r->throttle, r->sm_clock_mhz, r->sm_clock_min_mhz,
                     r->resampled ? ", after timing it again" : "");
+        if (strcmp(r->timing, "ungated") == 0)
+            fprintf(f, "%s  %s: timed without the timing gate (its call waits on its stream, or the gate had no "
+                       "mapped memory): launch latency and host time may be in its samples\n",
+                    md ? ">" : "", r->variant);
     }
     for (int i = 0; i < count; i++) {
         if (!rows[i].message[0]) continue;

@@ -84,6 +84,12 @@ typedef struct {
     char throttle[160];        /* clock-event reasons seen, "a|b" ("" when none) */
     int throttled;             /* 1 if a power or thermal slowdown was seen */
     int resampled;             /* times its samples were taken again (--discard-throttled) */
+    /* how its samples were timed: "gated" (the timing gate held the stream
+     * until the call and the stop event were enqueued), "ungated" (the gate
+     * gave up: the call waits on its stream; or no mapped memory for it),
+     * "host" (a host-synchronous call, timed from an idle stream), "wall"
+     * (the host's own work, a wall clock), "" when not timed */
+    char timing[8];
 } result_row;
 
 /* Sets every "not applicable" figure of a fresh row (< 0, empty strings). */

@@ -58,6 +58,19 @@ static void harness_gate_open(device_ctx *d, unsigned seq)
     __atomic_store_n(&d->gate_host[0], seq, __ATOMIC_RELEASE);
 }
 
+const char *harness_timing_name(harness_timing t)
+{
+    return t == HARNESS_GATED ? "gated" : t == HARNESS_HOST ? "host" : t == HARNESS_WALL ? "wall" : "ungated";
+}
+
+/* How v's samples were timed, given its gate flag (harness_sample) */
+static harness_timing harness_timing_of(const device_ctx *d, const variant *v, int gate)
+{
+    if (v->host_timed) return HARNESS_WALL;
+    if (v->host_sync) return HARNESS_HOST;
+    return gate && d->gate_host ? HARNESS_GATED : HARNESS_UNGATED;
+}
+
 /* One sample of v: prepare, flush, then the timed call between the event
  * pair. *gate (per variant, 1 to start with): hold the stream with the
  * timing gate (src/gpu/gate_kernel.cu) until the call's work and the stop
@@ -113,7 +126,7 @@ static int harness_sample(device_ctx *d, const variant *v, const op_case *c, con
 
 int harness_time(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p,
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
-                 double **samples_ms, size_t *count, clocks_summary *cs)
+                 double **samples_ms, size_t *count, clocks_summary *cs, harness_timing *timing)
 {
     double *s = malloc((size_t)p->max_reps * sizeof *s);
     double t0;
@@ -152,6 +165,7 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
     }
     *samples_ms = s;
     *count = n;
+    if (timing) *timing = harness_timing_of(d, v, gate);
     return STATUS_OK;
 }
 
@@ -198,7 +212,7 @@ static void harness_lanes_clocks(device_ctx *d, const harness_lane *lane, const 
 int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_case *const *c, int nv,
                              const harness_plan *p, volatile sig_atomic_t *stop, harness_progress_fn progress,
                              void *progress_ctx, double **samples_ms, size_t *counts, int *status,
-                             char (*why)[256], clocks_summary *cs)
+                             char (*why)[256], clocks_summary *cs, harness_timing *timing)
 {
     harness_lane *lane = calloc((size_t)(nv > 0 ? nv : 1), sizeof *lane);
     int st = STATUS_OK, active = 0, flush_index = 0;
@@ -263,6 +277,7 @@ int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_ca
                 samples_ms[i] = lane[i].s;
                 lane[i].s = NULL;
             }
+            if (timing) timing[i] = harness_timing_of(d, v[i], lane[i].gate);
         }
 out:
     for (int i = 0; lane && i < nv; i++) {

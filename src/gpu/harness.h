@@ -23,13 +23,18 @@ typedef struct {
 /* Called after each sample with the count so far (for progress lines). */
 typedef void (*harness_progress_fn)(void *ctx, size_t samples);
 
+/* How a variant's samples were timed (harness_timing_name gives the CSV's word). */
+typedef enum { HARNESS_GATED, HARNESS_UNGATED, HARNESS_HOST, HARNESS_WALL } harness_timing;
+const char *harness_timing_name(harness_timing t);
+
 /* Times v on c. On success returns STATUS_OK with *samples_ms (malloc'ed,
- * caller frees) and *count set, and (cs not NULL) what the clocks were while
- * the samples ran (cs->valid 0 without NVML). Returns STATUS_ERROR on a CUDA
- * error (message via status.h) and STATUS_SKIP if *stop became non-zero. */
+ * caller frees) and *count set, (cs not NULL) what the clocks were while
+ * the samples ran (cs->valid 0 without NVML), and (timing not NULL) how the
+ * kept samples were timed. Returns STATUS_ERROR on a CUDA error (message via
+ * status.h) and STATUS_SKIP if *stop became non-zero. */
 int harness_time(device_ctx *d, const variant *v, const op_case *c, const harness_plan *p,
                  volatile sig_atomic_t *stop, harness_progress_fn progress, void *progress_ctx,
-                 double **samples_ms, size_t *count, clocks_summary *cs);
+                 double **samples_ms, size_t *count, clocks_summary *cs, harness_timing *timing);
 
 /* --interleave: times nv variants (v[i] on its own case copy c[i]: the same
  * case, each its own workspace) in rounds of one sample each, the order
@@ -44,12 +49,13 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
  * status[i] is STATUS_OK), counts[i], and cs[i] (cs not NULL): the clocks
  * NVML read while its own samples ran (one window over the whole timing,
  * each reading given to the variant whose sample, flush included, it fell
- * in). Returns STATUS_OK, STATUS_SKIP if *stop became non-zero (nothing
- * kept), STATUS_ERROR when out of host memory. */
+ * in), and timing[i] (timing not NULL): how its kept samples were timed.
+ * Returns STATUS_OK, STATUS_SKIP if *stop became non-zero (nothing kept),
+ * STATUS_ERROR when out of host memory. */
 int harness_time_interleaved(device_ctx *d, const variant *const *v, const op_case *const *c, int nv,
                              const harness_plan *p, volatile sig_atomic_t *stop, harness_progress_fn progress,
                              void *progress_ctx, double **samples_ms, size_t *counts, int *status,
-                             char (*why)[256], clocks_summary *cs);
+                             char (*why)[256], clocks_summary *cs, harness_timing *timing);
 
 /* Runs v once (prepare included) and waits for it: the checked run, and
  * --profile's single launch. */

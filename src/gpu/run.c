@@ -265,10 +265,12 @@ static int run_time(run_state *rs, op_case *c, const variant *v, result_row *r, 
         free(r->samples_ms);
         r->samples_ms = NULL;
         r->time_ms.count = 0;
+        harness_timing how = HARNESS_UNGATED;
         st = harness_time(d, v, c, hp, rs->stop, run_progress_samples, rs->prog, &r->samples_ms, &r->time_ms.count,
-                          &cs);
+                          &cs, &how);
         nvtxRangePop();
         if (st != STATUS_OK) return st;
+        snprintf(r->timing, sizeof r->timing, "%s", harness_timing_name(how));
         run_note_clocks(r, &cs);
         if (!r->throttled || !rs->o->discard_throttled || attempt == RUN_THROTTLE_RETRIES) break;
         r->resampled++;
@@ -301,6 +303,7 @@ static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, 
     int status[PLAN_MAX_VARIANTS];
     char why[PLAN_MAX_VARIANTS][256];
     clocks_summary cs[PLAN_MAX_VARIANTS];
+    harness_timing how[PLAN_MAX_VARIANTS];
     for (int i = 0; i < np; i++) c[i] = &cv[i];
     snprintf(rs->prog->label, sizeof rs->prog->label, "%s (%d variants interleaved)", cv[0].pc->label, np);
     run_progress_print(rs->prog, "timing", 0);
@@ -308,7 +311,7 @@ static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, 
     snprintf(name, sizeof name, "%s interleaved timed", cv[0].pc->nvtx);
     nvtxRangePushA(name);
     int st = harness_time_interleaved(rs->dev, v, c, np, hp, rs->stop, run_progress_samples, rs->prog, samples,
-                                      counts, status, why, cs);
+                                      counts, status, why, cs, how);
     nvtxRangePop();
     if (st == STATUS_SKIP) return 1;
     for (int i = 0; i < np; i++) {
@@ -323,6 +326,7 @@ static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, 
         r->time_ms.count = counts[i];
         if (status[i] == STATUS_OK) {
             run_note_clocks(r, &cs[i]);
+            snprintf(r->timing, sizeof r->timing, "%s", harness_timing_name(how[i]));
             if (stats_summarize(r->samples_ms, r->time_ms.count, &r->time_ms) != 0) {
                 status_set_message("no samples");
                 status[i] = STATUS_ERROR;
