@@ -102,6 +102,15 @@
  *     on the long LLM shapes, not faster (results/h200/
  *     search_tma_pfw1.txt), so the tensor pipe's idle share is not the
  *     gap between one warpgroup's batches; removed from the table.
+ *   - The two consumer warpgroups' epilogues in turn in the LARGE form
+ *     (_pf_se: warpgroup 1 stored only after 0 had issued its stores, so
+ *     that each one's stores would overlap the other's MMAs, as the probe's
+ *     no_epi row promised 2-4 points): slower at every size measured, by
+ *     about 1 point at 2048 and 2 at 4096 and on 4096x4096x14336
+ *     (results/h200/search_tma_se.txt, A/B/A/B in one process). Both
+ *     warpgroups storing at once already overlap their store latencies,
+ *     and one warpgroup alone cannot keep the tensor pipe busy while the
+ *     other stores; removed from the table.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -793,7 +802,7 @@ static __device__ __forceinline__ int sgemm_tmap_splice(float *d, const sgemm_tm
     return 1;
 }
 
-template <int BM, int ST, int PP, int CL, int SK, int PF, int SE>
+template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, const CUtensorMap *tb,
                                                        float *C, int m, int n, int k,
                                                        const sgemm_tmap_sched &sc)
@@ -952,19 +961,6 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
             if (SK >= 2 && (kt0 > 0 || kt1 < KT) &&
                 !sgemm_tmap_splice(d, sc, kt0 > 0 ? first : first + 1, kt0 > 0 ? 1 : 0, rank, cw, ct, BM, CL))
                 continue;
-            /* _se: warpgroup 1 stores only after 0 has issued its stores
-             * (named barrier 5), while 0 goes on into its next unit; from
-             * then on 0 runs ahead by about one epilogue, so each
-             * warpgroup's stores overlap the other's MMAs instead of both
-             * storing while the tensor pipe idles. One arrival per unit
-             * each side; 0 cannot arrive for unit i + 1 before 1 has
-             * waited for unit i when a unit has more than ST slabs (0's
-             * last slab of unit i + 1 needs a stage 1 releases only after
-             * its epilogue of unit i), so se is on only then (KT > ST:
-             * uniform over the CTA; SK = 0, units are whole tiles). */
-            const bool se = SE && KT > ST;
-            if (se && cw == 1)
-                sgemm_tma_named_sync(5, 256);
             const int gn = bn0 + n0;
             if (gn < n && (SK != 1 || nsplit == 1)) { /* n % 4 == 0 and gn even: gn + 1 < n too */
 #pragma unroll
@@ -986,8 +982,6 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                                   make_float2(d[4 * j + 1], d[4 * j + 3]));
                 }
             }
-            if (se && cw == 0)
-                sgemm_tma_named_arrive(5, 256);
         }
     }
     /* CL = 2: no CTA leaves while its peer may still arrive on its barriers
@@ -1201,17 +1195,16 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * 64 NWG columns (NWG consumer warpgroups), ST stages, DB double-buffered
  * fragments with one wgmma group in flight (1), wait_group 0 per slab (0),
  * or wait_group 0 per slab with the next slab's fragments prefetched into a
- * second set (2, _pf, KIND 1 only), or _pf with the two consumer warpgroups'
- * epilogues in turn (3, _pf_se, KIND 1 without ping-pong, SK 0), WS a producer warp (1) or thread 0
+ * second set (2, _pf, KIND 1 only), WS a producer warp (1) or thread 0
  * producing (0), PP ping-pong issue order of the two warpgroups (1), MINB
  * blocks per SM, KIND 0 (one tile per CTA) or 1 (persistent, a producer warpgroup:
- * BN = 128, DB = 0, 2 or 3, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
+ * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK: 1 split k when the units do not fill the GPU, 2
  * stream-K over the last whole wave and the partial one, those units
  * first, 3 the same, those units last (KIND 1 only; CL 1 or 2, SK 0 .. 3;
  * the stream-K rows are slower than the whole-tile ones on the H200, see
  * "What the candidates showed", and are search candidates only).
- * NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db, _pf, _pf_se or _sk, then _stk
+ * NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db, _pf or _sk, then _stk
  * (SK 2) or _stkl (SK 3), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
  * CL = 1, 2), for the flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
@@ -1240,8 +1233,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
-    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */ \
-    X(tf32_tma_m256n128k32_s4_pf_se_pers_c2, 256, 128, 4, 3, 1, 0, 1, 1, 2, 0)  /* epilogues in turn */
+    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
 typedef struct {
     int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
@@ -1252,8 +1244,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_se"  \
-                                    : (SK) == 1 ? "_sk" : "", \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
                                     (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
@@ -1279,13 +1270,13 @@ sgemm_tma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__
 
 /* The kernel of a KIND 1 candidate (384 threads, one block per SM: ptxas
  * needs both bounds to honour setmaxnreg, C7508); sm_90a pass only, as above. */
-template <int BM, int ST, int PP, int CL, int SK, int PF, int SE>
+template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __global__ void __launch_bounds__(SGEMM_TMAP_THREADS, 1)
 sgemm_tmap_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
                   float *__restrict__ C, int m, int n, int k, const sgemm_tmap_sched sc)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    sgemm_tmap_body<BM, ST, PP, CL, SK, PF, SE>(&ta, &tb, C, m, n, k, sc);
+    sgemm_tmap_body<BM, ST, PP, CL, SK, PF>(&ta, &tb, C, m, n, k, sc);
 #endif
 }
 
@@ -1320,18 +1311,16 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     if constexpr (KIND == 1) {
         static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
                       "wgmma N: the n16 .. n256 wrappers");
-        static_assert(BN == 128 && (DB == 0 || DB == 2 || DB == 3) && WS == 1 && MINB == 1,
+        static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
         static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
-        static_assert(!(DB >= 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
-        static_assert(DB != 3 || (!PP && SK == 0),
-                      "_se: the two warpgroups' epilogues in turn, without ping-pong, whole tiles");
+        static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB >= 2, DB == 3>, &attr_set, slots, BM, CL, SK,
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
                                  SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
