@@ -60,6 +60,13 @@
 #define SGEMM_STAGE_DEVICES 64         /* device ordinals with a buffer slot */
 #define SGEMM_STAGE_ALIGN 256          /* bytes: each part of the buffer starts on this boundary */
 #define SGEMM_STAGE_GRAIN (2u << 20)   /* allocations rounded up to 2 MiB */
+
+/* what a pool allocates for a request of `bytes` (sgemm_stage_acquire; the
+ * launchers' own-bytes queries count the same) */
+static inline size_t sgemm_stage_rounded(size_t bytes)
+{
+    return (bytes + SGEMM_STAGE_GRAIN - 1) / SGEMM_STAGE_GRAIN * SGEMM_STAGE_GRAIN;
+}
 #define SGEMM_STAGE_POOL_COPY 0        /* staged operands (sgemm_tf32_tma.cu) */
 #define SGEMM_STAGE_POOL_STREAMK 1     /* stream-K workspace (sgemm_tf32_tma.cuh), zeroed when allocated */
 #define SGEMM_STAGE_POOLS 2
@@ -194,7 +201,7 @@ static int sgemm_stage_acquire(int pool, size_t bytes, cudaStream_t stream, void
             if (e != cudaSuccess)
                 return (int)e;
         }
-        const size_t want = (bytes + SGEMM_STAGE_GRAIN - 1) / SGEMM_STAGE_GRAIN * SGEMM_STAGE_GRAIN;
+        const size_t want = sgemm_stage_rounded(bytes);
         void *p = NULL;
         e = cudaMalloc(&p, want);
         if (e != cudaSuccess) {

@@ -343,7 +343,6 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
 {
     if (m < 1 || n < 1 || k < 1)
         return 0;
-    const size_t grain = SGEMM_STAGE_GRAIN;
     size_t own = 0;
     /* cudaMalloc'd operands are aligned: the mask follows from n and k */
     const int mask = sgemm_tma_stage_mask(NULL, NULL, NULL, n, k);
@@ -351,14 +350,14 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
     if (mask) {
         size_t a, b, c;
         sgemm_tma_stage_parts(mask, m, n4, k4, &a, &b, &c);
-        own += (a + b + c + grain - 1) / grain * grain;
+        own += sgemm_stage_rounded(a + b + c);
     }
     /* a stream-K LARGE pick (only by COMPARE_KERNEL_DEFS): its workspace, at
      * most one cluster per CL SMs */
     const int sms = sgemm_tma_sms();
     if (sgemm_tma_large.sk >= 2 && sms > 0) {
         const size_t ws = SGEMM_TMAP_SK_WS_BYTES(sms / sgemm_tma_large.cl, sgemm_tma_large.cl, sgemm_tma_large.bm);
-        own += (ws + grain - 1) / grain * grain;
+        own += sgemm_stage_rounded(ws);
     }
     return own;
 }
