@@ -142,6 +142,11 @@ def caption(rows, source):
                        else "L2 not flushed")
     if get("interleave") == "1":
         details.append("variants timed interleaved")
+    timing = [r.cells.get("timing", "") for r in rows if r.source == source]
+    if "gated" in timing:
+        ungated = timing.count("ungated")
+        details.append("samples held by the timing gate" +
+                       (f" ({ungated} row{'s' if ungated != 1 else ''} without it)" if ungated else ""))
     details = [d for d in details if d]
     if details:
         parts.append(", ".join(details))

@@ -15,7 +15,10 @@ those of check_tables_labs.py (the newer columns and ops). Otherwise, in order:
      rewrite puts exactly the selected tables between the markers and keeps
      every other line, a second run changes nothing, --check then passes; a
      malformed marker is refused (exit 2) and leaves the file as it was;
-  4. a CSV without a needed column exits 2 naming the file and the column.
+  4. a CSV without a needed column exits 2 naming the file and the column;
+  5. the caption says the samples were held by the timing gate when the
+     CSV's timing column says so, counting rows timed without it, and says
+     nothing of it for a CSV without that column.
 tables.py needs only the standard library (no matplotlib).
 """
 
@@ -151,6 +154,22 @@ def check_missing_column(script, csv_path, work):
     print(f"ok: missing column: exit 2, {err.strip()}")
 
 
+def check_timing_caption(script, csv_path, work):
+    out = run_ok(script, csv_path, "--op", "sgemm", "--view", "ladder")
+    forbid(out, ["timing gate"], "a CSV without the timing column")
+    gated = os.path.join(work, "with_timing.csv")
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    body = [r + ["gated"] for r in rows[1:]]
+    body[0][-1] = "ungated"
+    with open(gated, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([rows[0] + ["timing"]] + body)
+    out = run_ok(script, gated, "--op", "sgemm", "--view", "ladder")
+    if "samples held by the timing gate (1 row without it)" not in out:
+        raise CheckFailed(f"timing column gated but one row: caption does not say so:\n{out}")
+    print("ok: the caption names the timing gate and the rows without it")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog="check_tables.py", description=__doc__.split("\n")[0])
     parser.add_argument("--script", required=True, help="path of plots/tables.py")
@@ -169,6 +188,7 @@ def main(argv):
         check_selection(args.script, args.csv)
         check_readme(args.script, args.csv, args.work)
         check_missing_column(args.script, args.csv, args.work)
+        check_timing_caption(args.script, args.csv, args.work)
     except CheckFailed as e:
         print(f"FAIL: {e}", file=sys.stderr)
         return 1
