@@ -30,10 +30,8 @@
  *     with padded rows, rounded up to 2 MiB); SGEMM_STAGE_POOL_STREAMK, the
  *     stream-K partial tiles and arrival counters of the persistent TMA
  *     kernels (sgemm_tf32_tma.cuh; zeroed when allocated, a few tens of
- *     MiB); SGEMM_STAGE_POOL_DYN, the unit counter of their dynamic
- *     schedule (zeroed when allocated; one grain). Separate pools, since a
- *     staged call runs a persistent kernel on staged operands while holding
- *     its copy buffer. The sgemm launcher contract
+ *     MiB). Two pools, since a staged call runs a stream-K kernel on staged
+ *     operands while holding its copy buffer. The sgemm launcher contract
  *     (kernels/sgemm.h) has no workspace argument, so the buffers are the
  *     launchers' own; compare's up-front memory check counts them through
  *     sgemm_tf32_tma_own_bytes (the variant row's own_bytes).
@@ -71,8 +69,7 @@ static inline size_t sgemm_stage_rounded(size_t bytes)
 }
 #define SGEMM_STAGE_POOL_COPY 0        /* staged operands (sgemm_tf32_tma.cu) */
 #define SGEMM_STAGE_POOL_STREAMK 1     /* stream-K workspace (sgemm_tf32_tma.cuh), zeroed when allocated */
-#define SGEMM_STAGE_POOL_DYN 2         /* the dynamic schedule's unit counter (sgemm_tf32_tma.cuh), zeroed when allocated */
-#define SGEMM_STAGE_POOLS 3
+#define SGEMM_STAGE_POOLS 2
 
 /* One copy: dst[r][c] = src[r][c] for r < rows and c < cols, 0 elsewhere in
  * dst_rows x dst_cols (dst_rows >= rows, dst_cols >= cols). */
@@ -170,7 +167,7 @@ static void sgemm_stage_free_all(void)
 /* Pool `pool`'s buffer of the current device, at least `bytes` long, in
  * *buf, ordered after the previous call's use of it (its event, waited for
  * on `stream`); the caller must end with sgemm_stage_release on the same
- * stream. A new allocation of SGEMM_STAGE_POOL_STREAMK or _DYN is zeroed on
+ * stream. A new allocation of SGEMM_STAGE_POOL_STREAMK is zeroed on
  * `stream` (its counters start at 0). 0, or cudaErrorMemoryAllocation
  * (cleared, nothing sticky) or cudaErrorNotSupported (ordinal past 63) for
  * the caller to fall back, or another cudaError_t. *slot: for the release. */
@@ -211,7 +208,7 @@ static int sgemm_stage_acquire(int pool, size_t bytes, cudaStream_t stream, void
             (void)cudaGetLastError(); /* not sticky: cleared, the caller falls back */
             return (int)cudaErrorMemoryAllocation;
         }
-        if (pool != SGEMM_STAGE_POOL_COPY && (e = cudaMemsetAsync(p, 0, want, stream)) != cudaSuccess) {
+        if (pool == SGEMM_STAGE_POOL_STREAMK && (e = cudaMemsetAsync(p, 0, want, stream)) != cudaSuccess) {
             (void)cudaFree(p); /* never handed out with counters not zeroed */
             return (int)e;
         }

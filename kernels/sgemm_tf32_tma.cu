@@ -236,10 +236,9 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
     const int rc = sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
     if (rc != (int)cudaErrorMemoryAllocation || sgemm_tma_large.sk < 2)
         return rc;
-    /* the stream-K workspace or the unit counter could not be allocated (cleared, not sticky) */
+    /* the stream-K workspace could not be allocated (cleared, not sticky) */
     kernel_ran_note(sgemm_tma_large_whole.name,
-                    why ? why : sgemm_tma_large.sk == 4 ? "no device memory for the unit counter: a static schedule"
-                                                        : "no device memory for the stream-K workspace: whole tiles");
+                    why ? why : "no device memory for the stream-K workspace: whole tiles");
     return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large_whole)>(A, B, C, m, n, k, stream);
 }
 
@@ -356,13 +355,10 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
     /* a stream-K LARGE pick (only by COMPARE_KERNEL_DEFS): its workspace, at
      * most one cluster per CL SMs */
     const int sms = sgemm_tma_sms();
-    if (sgemm_tma_large.sk >= 2 && sgemm_tma_large.sk <= 3 && sms > 0) {
+    if (sgemm_tma_large.sk >= 2 && sms > 0) {
         const size_t ws = SGEMM_TMAP_SK_WS_BYTES(sms / sgemm_tma_large.cl, sgemm_tma_large.cl, sgemm_tma_large.bm);
         own += sgemm_stage_rounded(ws);
     }
-    /* a dynamic-schedule LARGE pick: its unit counter */
-    if (sgemm_tma_large.sk == 4)
-        own += sgemm_stage_rounded(sizeof(unsigned long long));
     return own;
 }
 

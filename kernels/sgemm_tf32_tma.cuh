@@ -111,6 +111,15 @@
  *     warpgroups storing at once already overlap their store latencies,
  *     and one warpgroup alone cannot keep the tensor pipe busy while the
  *     other stores; removed from the table.
+ *   - Where the LARGE pick trails cuBLAS TF32 (8192, the long LLM shapes),
+ *     Nsight Compute has it doing the same work in the same cycles at a
+ *     lower SM clock while reading 35-70% more bytes from DRAM
+ *     (results/h200/ncu_tf32_8192.txt). A dynamic unit order (_dyn: units
+ *     from a device counter, so that the units running at once stay one
+ *     patch instead of drifting apart wave by wave) read the same DRAM
+ *     bytes and ran far slower (results/h200/search_tma_dyn.txt; rank 1's
+ *     producer waited on rank 0's per slab); removed from the table. What
+ *     makes the extra bytes is still open.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -232,24 +241,6 @@
  *     accumulators and stores the tile; nobody waits for anybody, so no
  *     cluster needs another to be resident. Head + tail is one float
  *     addition either way round: results are deterministic.
- *   - Dynamic schedule (_dyn: SK = 4): units handed out by a device
- *     counter instead of first, first + step, ...: the producer of cluster
- *     rank 0 takes the next unit (atomicAdd) as soon as its current one
- *     starts, and writes each slab's unit id next to the stage, into both
- *     CTAs (st.shared::cluster to the peer, then a release.cluster arrive on
- *     the peer's unit barrier of that stage, which the peer's producer waits
- *     for with acquire.cluster); consumers read it after the stage's full
- *     barrier. An id past the last (-1) ends the run: that stage completes
- *     with a plain arrive, no copies. Why: the static order lets clusters
- *     drift apart wave by wave, so the units running at once smear over
- *     several waves' A and B panels (ncu: more DRAM bytes than cuBLAS at
- *     8192 and on the long LLM shapes, see results/h200/ncu_tf32_8192.txt);
- *     taken from a counter, the units running at once are always about the
- *     last `clusters` ids, one compact patch of the grouped order. The
- *     counter (SGEMM_STAGE_POOL_DYN, zeroed when allocated) is never reset:
- *     each launch adds units + clusters (every cluster takes one id past the
- *     last), and the launcher passes the value the launch starts from.
- *     Without ping-pong (its order is per CTA run, unknown ahead here).
  *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
  *     staging next to a 192 KB ring: it does not fit, and the stores already
  *     overlap the next unit's loads).
@@ -667,48 +658,6 @@ static __device__ __forceinline__ void sgemm_tmap_release(unsigned empty, int la
     }
 }
 
-/* SK 4 (dynamic schedule): the unit id of a stage, written by the producer
- * of cluster rank 0 into both CTAs (st.shared::cluster to the peer), read by
- * the peer's producer after the stage's unit barrier (release / acquire at
- * cluster scope) and by the consumers after the stage's full barrier */
-static __device__ __forceinline__ void sgemm_tmap_put_unit(unsigned addr, int u)
-{
-    asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(addr), "r"(u) : "memory");
-}
-
-static __device__ __forceinline__ void sgemm_tmap_put_unit_cluster(unsigned addr, int u)
-{
-    asm volatile("st.shared::cluster.b32 [%0], %1;\n" :: "r"(addr), "r"(u) : "memory");
-}
-
-static __device__ __forceinline__ int sgemm_tmap_get_unit(unsigned addr)
-{
-    int u;
-    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(u) : "r"(addr) : "memory");
-    return u;
-}
-
-/* arrive on the peer's unit barrier (a shared::cluster address), ordering
- * the unit id stored before it at cluster scope */
-static __device__ __forceinline__ void sgemm_tmap_arrive_release_cluster(unsigned bar)
-{
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" :: "r"(bar) : "memory");
-}
-
-/* wait (acquire at cluster scope) for the phase of this parity; traps as sgemm_tma_bar_wait */
-static __device__ __forceinline__ void sgemm_tmap_wait_acquire_cluster(unsigned bar, unsigned parity)
-{
-    unsigned polls = 0, done = 0;
-    while (!done) {
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-        if (!done && ++polls > SGEMM_TMA_SPIN_LIMIT)
-            __trap();
-    }
-}
-
 /* KIND 1 schedule, the kernel's last argument (host-filled by
  * sgemm_tmap_launch). Split k (SK = 1): kts slabs per part, nsplit parts.
  * Stream-K (SK = 2, 3): sk_units tile units whose k slabs are spread evenly
@@ -720,8 +669,6 @@ typedef struct {
     int sk_units;
     float *ws;
     unsigned *cnt;
-    unsigned long long *ctr;  /* SK 4: the unit counter (SGEMM_STAGE_POOL_DYN) */
-    unsigned long long base;  /* its value when this launch starts */
 } sgemm_tmap_sched;
 
 #define SGEMM_TMAP_SK_MAX_CLUSTERS 1024 /* stream-K: counters for this many boundaries */
@@ -864,41 +811,18 @@ static __device__ __forceinline__ int sgemm_tmap_splice(float *d, const sgemm_tm
     return 1;
 }
 
-/* KIND 1 producer: slab kt of the unit at (bm0, bn0) into stage s, completing
- * its full barrier: the A slab (CL = 2: this CTA's half, multicast into both
- * CTAs) and this CTA's B slab */
-static __device__ __forceinline__ void sgemm_tmap_issue(const CUtensorMap *ta, const CUtensorMap *tb, int s,
-                                                        int kt, int bm0, int bn0, unsigned rank, unsigned smem,
-                                                        unsigned b_st, unsigned bars, const int BM, const int ST,
-                                                        const int CL)
-{
-    const unsigned full = bars + 8 * s;
-    sgemm_tma_bar_expect(full, SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(2));
-    const unsigned as = smem + s * SGEMM_TMA_ASTAGE(BM);
-    if (CL == 1)
-        sgemm_tma_load(as, ta, kt * SGEMM_TMA_BK, bm0, full);
-    else /* rows rank x BM / CL.. of the A slab, into both CTAs */
-        sgemm_tma_load_mc(as + rank * (SGEMM_TMA_ASTAGE(BM) / CL), ta, kt * SGEMM_TMA_BK,
-                          bm0 + (int)rank * (BM / CL), full, (unsigned short)((1u << CL) - 1u));
-    const unsigned bs = b_st + s * SGEMM_TMA_BSTAGE(2);
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-        sgemm_tma_load(bs + j * SGEMM_TMA_BOX_BYTES, tb, bn0 + 32 * j, kt * SGEMM_TMA_BK, full);
-}
-
 template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, const CUtensorMap *tb,
                                                        float *C, int m, int n, int k,
                                                        const sgemm_tmap_sched &sc)
 {
     constexpr int NWG = 2;
+    constexpr unsigned STAGE_BYTES = SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(NWG);
     extern __shared__ float4 sgemm_tma_smem4[];
     const unsigned raw = smem_u32(sgemm_tma_smem4);
     const unsigned smem = (raw + 1023u) & ~1023u;       /* ST A stages, ST B stages, barriers */
     const unsigned b_st = smem + ST * SGEMM_TMA_ASTAGE(BM);
     const unsigned bars = b_st + ST * SGEMM_TMA_BSTAGE(NWG); /* full[ST], then empty[ST] */
-    constexpr bool DYN = SK == 4;
-    const unsigned ubar = bars + 16 * ST, uval = bars + 24 * ST; /* DYN: unit[ST] barriers, unit ids */
     const int tid = threadIdx.x;
     const unsigned rank = CL > 1 ? sgemm_tma_cluster_rank() : 0u;
     const int tiles_m = (m + BM - 1) / BM;
@@ -908,14 +832,12 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
     const int nsplit = SK == 1 ? sc.nsplit : 1;
     const int units = tiles_m * units_n * nsplit; /* < 2^31: checked by the launcher */
     const int first = (int)blockIdx.x / CL, step = (int)gridDim.x / CL; /* cluster id, count */
-    const int items = DYN ? 0 : sgemm_tmap_items(first, step, units, KT, sc, SK); /* this cluster's */
+    const int items = sgemm_tmap_items(first, step, units, KT, sc, SK); /* this cluster's */
 
     if (tid == 0) {
         for (int s = 0; s < ST; s++) {
             sgemm_tma_bar_init(bars + 8 * s, 1);                 /* this CTA's producer's expect_tx */
             sgemm_tma_bar_init(bars + 8 * (ST + s), 4 * NWG * CL); /* every consumer warp of the cluster */
-            if (DYN)
-                sgemm_tma_bar_init(ubar + 8 * s, 1); /* rank 0's producer's arrive (CL = 2) */
         }
         sgemm_tma_bar_init_fence();
     }
@@ -929,7 +851,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
     if (tid < 128) {
         /* producer warpgroup: gives its registers to the consumers; one thread issues */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-        if (tid == 0 && !DYN) {
+        if (tid == 0) {
             int s = 0;
             unsigned ph = 0; /* round parity of stage s */
             for (int it = 0; it < items; it++) {
@@ -937,56 +859,27 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                 sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
                 sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
                 for (int kt = kt0; kt < kt1; kt++) {
+                    const unsigned full = bars + 8 * s;
                     /* round r of stage s: every consumer warp of the cluster
                      * released round r - 1 (round 0: parity 1 passes at once) */
                     sgemm_tma_bar_wait(bars + 8 * (ST + s), ph ^ 1u);
-                    sgemm_tmap_issue(ta, tb, s, kt, bm0, bn0, rank, smem, b_st, bars, BM, ST, CL);
+                    sgemm_tma_bar_expect(full, STAGE_BYTES);
+                    const unsigned as = smem + s * SGEMM_TMA_ASTAGE(BM);
+                    if (CL == 1)
+                        sgemm_tma_load(as, ta, kt * SGEMM_TMA_BK, bm0, full);
+                    else /* rows rank x BM / CL.. of the A slab, into both CTAs */
+                        sgemm_tma_load_mc(as + rank * (SGEMM_TMA_ASTAGE(BM) / CL), ta, kt * SGEMM_TMA_BK,
+                                          bm0 + (int)rank * (BM / CL), full,
+                                          (unsigned short)((1u << CL) - 1u));
+                    const unsigned bs = b_st + s * SGEMM_TMA_BSTAGE(NWG);
+#pragma unroll
+                    for (int j = 0; j < 4; j++)
+                        sgemm_tma_load(bs + j * SGEMM_TMA_BOX_BYTES, tb, bn0 + 32 * j, kt * SGEMM_TMA_BK,
+                                       full);
                     if (++s == ST) {
                         s = 0;
                         ph ^= 1u;
                     }
-                }
-            }
-        } else if (tid == 0) {
-            /* SK 4: rank 0 takes units from the counter (the next one as
-             * soon as the current one starts, so the atomic's latency hides
-             * behind this unit's copies) and writes each slab's unit id into
-             * its stage in both CTAs; the peer's producer reads it there. A
-             * unit id past the last (-1) ends the run: that stage's full
-             * barrier completes without copies, every consumer sees -1 */
-            int s = 0, kt = KT, u = -1;
-            unsigned ph = 0;
-            long long nxt = rank == 0 ? (long long)(atomicAdd(sc.ctr, 1ull) - sc.base) : 0;
-            for (;;) {
-                if (kt == KT)
-                    kt = 0; /* a unit starts */
-                sgemm_tma_bar_wait(bars + 8 * (ST + s), ph ^ 1u);
-                if (rank == 0) {
-                    if (kt == 0) {
-                        u = nxt < units ? (int)nxt : -1;
-                        if (u >= 0)
-                            nxt = (long long)(atomicAdd(sc.ctr, 1ull) - sc.base);
-                    }
-                    sgemm_tmap_put_unit(uval + 4 * s, u);
-                    if (CL > 1) {
-                        sgemm_tmap_put_unit_cluster(sgemm_tma_mapa(uval + 4 * s, 1), u);
-                        sgemm_tmap_arrive_release_cluster(sgemm_tma_mapa(ubar + 8 * s, 1));
-                    }
-                } else {
-                    sgemm_tmap_wait_acquire_cluster(ubar + 8 * s, ph);
-                    u = sgemm_tmap_get_unit(uval + 4 * s);
-                }
-                if (u < 0) {
-                    sgemm_tma_bar_arrive(bars + 8 * s); /* no copies: the phase completes */
-                    break;
-                }
-                int bm0, bn0;
-                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
-                sgemm_tmap_issue(ta, tb, s, kt, bm0, bn0, rank, smem, b_st, bars, BM, ST, CL);
-                kt++;
-                if (++s == ST) {
-                    s = 0;
-                    ph ^= 1u;
                 }
             }
         }
@@ -1005,12 +898,10 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
         unsigned ph = 0;
         unsigned f[PF ? 2 : 1][16]; /* fragment sets: two with _pf */
         float d[BM / 2];
-        for (int it = 0; DYN || it < items; it++) {
-            int u = 0, bm0 = 0, bn0 = 0, kt0 = 0, kt1 = KT;
-            if constexpr (!DYN) {
-                sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
-                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
-            }
+        for (int it = 0; it < items; it++) {
+            int u, bm0, bn0, kt0, kt1;
+            sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
+            sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
 #pragma unroll
             for (int i = 0; i < BM / 2; i++) {
                 d[i] = 0.0f;
@@ -1020,26 +911,12 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
              * while slab kt's batch runs (see "What the candidates showed"),
              * the unit's first slab's before its loop; the loop is unrolled
              * by two so that each set is a fixed group of registers. Without
-             * _pf each slab's fragments are loaded just before its batch.
-             * DYN: the unit's first stage says which unit (-1: the run is over). */
+             * _pf each slab's fragments are loaded just before its batch. */
             constexpr int UNROLL = PF ? 2 : 1;
-            if (PF && !DYN)
+            if (PF) {
                 sgemm_tma_bar_wait(bars + 8 * s, ph);
-            /* DYN: without the poll limit (a counter here tips ptxas into
-             * spilling next to the accumulators); the producer arrives on
-             * every stage it takes, the last (-1) included, so this wait
-             * ends unless the producer trapped, which ends the grid */
-            if (DYN)
-                while (!sgemm_tma_bar_try(bars + 8 * s, ph)) {
-                }
-            if constexpr (DYN) {
-                u = sgemm_tmap_get_unit(uval + 4 * s);
-                if (u < 0)
-                    break;
-                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
-            }
-            if (PF)
                 sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f[0]);
+            }
 #pragma unroll 1
             for (int k2 = kt0; k2 < kt1; k2 += UNROLL) {
 #pragma unroll
@@ -1090,7 +967,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
              * second of its tile's two pieces to arrive, with the other's
              * sum added (its boundary: the start of this cluster's range
              * for a tail, of the next cluster's for a head) */
-            if ((SK == 2 || SK == 3) && (kt0 > 0 || kt1 < KT) &&
+            if (SK >= 2 && (kt0 > 0 || kt1 < KT) &&
                 !sgemm_tmap_splice(d, sc, kt0 > 0 ? first : first + 1, kt0 > 0 ? 1 : 0, rank, cw, ct, BM, CL))
                 continue;
             const int gn = bn0 + n0;
@@ -1238,11 +1115,6 @@ static inline long long sgemm_tmap_streamk_units(long long units, long long S)
     return S + rem;
 }
 
-/* SK 4: per device ordinal, the unit counter's buffer last seen and its
- * value at the start of the next launch */
-static void *sgemm_tmap_dyn_ptr[64];
-static unsigned long long sgemm_tmap_dyn_base[64];
-
 /* KIND 1 launch: a persistent grid of min(units, resident clusters) clusters
  * of CL CTAs (cluster dimension set at the launch, not compiled in). SK = 1
  * and fewer tile units than resident clusters: k split in nsplit parts (each
@@ -1251,8 +1123,7 @@ static unsigned long long sgemm_tmap_dyn_base[64];
  * the workspace (SGEMM_STAGE_POOL_STREAMK, taken in turn with other calls
  * on any stream) and the spread units (sgemm_tmap_streamk_units);
  * cudaErrorMemoryAllocation (cleared) when the workspace cannot be had,
- * for the caller to run a whole-tile candidate instead. SK = 4: units
- * handed out by a counter in SGEMM_STAGE_POOL_DYN (same fallback). */
+ * for the caller to run a whole-tile candidate instead. */
 static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
                              int BM, int CL, int SK, int smem, const float *A, const float *B, float *C, int m,
                              int n, int k, cudaStream_t stream)
@@ -1304,29 +1175,9 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
             return (int)e;
     }
     const long long clusters = units < slots ? units : slots;
-    sgemm_tmap_sched sc = {kts, (int)nsplit, 0, NULL, NULL, NULL, 0};
-    int ws_slot = -1, dev = 0;
-    if (SK == 4) {
-        /* the unit counter: zeroed when its pool is allocated, then it grows
-         * by units + clusters every launch (each cluster takes every unit it
-         * runs and one past the last), so the launch after this one starts
-         * from the sum; calls take turns with it (the pool's event) */
-        void *ws = NULL;
-        rc = (int)cudaGetDevice(&dev);
-        if (rc == 0 && (dev < 0 || dev >= 64))
-            rc = (int)cudaErrorNotSupported;
-        if (rc == 0)
-            rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_DYN, sizeof(unsigned long long), stream, &ws, &ws_slot);
-        if (rc != 0)
-            return rc;
-        if (sgemm_tmap_dyn_ptr[dev] != ws) {
-            sgemm_tmap_dyn_ptr[dev] = ws;
-            sgemm_tmap_dyn_base[dev] = 0;
-        }
-        sc.ctr = (unsigned long long *)ws;
-        sc.base = sgemm_tmap_dyn_base[dev];
-    }
-    if (SK >= 2 && SK <= 3 && (sc.sk_units = (int)sgemm_tmap_streamk_units(units, clusters)) > 0) {
+    sgemm_tmap_sched sc = {kts, (int)nsplit, 0, NULL, NULL};
+    int ws_slot = -1;
+    if (SK >= 2 && (sc.sk_units = (int)sgemm_tmap_streamk_units(units, clusters)) > 0) {
         void *ws = NULL;
         rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_STREAMK, SGEMM_TMAP_SK_WS_BYTES(clusters, CL, BM), stream,
                                  &ws, &ws_slot);
@@ -1339,8 +1190,6 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     rc = (int)cudaLaunchKernelEx(&cfg, kern, ta, tb, C, m, n, k, sc);
     if (rc == 0)
         rc = (int)cudaGetLastError();
-    if (SK == 4 && rc == 0)
-        sgemm_tmap_dyn_base[dev] += (unsigned long long)(units + clusters);
     if (ws_slot >= 0) {
         const int rel = sgemm_stage_release(ws_slot, stream);
         rc = rc != 0 ? rc : rel;
@@ -1361,12 +1210,11 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK: 1 split k when the units do not fill the GPU, 2
  * stream-K over the last whole wave and the partial one, those units
- * first, 3 the same, those units last, 4 whole units handed out by a
- * device counter (the dynamic schedule; KIND 1 only; CL 1 or 2, SK 0 .. 4;
+ * first, 3 the same, those units last (KIND 1 only; CL 1 or 2, SK 0 .. 3;
  * the stream-K rows are slower than the whole-tile ones on the H200, see
  * "What the candidates showed", and are search candidates only).
  * NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db, _pf or _sk, then _stk
- * (SK 2), _stkl (SK 3) or _dyn (SK 4), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
+ * (SK 2) or _stkl (SK 3), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
  * CL = 1, 2), for the flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
     X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 128, 256 thr */       \
@@ -1394,8 +1242,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
-    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */ \
-    X(tf32_tma_m256n128k32_s4_pf_dyn_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 4)  /* units by a counter */
+    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
 typedef struct {
     int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
@@ -1407,7 +1254,7 @@ typedef struct {
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
                                     (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
-                                    (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : (SK) == 4 ? "_dyn" : "", \
+                                    (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
@@ -1476,18 +1323,14 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
-        static_assert(SK >= 0 && SK <= 4,
-                      "split k off or automatic, stream-K (its units first or last), or the dynamic schedule");
+        static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
         static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
-        static_assert(SK != 4 || (!PP && DB == 2),
-                      "_dyn: the dynamic schedule without ping-pong (its order is per unit), with _pf");
-        constexpr int SMEM = SGEMM_TMA_SMEM_OF(2, BM, ST) + (SK == 4 ? 16 * ST : 0); /* + unit barriers, ids */
-        static_assert(SMEM_SM90_FITS(SMEM, 1), "fits in sm_90 shared memory");
+        static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
         return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
-                                 SMEM, A, B, C, m, n, k, stream);
+                                 SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
         return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);

@@ -20,9 +20,7 @@
  *   tf32    the same for the stream-K TMA candidate (compare-search's
  *           tf32_tma_m256n128k32_s4_pf_stk_pers_c2: the last waves spread over
  *           the clusters, the two pieces of a split tile meeting through a
- *           workspace, whichever arrives second storing the tile), then for
- *           the dynamic-schedule one (..._pf_dyn_pers_c2: units handed out by
- *           a device counter whose base carries over between launches)
+ *           workspace, whichever arrives second storing the tile)
  *   scan    the decoupled look-back scan, int32 and float, on small integers
  *           (exact), against the CPU prefix sum
  * --h2d-probe N: the race behind the radix "keys differ" failure, measured:
@@ -229,11 +227,8 @@ static const int stress_tuned_shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 15
  * tiles whose last slab is partial (4100 x 2100 x 100), and with every unit
  * spread (2100 x 3000 x 36: two slabs a tile) */
 static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36}};
-/* the stream-K candidate, then the dynamic-schedule one (units handed out
- * by a device counter that carries over from launch to launch) */
-static const char *const stress_tf32_candidates[] = {"tf32_tma_m256n128k32_s4_pf_stk_pers_c2",
-                                                     "tf32_tma_m256n128k32_s4_pf_dyn_pers_c2"};
-static int stress_tf32_index = -1; /* the candidate's row in the TMA search table */
+#define STRESS_TF32_CANDIDATE "tf32_tma_m256n128k32_s4_pf_stk_pers_c2"
+static int stress_tf32_index = -1; /* its row in the TMA search table */
 
 static int stress_tf32_run(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s)
 {
@@ -509,19 +504,13 @@ int main(int argc, char **argv)
                         (int)(sizeof stress_tuned_shapes / sizeof stress_tuned_shapes[0]));
         if (i == 3) stress_scan(&d, reps, &fam[i]);
         if (i == 4) {
-            for (size_t t = 0; t < sizeof stress_tf32_candidates / sizeof stress_tf32_candidates[0]; t++) {
-                const char *name = stress_tf32_candidates[t];
-                stress_tf32_index = -1;
-                for (int c = 0; c < sgemm_tf32_tma_search_count(); c++)
-                    if (strcmp(sgemm_tf32_tma_search_name(c), name) == 0) stress_tf32_index = c;
-                if (stress_tf32_index < 0) {
-                    char msg[160];
-                    snprintf(msg, sizeof msg, "no candidate %s in the TMA search table", name);
-                    count_fail(&fam[i], 0, msg);
-                } else {
-                    stress_gemm(&d, reps, &fam[i], name, stress_tf32_run, "tf32", stress_tf32_shapes,
-                                (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0]));
-                }
+            for (int c = 0; c < sgemm_tf32_tma_search_count(); c++)
+                if (strcmp(sgemm_tf32_tma_search_name(c), STRESS_TF32_CANDIDATE) == 0) stress_tf32_index = c;
+            if (stress_tf32_index < 0) {
+                count_fail(&fam[i], 0, "no candidate " STRESS_TF32_CANDIDATE " in the TMA search table");
+            } else {
+                stress_gemm(&d, reps, &fam[i], STRESS_TF32_CANDIDATE, stress_tf32_run, "tf32", stress_tf32_shapes,
+                            (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0]));
             }
         }
         printf("%-7s %8lld runs, %lld failures (%.1f s)%s%s\n", fam[i].name, fam[i].runs, fam[i].failures,
