@@ -34,6 +34,12 @@
 #             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile); then
 #             the TF32 kernels at 8192 (NCU_L2_N, NCU_L2_VARIANTS): device time, SM clock,
 #             DRAM bytes and L2 hit rate, caches flushed (ncu-l2.log)
+#   ab        compare-search A/B of named candidates (AB_FAMILY, default tf32-tma;
+#             AB_CANDIDATES "A,B,A,B"; AB_N, default 2048,4096,8192; AB_SHAPES), log ab.txt;
+#             then each of AB_NCU (comma-separated names) alone under Nsight Compute at
+#             AB_NCU_N (default 8192) and AB_NCU_SHAPE: device time, SM clock, DRAM bytes and
+#             L2 hit rate of its first AB_NCU_COUNT (default 8) launches, caches flushed
+#             (ncu-ab-NAME.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
@@ -304,6 +310,22 @@ dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sec
 lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
         "$BUILD/compare" --ops sgemm --n "${NCU_L2_N:-8192}" --variants "${NCU_L2_VARIANTS:-cublas_tf32,tf32_tma}" \
         --reps 2 --max-reps 2 --quiet
+fi
+
+NCU_METRICS="gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__bytes_read.sum,\
+dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"
+if has ab; then
+    step ab "$BUILD/compare-search" --family "${AB_FAMILY:-tf32-tma}" --candidates "${AB_CANDIDATES:?AB_CANDIDATES}" \
+        --n "${AB_N:-2048,4096,8192}" ${AB_SHAPES:+--shape "$AB_SHAPES"}
+    cp "$LOG/ab.log" "$LOG/ab.txt"
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    for c in ${AB_NCU:+${AB_NCU//,/ }}; do
+        step "ncu-ab-$c" "$NCU" --clock-control none --cache-control all -k "${AB_NCU_RX:-regex:sgemm_tmap}" \
+            -c "${AB_NCU_COUNT:-8}" --metrics "$NCU_METRICS" "$BUILD/compare-search" \
+            --family "${AB_FAMILY:-tf32-tma}" --candidates "$c" --n "${AB_NCU_N:-8192}" \
+            ${AB_NCU_SHAPE:+--shape "$AB_NCU_SHAPE"} --reps 1
+    done
 fi
 
 has sweep && step sweep "$BUILD/compare" --n 256:8192 --elems 2^16:2^28 --max-time 1 --csv "$LOG/sweep.csv"
