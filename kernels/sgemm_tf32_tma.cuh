@@ -118,8 +118,17 @@
  *     from a device counter, so that the units running at once stay one
  *     patch instead of drifting apart wave by wave) read the same DRAM
  *     bytes and ran far slower (results/h200/search_tma_dyn.txt; rank 1's
- *     producer waited on rank 0's per slab); removed from the table. What
- *     makes the extra bytes is still open.
+ *     producer waited on rank 0's per slab); removed from the table.
+ *   - The tile order, measured the same way (results/h200/
+ *     search_tma_order.txt): 4 rows per group read 25% more DRAM bytes and
+ *     16 rows 8% more than the 8 kept here (a wave of 66 2-CTA units is
+ *     most nearly square at 8); walking every second unit's k slabs
+ *     downwards (_kz, so that a unit starts on the slabs its predecessor
+ *     read last, still in L2) read 3-4% fewer; none ran faster, and all
+ *     took the same cycles as cuBLAS at a lower clock. Group 4's extra
+ *     0.8 GB cost about 1% of clock, so the DRAM bytes explain only a
+ *     small part of the clock gap (4-5%): the rest of the extra power is
+ *     spent elsewhere, not yet found. Rows removed.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -743,10 +752,9 @@ static __device__ __forceinline__ void sgemm_tmap_item(int it, int first, int st
  * loads zeros, stores nothing, and still multicasts its half of A to its
  * peer). */
 static __device__ __forceinline__ void sgemm_tmap_tile(int u, int units_n, int tiles_m, unsigned rank,
-                                                       const int BM, const int CL, const int GM, int *bm0,
-                                                       int *bn0)
+                                                       const int BM, const int CL, int *bm0, int *bn0)
 {
-    const int2 t = tile_order_grouped(u, units_n, tiles_m, GM);
+    const int2 t = tile_order_grouped(u, units_n, tiles_m, SGEMM_WG_GROUP_M);
     *bm0 = t.y * BM;
     *bn0 = (t.x * CL + (int)rank) * 128;
 }
@@ -812,7 +820,7 @@ static __device__ __forceinline__ int sgemm_tmap_splice(float *d, const sgemm_tm
     return 1;
 }
 
-template <int BM, int ST, int PP, int CL, int SK, int PF, int GM, int KZ>
+template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, const CUtensorMap *tb,
                                                        float *C, int m, int n, int k,
                                                        const sgemm_tmap_sched &sc)
@@ -858,10 +866,8 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
             for (int it = 0; it < items; it++) {
                 int u, bm0, bn0, kt0, kt1;
                 sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
-                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, GM, &bm0, &bn0);
-                for (int kq = kt0; kq < kt1; kq++) {
-                    /* KZ: a cluster's odd items walk their slabs downwards */
-                    const int kt = KZ && (it & 1) ? kt0 + kt1 - 1 - kq : kq;
+                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
+                for (int kt = kt0; kt < kt1; kt++) {
                     const unsigned full = bars + 8 * s;
                     /* round r of stage s: every consumer warp of the cluster
                      * released round r - 1 (round 0: parity 1 passes at once) */
@@ -904,7 +910,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
         for (int it = 0; it < items; it++) {
             int u, bm0, bn0, kt0, kt1;
             sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
-            sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, GM, &bm0, &bn0);
+            sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
 #pragma unroll
             for (int i = 0; i < BM / 2; i++) {
                 d[i] = 0.0f;
@@ -1220,49 +1226,44 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * (SK 2) or _stkl (SK 3), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
  * CL = 1, 2), for the flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
-    X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0, 0, 0)    /* 256 x 128, 256 thr */       \
-    X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1, 0, 1, 0, 0, 0) /* 256 x 128, 256 thr */       \
-    X(tf32_tma_m256n128k32_s4_db, 256, 128, 4, 1, 0, 0, 1, 0, 1, 0, 0, 0) /* 256 x 128, 256 thr */       \
-    X(tf32_tma_m128n128k32_s6_ws, 128, 128, 6, 0, 1, 0, 1, 0, 1, 0, 0, 0) /* 128 x 128, 288 thr */       \
-    X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2, 0, 1, 0, 0, 0) /* 128 x 128, 2 per SM */      \
-    X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1, 0, 1, 0, 0, 0) /* 128 x 192, 416 thr */       \
-    X(tf32_tma_m128n64k32_s6_ws, 128, 64, 6, 0, 1, 0, 1, 0, 1, 0, 0, 0)   /* 128 x 64, 160 thr */        \
-    X(tf32_tma_m128n64k32_s4_ws, 128, 64, 4, 0, 1, 0, 2, 0, 1, 0, 0, 0)   /* 128 x 64, 2 per SM */       \
-    X(tf32_tma_m16n64k32_s8_ws, 16, 64, 8, 0, 1, 0, 2, 0, 1, 0, 0, 0)     /* thin m: 16 x 64, 2 per SM */\
-    X(tf32_tma_m32n64k32_s8_ws, 32, 64, 8, 0, 1, 0, 2, 0, 1, 0, 0, 0)     /* 32 x 64, 2 per SM */        \
-    X(tf32_tma_m64n64k32_s6_ws, 64, 64, 6, 0, 1, 0, 2, 0, 1, 0, 0, 0)     /* 64 x 64, 2 per SM */        \
-    X(tf32_tma_m16n128k32_s8_ws, 16, 128, 8, 0, 1, 0, 1, 0, 1, 0, 0, 0)   /* 16 x 128 */                 \
-    X(tf32_tma_m32n128k32_s8_ws, 32, 128, 8, 0, 1, 0, 1, 0, 1, 0, 0, 0)   /* 32 x 128 */                 \
-    X(tf32_tma_m64n128k32_s6_ws, 64, 128, 6, 0, 1, 0, 1, 0, 1, 0, 0, 0)   /* 64 x 128 */                 \
-    X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0, 0, 0)     /* persistent */     \
-    X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0, 0, 0)  /* + A multicast */  \
-    X(tf32_tma_m256n128k32_s4_pers_c2, 256, 128, 4, 0, 1, 0, 1, 1, 2, 0, 0, 0)     /* no ping-pong */   \
-    X(tf32_tma_m128n128k32_s6_pp_sk_pers_c2, 128, 128, 6, 0, 1, 1, 1, 1, 2, 1, 0, 0) /* + split k */   \
-    X(tf32_tma_m16n128k32_s8_sk_pers, 16, 128, 8, 0, 1, 0, 1, 1, 1, 1, 0, 0)  /* thin m, split k */     \
-    X(tf32_tma_m32n128k32_s8_sk_pers, 32, 128, 8, 0, 1, 0, 1, 1, 1, 1, 0, 0)  /* thin m, split k */     \
-    X(tf32_tma_m64n128k32_s6_sk_pers, 64, 128, 6, 0, 1, 0, 1, 1, 1, 1, 0, 0)  /* thin m, split k */     \
-    X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0, 0, 0)     /* persistent */ \
-    X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0, 0, 0)  /* + multicast */\
-    X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0, 0, 0)     /* no ping-pong */ \
-    X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2, 0, 0)  /* + stream-K */  \
-    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3, 0, 0) /* its units last */\
-    X(tf32_tma_m256n128k32_s4_pf_kz_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0, 0, 1)   /* k zigzag */     \
-    X(tf32_tma_m256n128k32_s4_pf_g4_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0, 4, 0)   /* group 4 */      \
-    X(tf32_tma_m256n128k32_s4_pf_g16_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0, 16, 0) /* group 16 */     \
-    X(tf32_tma_m256n128k32_s4_pf_g16_kz_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0, 16, 1) /* both */
+    X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 128, 256 thr */       \
+    X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1, 0, 1, 0) /* 256 x 128, 256 thr */       \
+    X(tf32_tma_m256n128k32_s4_db, 256, 128, 4, 1, 0, 0, 1, 0, 1, 0) /* 256 x 128, 256 thr */       \
+    X(tf32_tma_m128n128k32_s6_ws, 128, 128, 6, 0, 1, 0, 1, 0, 1, 0) /* 128 x 128, 288 thr */       \
+    X(tf32_tma_m128n128k32_s3_pp, 128, 128, 3, 0, 0, 1, 2, 0, 1, 0) /* 128 x 128, 2 per SM */      \
+    X(tf32_tma_m128n192k32_s5_ws, 128, 192, 5, 0, 1, 0, 1, 0, 1, 0) /* 128 x 192, 416 thr */       \
+    X(tf32_tma_m128n64k32_s6_ws, 128, 64, 6, 0, 1, 0, 1, 0, 1, 0)   /* 128 x 64, 160 thr */        \
+    X(tf32_tma_m128n64k32_s4_ws, 128, 64, 4, 0, 1, 0, 2, 0, 1, 0)   /* 128 x 64, 2 per SM */       \
+    X(tf32_tma_m16n64k32_s8_ws, 16, 64, 8, 0, 1, 0, 2, 0, 1, 0)     /* thin m: 16 x 64, 2 per SM */\
+    X(tf32_tma_m32n64k32_s8_ws, 32, 64, 8, 0, 1, 0, 2, 0, 1, 0)     /* 32 x 64, 2 per SM */        \
+    X(tf32_tma_m64n64k32_s6_ws, 64, 64, 6, 0, 1, 0, 2, 0, 1, 0)     /* 64 x 64, 2 per SM */        \
+    X(tf32_tma_m16n128k32_s8_ws, 16, 128, 8, 0, 1, 0, 1, 0, 1, 0)   /* 16 x 128 */                 \
+    X(tf32_tma_m32n128k32_s8_ws, 32, 128, 8, 0, 1, 0, 1, 0, 1, 0)   /* 32 x 128 */                 \
+    X(tf32_tma_m64n128k32_s6_ws, 64, 128, 6, 0, 1, 0, 1, 0, 1, 0)   /* 64 x 128 */                 \
+    X(tf32_tma_m256n128k32_s4_pp_pers, 256, 128, 4, 0, 1, 1, 1, 1, 1, 0)     /* persistent */     \
+    X(tf32_tma_m256n128k32_s4_pp_pers_c2, 256, 128, 4, 0, 1, 1, 1, 1, 2, 0)  /* + A multicast */  \
+    X(tf32_tma_m256n128k32_s4_pers_c2, 256, 128, 4, 0, 1, 0, 1, 1, 2, 0)     /* no ping-pong */   \
+    X(tf32_tma_m128n128k32_s6_pp_sk_pers_c2, 128, 128, 6, 0, 1, 1, 1, 1, 2, 1) /* + split k */   \
+    X(tf32_tma_m16n128k32_s8_sk_pers, 16, 128, 8, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
+    X(tf32_tma_m32n128k32_s8_sk_pers, 32, 128, 8, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
+    X(tf32_tma_m64n128k32_s6_sk_pers, 64, 128, 6, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
+    X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
+    X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
+    X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
+    X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
+    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
 typedef struct {
-    int bm, bn, st, db, ws, pp, minb, kind, cl, sk, gm, kz; /* as in SGEMM_TMA_CANDIDATES */
-    const char *name;                                       /* the row's NAME (a static string) */
+    int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
+    const char *name;                               /* the row's NAME (a static string) */
 } sgemm_tma_cfg;
 
-#define SGEMM_TMA_CFG_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK, GM, KZ)                \
+#define SGEMM_TMA_CFG_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK)                        \
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
-                                                           SK, GM, KZ, #NAME};                     \
+                                                           SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
                                     (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
                                     (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
-                                    (GM) ? "_g" #GM : "", (KZ) ? "_kz" : "",                        \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
@@ -1271,7 +1272,7 @@ SGEMM_TMA_CANDIDATES(SGEMM_TMA_CFG_ROW)
 /* The row named NAME (expanded first); an unknown name does not compile. */
 #define SGEMM_TMA_CFG(NAME) SGEMM_TMA_CFG_(NAME)
 #define SGEMM_TMA_CFG_(NAME) sgemm_tma_cfg_##NAME
-#define SGEMM_TMA_ARGS(c) c.bm, c.bn, c.st, c.db, c.ws, c.pp, c.minb, c.kind, c.cl, c.sk, c.gm, c.kz
+#define SGEMM_TMA_ARGS(c) c.bm, c.bn, c.st, c.db, c.ws, c.pp, c.minb, c.kind, c.cl, c.sk
 
 /* The kernel of one candidate; its body compiles only in the sm_90a pass
  * (__CUDA_ARCH_FEAT_SM90_ALL), elsewhere it is empty and never launched. */
@@ -1287,13 +1288,13 @@ sgemm_tma_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__
 
 /* The kernel of a KIND 1 candidate (384 threads, one block per SM: ptxas
  * needs both bounds to honour setmaxnreg, C7508); sm_90a pass only, as above. */
-template <int BM, int ST, int PP, int CL, int SK, int PF, int GM, int KZ>
+template <int BM, int ST, int PP, int CL, int SK, int PF>
 static __global__ void __launch_bounds__(SGEMM_TMAP_THREADS, 1)
 sgemm_tmap_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb,
                   float *__restrict__ C, int m, int n, int k, const sgemm_tmap_sched sc)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    sgemm_tmap_body<BM, ST, PP, CL, SK, PF, GM ? GM : SGEMM_WG_GROUP_M, KZ>(&ta, &tb, C, m, n, k, sc);
+    sgemm_tmap_body<BM, ST, PP, CL, SK, PF>(&ta, &tb, C, m, n, k, sc);
 #endif
 }
 
@@ -1321,7 +1322,7 @@ static int sgemm_tma_run_tile(const float *A, const float *B, float *C, int m, i
 /* Runs the candidate of a row (its SGEMM_TMA_ARGS): KIND 1 on the persistent
  * kernel, KIND 0 on the one-tile-per-CTA kernel; cudaErrorNotSupported for a
  * shape they decline or a driver without TMA encoding. */
-template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB, int KIND, int CL, int SK, int GM, int KZ>
+template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB, int KIND, int CL, int SK>
 static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n, int k,
                          cudaStream_t stream)
 {
@@ -1337,12 +1338,10 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
-        static_assert(GM >= 0 && KZ >= 0 && KZ <= 1, "group rows (0: SGEMM_WG_GROUP_M), k zigzag off or on");
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2, GM, KZ>, &attr_set, slots, BM, CL, SK,
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
                                  SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
-        static_assert(CL == 1 && SK == 0 && GM == 0 && KZ == 0,
-                      "KIND 0: no cluster, no split k, the default tile order");
+        static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
         return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);
     }
 }

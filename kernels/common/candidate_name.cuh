@@ -21,18 +21,15 @@ static constexpr const char *candidate_name_skip(const char *s, const char *p)
     return s;
 }
 
-/* 1 if `name` is exactly the concatenation a b c d e f g */
+/* 1 if `name` is exactly the concatenation a b c d e */
 static constexpr int candidate_name_is(const char *name, const char *a, const char *b = "",
-                                       const char *c = "", const char *d = "", const char *e = "",
-                                       const char *f = "", const char *g = "")
+                                       const char *c = "", const char *d = "", const char *e = "")
 {
     const char *s = candidate_name_skip(name, a);
     s = s ? candidate_name_skip(s, b) : nullptr;
     s = s ? candidate_name_skip(s, c) : nullptr;
     s = s ? candidate_name_skip(s, d) : nullptr;
     s = s ? candidate_name_skip(s, e) : nullptr;
-    s = s ? candidate_name_skip(s, f) : nullptr;
-    s = s ? candidate_name_skip(s, g) : nullptr;
     return s && *s == '\0';
 }
 

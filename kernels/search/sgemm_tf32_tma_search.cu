@@ -6,8 +6,8 @@
 #include "search_table.cuh"
 #include "sgemm_tf32_tma.cuh"
 
-#define SGEMM_TMA_SEARCH_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK, GM, KZ)           \
-    {#NAME, sgemm_tma_run<BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK, GM, KZ>},
+#define SGEMM_TMA_SEARCH_ROW(NAME, BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK)                   \
+    {#NAME, sgemm_tma_run<BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK>},
 
 static const sgemm_search_row sgemm_tma_search_table[] = {SGEMM_TMA_CANDIDATES(SGEMM_TMA_SEARCH_ROW)};
 

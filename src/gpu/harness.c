@@ -63,12 +63,19 @@ const char *harness_timing_name(harness_timing t)
     return t == HARNESS_GATED ? "gated" : t == HARNESS_HOST ? "host" : t == HARNESS_WALL ? "wall" : "ungated";
 }
 
-/* How v's samples were timed, given its gate flag (harness_sample) */
+/* Whether v's samples can go through the timing gate at all: stream-ordered
+ * work (not host-synchronous, not host-timed) and the gate's mapped words */
+static int harness_gate_usable(const device_ctx *d, const variant *v)
+{
+    return d->gate_host && !v->host_sync && !v->host_timed;
+}
+
+/* How v's samples were timed, given its gate flag after harness_sample */
 static harness_timing harness_timing_of(const device_ctx *d, const variant *v, int gate)
 {
     if (v->host_timed) return HARNESS_WALL;
     if (v->host_sync) return HARNESS_HOST;
-    return gate && d->gate_host ? HARNESS_GATED : HARNESS_UNGATED;
+    return gate && harness_gate_usable(d, v) ? HARNESS_GATED : HARNESS_UNGATED;
 }
 
 /* One sample of v: prepare, flush, then the timed call between the event
@@ -96,7 +103,7 @@ static int harness_sample(device_ctx *d, const variant *v, const op_case *c, con
         *ms = (harness_now() - t0) * 1e3;
         return STATUS_OK;
     }
-    const int gated = gate && *gate && d->gate_host && !v->host_sync;
+    const int gated = gate && *gate && harness_gate_usable(d, v);
     unsigned seq = 0;
     if (gated) {
         seq = ++d->gate_seq ? d->gate_seq : ++d->gate_seq; /* never 0: the words start at 0 */

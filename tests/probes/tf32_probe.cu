@@ -276,7 +276,7 @@ int main(int argc, char **argv)
         cfg.dynamicSmemBytes = SGEMM_TMA_SMEM_OF(2, 256, 4);
         cfg.attrs = at;
         cfg.numAttrs = 1;
-        const void *kern = (const void *)sgemm_tmap_kernel<256, 4, 0, 2, 0, 0, 0, 0>;
+        const void *kern = (const void *)sgemm_tmap_kernel<256, 4, 0, 2, 0, 0>;
         int clusters = -1, sms = 0;
         PROBE_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)cfg.dynamicSmemBytes));
