@@ -33,7 +33,7 @@
 #   ncu       one variant's kernels selected by its NVTX range with Nsight Compute
 #             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile); then
 #             the TF32 kernels at 8192 (NCU_L2_N, NCU_L2_VARIANTS): device time, SM clock,
-#             DRAM bytes and L2 hit rate, caches flushed (ncu-l2.log)
+#             DRAM bytes and L2 hit rate (or NCU_L2_METRICS), caches flushed (ncu-l2.log)
 #   ab        compare-search A/B of named candidates (AB_FAMILY, default tf32-tma;
 #             AB_CANDIDATES "A,B,A,B"; AB_N, default 2048,4096,8192; AB_SHAPES), log ab.txt;
 #             then each of AB_NCU (comma-separated names) alone under Nsight Compute at
@@ -305,9 +305,9 @@ if has ncu; then
     # the TF32 8192 drift: L2 hit rate and DRAM bytes of the hand kernel beside cuBLAS's, with the
     # SM clock each ran at (caches flushed before each profiled launch, clocks as found)
     step ncu-l2 "$NCU" --clock-control none --cache-control all -k "${NCU_L2_RX:-regex:sgemm_tma|tf32f32}" \
-        -c "${NCU_L2_COUNT:-6}" --metrics "gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
+        -c "${NCU_L2_COUNT:-6}" --metrics "${NCU_L2_METRICS:-gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,\
 dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,\
-lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active}" \
         "$BUILD/compare" --ops sgemm --n "${NCU_L2_N:-8192}" --variants "${NCU_L2_VARIANTS:-cublas_tf32,tf32_tma}" \
         --reps 2 --max-reps 2 --quiet
 fi
