@@ -38,7 +38,7 @@
 #             AB_CANDIDATES "A,B,A,B"; AB_N, default 2048,4096,8192; AB_SHAPES), log ab.txt;
 #             then each of AB_NCU (comma-separated names) alone under Nsight Compute at
 #             AB_NCU_N (default 8192) and AB_NCU_SHAPE: device time, SM clock, DRAM bytes and
-#             L2 hit rate of its first AB_NCU_COUNT (default 8) launches, caches flushed
+#             L2 hit rate (or NCU_L2_METRICS) of its first AB_NCU_COUNT (default 8) launches, caches flushed
 #             (ncu-ab-NAME.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
@@ -322,7 +322,7 @@ if has ab; then
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     for c in ${AB_NCU:+${AB_NCU//,/ }}; do
         step "ncu-ab-$c" "$NCU" --clock-control none --cache-control all -k "${AB_NCU_RX:-regex:sgemm_tmap}" \
-            -c "${AB_NCU_COUNT:-8}" --metrics "$NCU_METRICS" "$BUILD/compare-search" \
+            -c "${AB_NCU_COUNT:-8}" --metrics "${NCU_L2_METRICS:-$NCU_METRICS}" "$BUILD/compare-search" \
             --family "${AB_FAMILY:-tf32-tma}" --candidates "$c" --n "${AB_NCU_N:-8192}" \
             ${AB_NCU_SHAPE:+--shape "$AB_NCU_SHAPE"} --reps 1
     done
