@@ -128,7 +128,16 @@
  *     took the same cycles as cuBLAS at a lower clock. Group 4's extra
  *     0.8 GB cost about 1% of clock, so the DRAM bytes explain only a
  *     small part of the clock gap (4-5%): the rest of the extra power is
- *     spent elsewhere, not yet found. Rows removed.
+ *     spent elsewhere. Rows removed.
+ *   - Nor is it the traffic between the two L2 partitions, though that is
+ *     where tf32_tma differs most from cuBLAS (1.75x its L2 fabric sectors
+ *     at 8192, with 11% fewer instructions and 17% fewer shared-memory
+ *     wavefronts; results/h200/ncu_tf32_fabric.txt): 128-byte L2 promotion
+ *     instead of 256 cut the fabric sectors by a third and the clock, the
+ *     time and the interleaved ratio did not move; the tile orders above
+ *     moved them by -5 to +20%, with the clock within 1%. Where the extra
+ *     power goes is still open (the SM side's operand path: the B^T
+ *     fragments, the RS-form wgmma).
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
@@ -1028,6 +1037,14 @@ static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
     return fn;
 }
 
+/* L2 promotion of every TMA load (the L2 fills whole 256-byte blocks around a
+ * miss); 128 B moved a third less across the two L2 partitions at 8192 and ran
+ * in the same time (results/h200/ncu_tf32_fabric.txt); a probe may build with
+ * another (COMPARE_KERNEL_DEFS, tests/probes/tma_l2_probe.sh) */
+#ifndef SGEMM_TMA_L2_PROMOTION
+#define SGEMM_TMA_L2_PROMOTION CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+#endif
+
 /* row-major rows x cols FP32 matrix, boxes of box_cols x box_rows, 128-byte swizzle,
  * zero fill outside; 0 or a cudaError_t value */
 static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int box_cols,
@@ -1042,7 +1059,7 @@ static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols
     const cuuint32_t estr[2] = {1, 1};
     CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, boxd,
                      estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                     SGEMM_TMA_L2_PROMOTION, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
 }
 
