@@ -44,7 +44,7 @@ int harness_time(device_ctx *d, const variant *v, const op_case *c, const harnes
  * and either max_time_s x (variants still timed) has passed or every
  * variant's spread is under the noise target; at most max_reps rounds. A
  * variant whose sample fails is dropped from the later rounds: status[i]
- * says so (STATUS_ERROR) and why[i] (why_len bytes) keeps its message; the
+ * says so (STATUS_ERROR) and why[i] keeps its message; the
  * others go on. Per variant: samples_ms[i] (malloc'ed; NULL unless
  * status[i] is STATUS_OK), counts[i], and cs[i] (cs not NULL): the clocks
  * NVML read while its own samples ran (one window over the whole timing,

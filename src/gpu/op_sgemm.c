@@ -19,6 +19,7 @@
 #include "inputs.h"
 #include "metrics.h"
 #include "op.h"
+#include "sgemm_tf32_tma.h"
 #include "verify.h"
 #include "verify_kernels.h"
 
@@ -281,8 +282,6 @@ static int sgemm_needs_sm90a(const plan_case *pc, const device_info *dev, const 
              dev->cc_minor);
     return 0;
 }
-
-size_t sgemm_tf32_tma_own_bytes(int m, int n, int k);
 
 /* tf32_tma's staging buffer (and a stream-K pick's workspace) for the case */
 static size_t sgemm_own_tma(const plan_case *pc, const variant *v)

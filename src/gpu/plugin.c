@@ -113,8 +113,10 @@ static int plugin_make_row(const char *path, const compare_plugin_variant *r, in
     }
     op_index = r->op ? catalog_op(cat, r->op) : -1;
     if (op_index < 0 || !ops_get(op_index)->run_launcher || !ops_get(op_index)->plugin) {
-        snprintf(err, err_len, "--plugin '%s': variant '%s': op '%s' takes no plugin (sgemm, reduce or sort)", path,
-                 r->name, r->op ? r->op : "(null)");
+        char usage[256];
+        plugin_usage(usage, sizeof usage);
+        snprintf(err, err_len, "--plugin '%s': variant '%s': op '%s' takes no plugin (%s)", path, r->name,
+                 r->op ? r->op : "(null)", usage);
         return 2;
     }
     op = ops_get(op_index);
