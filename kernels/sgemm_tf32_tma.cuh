@@ -12,8 +12,9 @@
  * C, k slab 32, ST-stage ring; _pp ping-pong issue order, _db two fragment
  * register sets with one wgmma group in flight, _ws a producer warp instead
  * of thread 0), and for KIND 1 tf32_tma_mBMn128k32_sST[_pp][_pf|_sk]_pers[_c2]
- * (_pf the next slab's fragments prefetched, _sk split k when the tiles do
- * not fill the GPU, _c2 clusters of two).
+ * (_pf the next slab's fragments prefetched, _pf_rn those fragments rounded
+ * to TF32, _sk split k when the tiles do not fill the GPU, _c2 clusters of
+ * two).
  * Every candidate's figures: results/h200/search_tma*.txt.
  * What the candidates showed (compare-search, same process; runs differ by a
  * few percent):
@@ -383,6 +384,16 @@ static __device__ __forceinline__ void sgemm_tma_frags(unsigned lo, unsigned hi,
         asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];\n"
                      : "=r"(f[4 * j + 2]), "=r"(f[4 * j + 3]) : "r"(hi + 1024 * j) : "memory");
     }
+}
+
+/* The 16 fragment registers rounded to TF32 (round to nearest, ties away:
+ * cvt.rna.tf32.f32, the low 13 bits zero) instead of letting the tensor core
+ * drop the low bits (truncation; see _rn under "What the candidates showed") */
+static __device__ __forceinline__ void sgemm_tma_round_frags(unsigned *f)
+{
+#pragma unroll
+    for (int i = 0; i < 16; i++)
+        asm volatile("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(f[i]) : "f"(__uint_as_float(f[i])));
 }
 
 /* Issue the TMA copies of k slab kt into its stage (kt % ST), completing full[s]. */
@@ -934,6 +945,8 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
             if (PF) {
                 sgemm_tma_bar_wait(bars + 8 * s, ph);
                 sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f[0]);
+                if (PF == 2)
+                    sgemm_tma_round_frags(f[0]);
             }
 #pragma unroll 1
             for (int k2 = kt0; k2 < kt1; k2 += UNROLL) {
@@ -965,6 +978,8 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                         sgemm_tma_bar_wait(bars + 8 * s1, ph1);
                         sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG), hi + s1 * SGEMM_TMA_BSTAGE(NWG),
                                         f[PF ? h ^ 1 : 0]);
+                        if (PF == 2)
+                            sgemm_tma_round_frags(f[PF ? h ^ 1 : 0]);
                     }
                     __syncwarp();
                     sgemm_wg_wait0();
@@ -1267,6 +1282,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
+    X(tf32_tma_m256n128k32_s4_pf_rn_pers_c2, 256, 128, 4, 3, 1, 0, 1, 1, 2, 0)  /* B^T rounded */  \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
     X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
@@ -1279,7 +1295,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_rn" : (SK) == 1 ? "_sk" : "", \
                                     (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
@@ -1346,16 +1362,16 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     if constexpr (KIND == 1) {
         static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
                       "wgmma N: the n16 .. n256 wrappers");
-        static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
+        static_assert(BN == 128 && (DB == 0 || DB == 2 || DB == 3) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
         static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
-        static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
+        static_assert(!(DB >= 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB >= 2 ? DB - 1 : 0>, &attr_set, slots, BM, CL, SK,
                                  SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");

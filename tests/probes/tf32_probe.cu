@@ -28,12 +28,17 @@
  * list of the rows to run (cuBLAS always runs first; default every row). Each sample is one launch between its own
  * cudaEvent pair after a 128 MiB memset that flushes the L2 (outside the
  * interval); the median is printed, with TFLOP/s and % of cuBLAS TF32.
- * Inputs: cuRAND-free deterministic hashed values in [-1, 1) (never zeros).
+ * Inputs: cuRAND-free deterministic hashed values in [-1, 1) (never zeros);
+ * PROBE_DATA=grid (default: 16-bit values), full (every mantissa bit, like
+ * compare's cuRAND inputs) or tf32 (full, rounded to TF32 first). Each row
+ * also prints "span NAME T0 T1", its local time of day in seconds, so that a
+ * power log can be cut per row (tests/probes/tf32_round_probe.sh).
  * Exit status 1 when a check fails, 2 on bad arguments. */
 #include <cublas_v2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sgemm_tf32_tma.cuh"
 
@@ -190,6 +195,7 @@ PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pers_c2)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pf_pers)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pf_pers_c2)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_pers_c2)
+PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_rn_pers_c2)
 
 typedef int (*probe_fn)(const float *, const float *, float *, int, int, int, cudaStream_t);
 static const struct {
@@ -205,6 +211,7 @@ static const struct {
     {"m256n128k32_s4_pp_pf_pers", probe_tf32_tma_m256n128k32_s4_pp_pf_pers, 1},
     {"m256n128k32_s4_pp_pf_pers_c2", probe_tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 1},
     {"m256n128k32_s4_pf_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_pers_c2, 1},
+    {"m256n128k32_s4_pf_rn_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_rn_pers_c2, 1},
     {"full", probe_run<MODE_FULL>, 1},
     {"no_tma", probe_run<MODE_NO_TMA>, 0},
     {"no_lds", probe_run<MODE_NO_LDS>, 0},
@@ -216,14 +223,30 @@ static const struct {
     {"full_rowmajor", probe_run<MODE_FULL, 0>, 1},
 };
 
-static __global__ void probe_fill(float *x, size_t count, unsigned seed)
+/* data 0 ("grid"): 16-bit values on a 2^-15 grid (the low 8 to 13 mantissa
+ * bits zero); 1 ("full"): every mantissa bit used, as cuRAND's uniform floats
+ * in compare; 2 ("tf32"): those rounded to TF32 (cvt.rna: the low 13 bits
+ * zero, so the kernels' own rounding or truncation has nothing to drop) */
+static __global__ void probe_fill(float *x, size_t count, unsigned seed, int data)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
         unsigned h = (unsigned)i * 2654435761u ^ seed;
         h ^= h >> 15;
         h *= 2246822519u;
         h ^= h >> 13;
-        x[i] = ((h >> 8) & 0xffff) / 32768.0f - 1.0f + 1.0f / 65536.0f;
+        if (data == 0) {
+            x[i] = ((h >> 8) & 0xffff) / 32768.0f - 1.0f + 1.0f / 65536.0f;
+            continue;
+        }
+        h *= 3266489917u;
+        h ^= h >> 16;
+        float v = (float)(int)h * 4.656612873e-10f; /* [-1, 1), 2^-31 steps */
+        if (data == 2) {
+            unsigned r;
+            asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
+            v = __uint_as_float(r);
+        }
+        x[i] = v;
     }
 }
 
@@ -243,6 +266,16 @@ static int probe_listed(const char *list, const char *name)
     return 0;
 }
 
+/* local time of day in seconds (matches nvidia-smi's timestamps in a power log) */
+static double probe_day_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    localtime_r(&ts.tv_sec, &tm);
+    return tm.tm_hour * 3600.0 + tm.tm_min * 60.0 + tm.tm_sec + ts.tv_nsec * 1e-9;
+}
+
 static int cmp_float(const void *a, const void *b)
 {
     const float x = *(const float *)a, y = *(const float *)b;
@@ -256,6 +289,14 @@ int main(int argc, char **argv)
     const char *only = argc > 3 ? argv[3] : NULL; /* comma-separated row names (default: all) */
     if (reps < 1 || reps > 1000) {
         fprintf(stderr, "usage: %s [REPS 1..1000 [SIZES]]\n", argv[0]);
+        return 2;
+    }
+    const char *data_env = getenv("PROBE_DATA");
+    const int data = !data_env || !strcmp(data_env, "grid") ? 0 : !strcmp(data_env, "full") ? 1
+                     : !strcmp(data_env, "tf32")                ? 2
+                                                                : -1;
+    if (data < 0) {
+        fprintf(stderr, "PROBE_DATA: grid, full or tf32\n");
         return 2;
     }
     if (cublasCreate(&probe_blas) != CUBLAS_STATUS_SUCCESS ||
@@ -305,8 +346,8 @@ int main(int argc, char **argv)
         PROBE_CHECK(cudaMalloc(&B, nn * 4));
         PROBE_CHECK(cudaMalloc(&C, nn * 4));
         PROBE_CHECK(cudaMalloc(&R, nn * 4));
-        probe_fill<<<1024, 256>>>(A, nn, 1u);
-        probe_fill<<<1024, 256>>>(B, nn, 2u);
+        probe_fill<<<1024, 256>>>(A, nn, 1u, data);
+        probe_fill<<<1024, 256>>>(B, nn, 2u, data);
         PROBE_CHECK(cudaGetLastError());
         if (probe_cublas(A, B, R, n, n, n, 0)) {
             fprintf(stderr, "cublas failed\n");
@@ -316,12 +357,14 @@ int main(int argc, char **argv)
         float *hr = (float *)malloc(nn * 4), *hc = (float *)malloc(nn * 4);
         PROBE_CHECK(cudaMemcpyAsync(hr, R, nn * 4, cudaMemcpyDeviceToHost, 0));
         PROBE_CHECK(cudaStreamSynchronize(0));
-        printf("n = %d (m = n = k), median of %d samples, L2 flushed before each\n", n, reps);
+        printf("n = %d (m = n = k), median of %d samples, L2 flushed before each, data %s\n", n, reps,
+               data == 0 ? "grid" : data == 1 ? "full" : "tf32");
         double ref_ms = 0;
         for (size_t r = 0; r < sizeof probe_rows / sizeof probe_rows[0]; r++) {
             float t[1000];
             if (only && r > 0 && !probe_listed(only, probe_rows[r].name))
                 continue; /* row 0 (cuBLAS) always runs: the percents need it */
+            const double day0 = probe_day_s();
             int rc = probe_rows[r].fn(A, B, C, n, n, n, 0); /* warm-up */
             PROBE_CHECK(cudaDeviceSynchronize());
             for (int i = 0; i < reps && rc == 0; i++) {
@@ -338,6 +381,7 @@ int main(int argc, char **argv)
                 continue;
             }
             PROBE_CHECK(cudaDeviceSynchronize());
+            printf("span %s %.3f %.3f\n", probe_rows[r].name, day0, probe_day_s());
             qsort(t, reps, sizeof t[0], cmp_float);
             const double ms = t[reps / 2];
             if (r == 0)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tests/probes/tf32_round_probe.sh LOGDIR: does what the operands hold set tf32_tma's power?
+#
+# cuBLAS TF32's error against the FP64 reference is sqrt(7) times smaller than
+# tf32_tma's: what rounding both operands to TF32 gives against truncating both
+# (inputs uniform in (-1, 1]: RMS of the two relative input errors 0.41 ulp
+# against 1.08 ulp), so cuBLAS rounds, and its operands reach the tensor core
+# with the low 13 bits zero, where tf32_tma's carry cuRAND's bits. This probe
+# runs tests/probes/tf32_probe (built first: PROBES=tf32 STAGE=build
+# tests/probes/run_probes.sh) at N (default 8192) on ROWS (default the LARGE
+# pick and its _rn form, whose register operand is rounded), REPS samples a
+# row (default 1000, about 3 s at 8192), with PROBE_DATA=full (every mantissa
+# bit, as compare's inputs) and tf32 (the same values rounded to TF32 first),
+# ROUNDS times (default 2), while nvidia-smi samples power and SM clock every
+# 50 ms (read only; clocks never set). Prints every row's time and % of
+# cuBLAS, then per row and data its mean power and SM clock over its span
+# (the first 0.5 s of each skipped). If pre-rounded data lets tf32_tma's
+# clock catch up with cuBLAS's, the bits it moves are the extra power.
+set -u
+LOG=${1:?usage: tests/probes/tf32_round_probe.sh LOGDIR}
+mkdir -p "$LOG"
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build-gpu}
+ROWS=${ROWS:-m256n128k32_s4_pf_pers_c2,m256n128k32_s4_pf_rn_pers_c2}
+REPS=${REPS:-1000}
+ROUNDS=${ROUNDS:-2}
+N=${N:-8192}
+[ -x "$BUILD/tf32_probe" ] || { echo "no $BUILD/tf32_probe: build it first (run_probes.sh)" >&2; exit 2; }
+fail=0
+nvidia-smi --query-gpu=timestamp,power.draw,clocks.sm --format=csv,noheader,nounits -lms 50 >"$LOG/smi.csv" &
+smi=$!
+for r in $(seq "$ROUNDS"); do
+    for d in full tf32; do
+        PROBE_DATA=$d timeout 300 "$BUILD/tf32_probe" "$REPS" "$N" "$ROWS" >>"$LOG/probe.txt" 2>&1 || fail=1
+    done
+done
+kill "$smi" 2>/dev/null
+wait "$smi" 2>/dev/null
+grep -v "^span" "$LOG/probe.txt"
+echo "# mean power and SM clock over each row's span (first 0.5 s skipped)"
+awk -F', *' 'FNR == NR {
+        split($1, dt, " "); split(dt[2], hms, ":");
+        t[++ns] = hms[1] * 3600 + hms[2] * 60 + hms[3]; w[ns] = $2; c[ns] = $3; next }
+    / data / { nq = split($0, q, " "); data = q[nq] }
+    /^span / { split($0, f, " "); sw = sc = k = 0
+        for (i = 1; i <= ns; i++) if (t[i] >= f[3] + 0.5 && t[i] <= f[4]) { sw += w[i]; sc += c[i]; k++ }
+        if (k) printf "%-32s data %-4s %4d samples  %6.1f W  %6.1f MHz\n", f[2], data, k, sw / k, sc / k
+        else printf "%-32s data %-4s no samples\n", f[2], data }' "$LOG/smi.csv" "$LOG/probe.txt"
+exit $fail
