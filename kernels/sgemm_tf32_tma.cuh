@@ -396,6 +396,25 @@ static __device__ __forceinline__ void sgemm_tma_round_frags(unsigned *f)
         asm volatile("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(f[i]) : "f"(__uint_as_float(f[i])));
 }
 
+/* _pf_rnab: this warp's share (warp w of `warps`) of an A stage of `bytes`
+ * rounded to TF32 in place (cvt.rna, as sgemm_tma_round_frags), then made
+ * visible to the tensor core's reads (async proxy) */
+static __device__ __forceinline__ void sgemm_tma_round_stage(unsigned stage, unsigned bytes, int w,
+                                                             int warps, int lane)
+{
+    for (unsigned off = (unsigned)(w * 32 + lane) * 16u; off < bytes; off += (unsigned)warps * 512u) {
+        unsigned v[4];
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(stage + off) : "memory");
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(v[i]) : "f"(__uint_as_float(v[i])));
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n"
+                     :: "r"(stage + off), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+    }
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 /* Issue the TMA copies of k slab kt into its stage (kt % ST), completing full[s]. */
 static __device__ __forceinline__ void sgemm_tma_issue(const CUtensorMap *ta, const CUtensorMap *tb,
                                                        int kt, int bm0, int bn0, unsigned smem,
@@ -863,10 +882,16 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
     const int first = (int)blockIdx.x / CL, step = (int)gridDim.x / CL; /* cluster id, count */
     const int items = sgemm_tmap_items(first, step, units, KT, sc, SK); /* this cluster's */
 
+    /* PF == 3 (_pf_rnab): warps 1 .. 3 round each A stage in place once it
+     * has landed (full) and arrive on ready[s]; the consumers wait on ready
+     * (after full) instead of full alone */
+    const unsigned ready = PF == 3 ? bars + 16 * ST : bars;
     if (tid == 0) {
         for (int s = 0; s < ST; s++) {
             sgemm_tma_bar_init(bars + 8 * s, 1);                 /* this CTA's producer's expect_tx */
             sgemm_tma_bar_init(bars + 8 * (ST + s), 4 * NWG * CL); /* every consumer warp of the cluster */
+            if (PF == 3)
+                sgemm_tma_bar_init(bars + 8 * (2 * ST + s), 3); /* the three rounding warps */
         }
         sgemm_tma_bar_init_fence();
     }
@@ -911,6 +936,25 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                     }
                 }
             }
+        } else if (PF == 3 && tid >= 32) {
+            int s = 0;
+            unsigned ph = 0;
+            for (int it = 0; it < items; it++) {
+                int u, kt0, kt1;
+                sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
+                for (int kt = kt0; kt < kt1; kt++) {
+                    sgemm_tma_bar_wait(bars + 8 * s, ph);
+                    sgemm_tma_round_stage(smem + s * SGEMM_TMA_ASTAGE(BM), SGEMM_TMA_ASTAGE(BM), (tid >> 5) - 1, 3,
+                                          tid & 31);
+                    __syncwarp();
+                    if ((tid & 31) == 0)
+                        sgemm_tma_bar_arrive(ready + 8 * s);
+                    if (++s == ST) {
+                        s = 0;
+                        ph ^= 1u;
+                    }
+                }
+            }
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
@@ -944,8 +988,10 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
             constexpr int UNROLL = PF ? 2 : 1;
             if (PF) {
                 sgemm_tma_bar_wait(bars + 8 * s, ph);
+                if (PF == 3)
+                    sgemm_tma_bar_wait(ready + 8 * s, ph);
                 sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f[0]);
-                if (PF == 2)
+                if (PF >= 2)
                     sgemm_tma_round_frags(f[0]);
             }
 #pragma unroll 1
@@ -976,9 +1022,11 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                     const unsigned ph1 = s + 1 == ST ? ph ^ 1u : ph;
                     if (PF && kt + 1 < kt1) {
                         sgemm_tma_bar_wait(bars + 8 * s1, ph1);
+                        if (PF == 3)
+                            sgemm_tma_bar_wait(ready + 8 * s1, ph1);
                         sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG), hi + s1 * SGEMM_TMA_BSTAGE(NWG),
                                         f[PF ? h ^ 1 : 0]);
-                        if (PF == 2)
+                        if (PF >= 2)
                             sgemm_tma_round_frags(f[PF ? h ^ 1 : 0]);
                     }
                     __syncwarp();
@@ -1283,6 +1331,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
     X(tf32_tma_m256n128k32_s4_pf_rn_pers_c2, 256, 128, 4, 3, 1, 0, 1, 1, 2, 0)  /* B^T rounded */  \
+    X(tf32_tma_m256n128k32_s4_pf_rnab_pers_c2, 256, 128, 4, 4, 1, 0, 1, 1, 2, 0) /* A and B^T */    \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
     X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
@@ -1295,7 +1344,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_rn" : (SK) == 1 ? "_sk" : "", \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_rn" : (DB) == 4 ? "_pf_rnab" : (SK) == 1 ? "_sk" : "", \
                                     (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
@@ -1362,17 +1411,19 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     if constexpr (KIND == 1) {
         static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
                       "wgmma N: the n16 .. n256 wrappers");
-        static_assert(BN == 128 && (DB == 0 || DB == 2 || DB == 3) && WS == 1 && MINB == 1,
+        static_assert(BN == 128 && (DB == 0 || DB >= 2) && DB <= 4 && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
         static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
         static_assert(!(DB >= 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
-        static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
+        /* + ST ready barriers (_pf_rnab) */
+        constexpr unsigned SMEM = SGEMM_TMA_SMEM_OF(2, BM, ST) + (DB == 4 ? 8 * ST : 0);
+        static_assert(SMEM_SM90_FITS(SMEM, 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
         return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB >= 2 ? DB - 1 : 0>, &attr_set, slots, BM, CL, SK,
-                                 SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
+                                 SMEM, A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
         return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);
