@@ -1111,7 +1111,7 @@ static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
 /* row-major rows x cols FP32 matrix, boxes of box_cols x box_rows, 128-byte swizzle,
  * zero fill outside; 0 or a cudaError_t value */
 static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int box_cols,
-                         int box_rows)
+                         int box_rows, int tf32 = 0)
 {
     PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
     if (!enc)
@@ -1120,7 +1120,7 @@ static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols
     const cuuint64_t strides[1] = {(cuuint64_t)cols * 4};
     const cuuint32_t boxd[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t estr[2] = {1, 1};
-    CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, boxd,
+    CUresult r = enc(map, tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, boxd,
                      estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                      SGEMM_TMA_L2_PROMOTION, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
@@ -1215,14 +1215,14 @@ static inline long long sgemm_tmap_streamk_units(long long units, long long S)
  * for the caller to run a whole-tile candidate instead. */
 static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
                              int BM, int CL, int SK, int smem, const float *A, const float *B, float *C, int m,
-                             int n, int k, cudaStream_t stream)
+                             int n, int k, cudaStream_t stream, int tf32 = 0)
 {
     CUtensorMap ta, tb;
     int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
     if (rc == 0)
-        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM / CL); /* CL = 2: half an A slab per CTA */
+        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM / CL, tf32); /* CL = 2: half an A slab per CTA */
     if (rc == 0)
-        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK);
+        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK, tf32);
     if (rc == 0)
         rc = smem_opt_in((const void *)kern, smem, attr_set);
     if (rc != 0)
@@ -1332,6 +1332,7 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
     X(tf32_tma_m256n128k32_s4_pf_rn_pers_c2, 256, 128, 4, 3, 1, 0, 1, 1, 2, 0)  /* B^T rounded */  \
     X(tf32_tma_m256n128k32_s4_pf_rnab_pers_c2, 256, 128, 4, 4, 1, 0, 1, 1, 2, 0) /* A and B^T */    \
+    X(tf32_tma_m256n128k32_s4_pf_tt_pers_c2, 256, 128, 4, 5, 1, 0, 1, 1, 2, 0)   /* TF32 maps */    \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
     X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
@@ -1344,7 +1345,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_rn" : (DB) == 4 ? "_pf_rnab" : (SK) == 1 ? "_sk" : "", \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_rn" : (DB) == 4 ? "_pf_rnab" : (DB) == 5 ? "_pf_tt" : (SK) == 1 ? "_sk" : "", \
                                     (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
@@ -1411,7 +1412,7 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     if constexpr (KIND == 1) {
         static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
                       "wgmma N: the n16 .. n256 wrappers");
-        static_assert(BN == 128 && (DB == 0 || DB >= 2) && DB <= 4 && WS == 1 && MINB == 1,
+        static_assert(BN == 128 && (DB == 0 || DB >= 2) && DB <= 5 && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
         static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
@@ -1422,8 +1423,9 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static_assert(SMEM_SM90_FITS(SMEM, 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB >= 2 ? DB - 1 : 0>, &attr_set, slots, BM, CL, SK,
-                                 SMEM, A, B, C, m, n, k, stream);
+        /* DB 2 _pf, 3 _pf_rn, 4 _pf_rnab: kernel PF 1 .. 3; 5 _pf_tt: PF 1, TF32 tensor maps */
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 5 ? 1 : DB >= 2 ? DB - 1 : 0>, &attr_set,
+                                 slots, BM, CL, SK, SMEM, A, B, C, m, n, k, stream, DB == 5);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
         return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);
