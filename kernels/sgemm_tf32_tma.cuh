@@ -12,9 +12,8 @@
  * C, k slab 32, ST-stage ring; _pp ping-pong issue order, _db two fragment
  * register sets with one wgmma group in flight, _ws a producer warp instead
  * of thread 0), and for KIND 1 tf32_tma_mBMn128k32_sST[_pp][_pf|_sk]_pers[_c2]
- * (_pf the next slab's fragments prefetched, _pf_rn those fragments rounded
- * to TF32, _sk split k when the tiles do not fill the GPU, _c2 clusters of
- * two).
+ * (_pf the next slab's fragments prefetched, _sk split k when the tiles do
+ * not fill the GPU, _c2 clusters of two).
  * Every candidate's figures: results/h200/search_tma*.txt.
  * What the candidates showed (compare-search, same process; runs differ by a
  * few percent):
@@ -136,15 +135,32 @@
  *     wavefronts; results/h200/ncu_tf32_fabric.txt): 128-byte L2 promotion
  *     instead of 256 cut the fabric sectors by a third and the clock, the
  *     time and the interleaved ratio did not move; the tile orders above
- *     moved them by -5 to +20%, with the clock within 1%. Where the extra
- *     power goes is still open (the SM side's operand path: the B^T
- *     fragments, the RS-form wgmma).
+ *     moved them by -5 to +20%, with the clock within 1%.
+ *   - What closed the gap was the operands' low bits (results/h200/
+ *     tf32_rounding.txt). With FP32 tensor maps the copy engine moved
+ *     cuRAND's full 23-bit mantissas into shared memory and the tensor core
+ *     dropped the low 13 (truncation). cuBLAS TF32's error against FP64 was
+ *     2.65x smaller, sqrt(7): exactly what rounding both operands gives
+ *     against truncating both on uniform (-1, 1] inputs. Pre-rounded inputs
+ *     (tests/probes/tf32_round_probe.sh) raised the power-capped clock of
+ *     both kernels and closed most of the gap, so the low bits were the
+ *     extra power. Rounding only the B^T fragments (cvt.rna in registers,
+ *     _pf_rn) cut the error to 1.6x cuBLAS's and moved no clock. Rounding A
+ *     in shared memory with the producer warpgroup's idle warps (_pf_rnab)
+ *     matched cuBLAS's error and ran at half speed (3.3x the instructions).
+ *     TF32 tensor maps (CU_TENSOR_MAP_DATA_TYPE_TFLOAT32) make the copy
+ *     engine round both operands on their way in, at no instruction cost:
+ *     the results are bit for bit cuBLAS's, and at 8192 the clock rose
+ *     from 1.57 to 1.61 GHz under ncu with the instruction count
+ *     unchanged. Now every candidate's maps are TF32 (SGEMM_TMA_DATA_TYPE);
+ *     the three rows were removed.
  *
  * Idea (what changes against sgemm_tf32_wgmma.cuh, the step before)
  *   The same math and operand roles: C^T = B^T A^T on
  *   wgmma.mma_async.m64nNk8.f32.tf32.tf32, the B^T fragments from registers
  *   (RS form: for .tf32 both shared-memory operands would have to be K-major,
- *   and B is N-major), A^T by a K-major 128-byte-swizzle descriptor. That
+ *   and B is N-major), A^T by a K-major 128-byte-swizzle descriptor; both
+ *   rounded to TF32 by the copy engine (SGEMM_TMA_DATA_TYPE). That
  *   kernel stayed well below cuBLAS TF32: every thread issued cp.async copies,
  *   and one __syncthreads per 32-wide k slab lined both warpgroups up, so
  *   both waited for their MMAs at the same moment and the tensor core ran
@@ -384,35 +400,6 @@ static __device__ __forceinline__ void sgemm_tma_frags(unsigned lo, unsigned hi,
         asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];\n"
                      : "=r"(f[4 * j + 2]), "=r"(f[4 * j + 3]) : "r"(hi + 1024 * j) : "memory");
     }
-}
-
-/* The 16 fragment registers rounded to TF32 (round to nearest, ties away:
- * cvt.rna.tf32.f32, the low 13 bits zero) instead of letting the tensor core
- * drop the low bits (truncation; see _rn under "What the candidates showed") */
-static __device__ __forceinline__ void sgemm_tma_round_frags(unsigned *f)
-{
-#pragma unroll
-    for (int i = 0; i < 16; i++)
-        asm volatile("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(f[i]) : "f"(__uint_as_float(f[i])));
-}
-
-/* _pf_rnab: this warp's share (warp w of `warps`) of an A stage of `bytes`
- * rounded to TF32 in place (cvt.rna, as sgemm_tma_round_frags), then made
- * visible to the tensor core's reads (async proxy) */
-static __device__ __forceinline__ void sgemm_tma_round_stage(unsigned stage, unsigned bytes, int w,
-                                                             int warps, int lane)
-{
-    for (unsigned off = (unsigned)(w * 32 + lane) * 16u; off < bytes; off += (unsigned)warps * 512u) {
-        unsigned v[4];
-        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(stage + off) : "memory");
-#pragma unroll
-        for (int i = 0; i < 4; i++)
-            asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(v[i]) : "f"(__uint_as_float(v[i])));
-        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n"
-                     :: "r"(stage + off), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
-    }
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 /* Issue the TMA copies of k slab kt into its stage (kt % ST), completing full[s]. */
@@ -882,16 +869,10 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
     const int first = (int)blockIdx.x / CL, step = (int)gridDim.x / CL; /* cluster id, count */
     const int items = sgemm_tmap_items(first, step, units, KT, sc, SK); /* this cluster's */
 
-    /* PF == 3 (_pf_rnab): warps 1 .. 3 round each A stage in place once it
-     * has landed (full) and arrive on ready[s]; the consumers wait on ready
-     * (after full) instead of full alone */
-    const unsigned ready = PF == 3 ? bars + 16 * ST : bars;
     if (tid == 0) {
         for (int s = 0; s < ST; s++) {
             sgemm_tma_bar_init(bars + 8 * s, 1);                 /* this CTA's producer's expect_tx */
             sgemm_tma_bar_init(bars + 8 * (ST + s), 4 * NWG * CL); /* every consumer warp of the cluster */
-            if (PF == 3)
-                sgemm_tma_bar_init(bars + 8 * (2 * ST + s), 3); /* the three rounding warps */
         }
         sgemm_tma_bar_init_fence();
     }
@@ -936,25 +917,6 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                     }
                 }
             }
-        } else if (PF == 3 && tid >= 32) {
-            int s = 0;
-            unsigned ph = 0;
-            for (int it = 0; it < items; it++) {
-                int u, kt0, kt1;
-                sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
-                for (int kt = kt0; kt < kt1; kt++) {
-                    sgemm_tma_bar_wait(bars + 8 * s, ph);
-                    sgemm_tma_round_stage(smem + s * SGEMM_TMA_ASTAGE(BM), SGEMM_TMA_ASTAGE(BM), (tid >> 5) - 1, 3,
-                                          tid & 31);
-                    __syncwarp();
-                    if ((tid & 31) == 0)
-                        sgemm_tma_bar_arrive(ready + 8 * s);
-                    if (++s == ST) {
-                        s = 0;
-                        ph ^= 1u;
-                    }
-                }
-            }
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
@@ -988,11 +950,7 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
             constexpr int UNROLL = PF ? 2 : 1;
             if (PF) {
                 sgemm_tma_bar_wait(bars + 8 * s, ph);
-                if (PF == 3)
-                    sgemm_tma_bar_wait(ready + 8 * s, ph);
                 sgemm_tma_frags(lo + s * SGEMM_TMA_BSTAGE(NWG), hi + s * SGEMM_TMA_BSTAGE(NWG), f[0]);
-                if (PF >= 2)
-                    sgemm_tma_round_frags(f[0]);
             }
 #pragma unroll 1
             for (int k2 = kt0; k2 < kt1; k2 += UNROLL) {
@@ -1022,12 +980,8 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                     const unsigned ph1 = s + 1 == ST ? ph ^ 1u : ph;
                     if (PF && kt + 1 < kt1) {
                         sgemm_tma_bar_wait(bars + 8 * s1, ph1);
-                        if (PF == 3)
-                            sgemm_tma_bar_wait(ready + 8 * s1, ph1);
                         sgemm_tma_frags(lo + s1 * SGEMM_TMA_BSTAGE(NWG), hi + s1 * SGEMM_TMA_BSTAGE(NWG),
                                         f[PF ? h ^ 1 : 0]);
-                        if (PF >= 2)
-                            sgemm_tma_round_frags(f[PF ? h ^ 1 : 0]);
                     }
                     __syncwarp();
                     sgemm_wg_wait0();
@@ -1108,10 +1062,21 @@ static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
 #define SGEMM_TMA_L2_PROMOTION CU_TENSOR_MAP_L2_PROMOTION_L2_256B
 #endif
 
+/* Element type of every map: TF32, so the copy engine rounds each FP32
+ * element to TF32 (round to nearest) on its way into shared memory, as cuBLAS
+ * TF32 does (bit for bit the same results); FP32 keeps the low 13 bits, which
+ * the tensor core drops (truncation: 2.65x the error, and the extra bits cost
+ * power; see "What the candidates showed"). A probe may build with FP32
+ * (COMPARE_KERNEL_DEFS=SGEMM_TMA_DATA_TYPE=CU_TENSOR_MAP_DATA_TYPE_FLOAT32). */
+#ifndef SGEMM_TMA_DATA_TYPE
+#define SGEMM_TMA_DATA_TYPE CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
+#endif
+
 /* row-major rows x cols FP32 matrix, boxes of box_cols x box_rows, 128-byte swizzle,
- * zero fill outside; 0 or a cudaError_t value */
+ * zero fill outside, rounded to TF32 on the way in (SGEMM_TMA_DATA_TYPE); 0 or a
+ * cudaError_t value */
 static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int box_cols,
-                         int box_rows, int tf32 = 0)
+                         int box_rows)
 {
     PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
     if (!enc)
@@ -1120,7 +1085,7 @@ static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols
     const cuuint64_t strides[1] = {(cuuint64_t)cols * 4};
     const cuuint32_t boxd[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t estr[2] = {1, 1};
-    CUresult r = enc(map, tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims, strides, boxd,
+    CUresult r = enc(map, SGEMM_TMA_DATA_TYPE, 2, (void *)base, dims, strides, boxd,
                      estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                      SGEMM_TMA_L2_PROMOTION, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
@@ -1215,14 +1180,14 @@ static inline long long sgemm_tmap_streamk_units(long long units, long long S)
  * for the caller to run a whole-tile candidate instead. */
 static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
                              int BM, int CL, int SK, int smem, const float *A, const float *B, float *C, int m,
-                             int n, int k, cudaStream_t stream, int tf32 = 0)
+                             int n, int k, cudaStream_t stream)
 {
     CUtensorMap ta, tb;
     int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
     if (rc == 0)
-        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM / CL, tf32); /* CL = 2: half an A slab per CTA */
+        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM / CL); /* CL = 2: half an A slab per CTA */
     if (rc == 0)
-        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK, tf32);
+        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK);
     if (rc == 0)
         rc = smem_opt_in((const void *)kern, smem, attr_set);
     if (rc != 0)
@@ -1330,9 +1295,6 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
-    X(tf32_tma_m256n128k32_s4_pf_rn_pers_c2, 256, 128, 4, 3, 1, 0, 1, 1, 2, 0)  /* B^T rounded */  \
-    X(tf32_tma_m256n128k32_s4_pf_rnab_pers_c2, 256, 128, 4, 4, 1, 0, 1, 1, 2, 0) /* A and B^T */    \
-    X(tf32_tma_m256n128k32_s4_pf_tt_pers_c2, 256, 128, 4, 5, 1, 0, 1, 1, 2, 0)   /* TF32 maps */    \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
     X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
 
@@ -1345,7 +1307,7 @@ typedef struct {
     static constexpr sgemm_tma_cfg sgemm_tma_cfg_##NAME = {BM, BN, ST, DB, WS, PP, MINB, KIND, CL, \
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
-                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (DB) == 3 ? "_pf_rn" : (DB) == 4 ? "_pf_rnab" : (DB) == 5 ? "_pf_tt" : (SK) == 1 ? "_sk" : "", \
+                                    (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
                                     (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
@@ -1412,20 +1374,17 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
     if constexpr (KIND == 1) {
         static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
                       "wgmma N: the n16 .. n256 wrappers");
-        static_assert(BN == 128 && (DB == 0 || DB >= 2) && DB <= 5 && WS == 1 && MINB == 1,
+        static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
         static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
-        static_assert(!(DB >= 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
+        static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
-        /* + ST ready barriers (_pf_rnab) */
-        constexpr unsigned SMEM = SGEMM_TMA_SMEM_OF(2, BM, ST) + (DB == 4 ? 8 * ST : 0);
-        static_assert(SMEM_SM90_FITS(SMEM, 1), "fits in sm_90 shared memory");
+        static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
         static unsigned long long attr_set; /* one bit per device */
         static int slots[64];               /* resident clusters, per device */
-        /* DB 2 _pf, 3 _pf_rn, 4 _pf_rnab: kernel PF 1 .. 3; 5 _pf_tt: PF 1, TF32 tensor maps */
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 5 ? 1 : DB >= 2 ? DB - 1 : 0>, &attr_set,
-                                 slots, BM, CL, SK, SMEM, A, B, C, m, n, k, stream, DB == 5);
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
+                                 SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
         return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);

@@ -77,6 +77,68 @@ static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long e
     plan_free(&p);
 }
 
+/* rel_err of the rows named cublas_tf32 and tf32_tma */
+typedef struct {
+    double lib, hand;
+} tf32_errs;
+
+static void collect_tf32(void *ctx, result_row *rows, int count)
+{
+    tf32_errs *e = ctx;
+    for (int i = 0; i < count; i++) {
+        CHECK(rows[i].status == STATUS_OK, "tf32 rounding: %s: %s %s", rows[i].variant, status_name(rows[i].status),
+              rows[i].message);
+        if (strcmp(rows[i].variant, "cublas_tf32") == 0) e->lib = rows[i].rel_err;
+        if (strcmp(rows[i].variant, "tf32_tma") == 0) e->hand = rows[i].rel_err;
+    }
+}
+
+/* tf32_tma rounds both operands to TF32 as cuBLAS TF32 does (its TF32 tensor
+ * maps), rather than letting the tensor core truncate them: on uniform
+ * (-1, 1] inputs truncating both gives sqrt(7) = 2.65x the error of rounding
+ * both, so its error against the FP64 reference must stay within 1.3x
+ * cuBLAS TF32's. Shapes: the TMA path straight, n not a multiple of 4 (staged
+ * operands), thin m (the thin picks). */
+static void check_tf32_rounding(device_ctx *dev, unsigned long long seed)
+{
+    static const cli_shape shapes[] = {{1024, 1024, 1024}, {1000, 1030, 1028}, {16, 4096, 4096}};
+    const catalog *cat = ops_catalog();
+    if (dev->info.cc_major != 9 || dev->info.cc_minor != 0) {
+        printf("tf32 rounding: not checked, tf32_tma needs an sm_90a GPU (this one is cc %d.%d)\n",
+               dev->info.cc_major, dev->info.cc_minor);
+        return;
+    }
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        cli_options o;
+        plan p;
+        char err[512];
+        tf32_errs e = {-1, -1};
+        run_sink sink = {collect_tf32, &e};
+        volatile sig_atomic_t stop = 0;
+        cli_defaults(&o);
+        o.op_names[0] = "sgemm";
+        o.op_name_count = 1;
+        o.variants[0] = "cublas_tf32";
+        o.variants[1] = "tf32_tma";
+        o.variant_count = 2;
+        o.gemm[0] = shapes[i];
+        o.gemm_count = 1;
+        o.check_only = 1;
+        o.progress = 0;
+        o.seed = seed + i;
+        CHECK(cli_resolve(&o, cat, err, sizeof err) == 0, "tf32 rounding: cli_resolve: %s", err);
+        CHECK(plan_build(&p, &o, cat, err, sizeof err) == 0, "tf32 rounding: plan_build: %s", err);
+        CHECK(run_plan(dev, &o, &p, &sink, &stop) == 0, "tf32 rounding: run_plan failed");
+        plan_free(&p);
+        CHECK(e.lib > 0 && e.hand > 0, "tf32 rounding %lldx%lldx%lld: rel_err cublas_tf32 %g tf32_tma %g",
+              shapes[i].m, shapes[i].n, shapes[i].k, e.lib, e.hand);
+        CHECK(e.hand <= 1.3 * e.lib, "tf32 rounding %lldx%lldx%lld: tf32_tma rel_err %g > 1.3 x cublas_tf32's %g",
+              shapes[i].m, shapes[i].n, shapes[i].k, e.hand, e.lib);
+        printf("tf32 rounding %lldx%lldx%lld: rel_err tf32_tma %.3g, cublas_tf32 %.3g\n", shapes[i].m, shapes[i].n,
+               shapes[i].k, e.hand, e.lib);
+    }
+}
+
 int main(void)
 {
     static const cli_shape gemm_full[] = {{1, 1, 1},     {2, 2, 2},        {17, 17, 17},   {31, 31, 31},
@@ -116,6 +178,7 @@ int main(void)
         else
             for (size_t i = 0; i < elems_count; i++) run_one(&dev, oi, NULL, elems[i], seed + 100 + i);
     }
+    check_tf32_rounding(&dev, seed + 200);
     device_close(&dev);
     return test_finish("test_gpu_variants");
 }

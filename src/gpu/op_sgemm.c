@@ -47,7 +47,8 @@ typedef int (*op_sgemm_launcher)(const float *A, const float *B, float *C, int m
     X(tf32_wgmma, sgemm_tf32_wgmma, "tf32", "cublas_tf32", SM90A, NONE,                                            \
       "TF32 warpgroup MMA (wgmma), C^T = B^T A^T")                                                                 \
     X(tf32_tma, sgemm_tf32_tma, "tf32", "cublas_tf32", SM90A, TMA,                                                 \
-      "tf32_wgmma fed by TMA through an mbarrier ring; n, k % 4 != 0: operands staged padded")
+      "tf32_wgmma fed by TMA through an mbarrier ring, operands rounded to TF32 on the way in; n, k % 4 != 0: "   \
+      "operands staged padded")
 
 #define SGEMM_DECLARE(name, fn, math, ref, needs, own, about) \
     int fn(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s);

@@ -195,9 +195,6 @@ PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pers_c2)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pf_pers)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pf_pers_c2)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_pers_c2)
-PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_rn_pers_c2)
-PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_rnab_pers_c2)
-PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_tt_pers_c2)
 
 typedef int (*probe_fn)(const float *, const float *, float *, int, int, int, cudaStream_t);
 static const struct {
@@ -213,9 +210,6 @@ static const struct {
     {"m256n128k32_s4_pp_pf_pers", probe_tf32_tma_m256n128k32_s4_pp_pf_pers, 1},
     {"m256n128k32_s4_pp_pf_pers_c2", probe_tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 1},
     {"m256n128k32_s4_pf_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_pers_c2, 1},
-    {"m256n128k32_s4_pf_rn_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_rn_pers_c2, 1},
-    {"m256n128k32_s4_pf_rnab_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_rnab_pers_c2, 1},
-    {"m256n128k32_s4_pf_tt_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_tt_pers_c2, 1},
     {"full", probe_run<MODE_FULL>, 1},
     {"no_tma", probe_run<MODE_NO_TMA>, 0},
     {"no_lds", probe_run<MODE_NO_LDS>, 0},
