@@ -155,13 +155,16 @@ if has sanitize; then
     step sanitizer-racecheck-search-tma timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
         "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
     # the tool's own tf32_tma path (its pick rule, staging, every pick it can make at
-    # these sizes: thin 16/32/64 rows at n = 1 .. 33, NARROW at 100, thin and staged shapes)
+    # these sizes: thin 16/32/64 rows at n = 1 .. 33, NARROW at 100, thin and staged shapes);
+    # four launches a variant (check, one warm-up, two samples: repeated launches still
+    # reuse the staging buffers and split-k counters), since under racecheck cuBLAS's rows
+    # at the default sampling took over 300 s before the thin shapes (3137414)
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
         [[ $ssets == *" compare-tma "* ]] || break
         [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
         step "sanitizer-$tool-compare-tma" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
             "$BUILD/compare" --ops sgemm --variants tf32_tma --n 1,2,17,31,33,100 \
-            --shape 16x14336x4096,48x1000x260,61x4100x1029 --cpu-max-n 0
+            --shape 16x14336x4096,48x1000x260,61x4100x1029 --cpu-max-n 0 --warmup 1 --reps 2 --max-reps 2
     done
     # the timing gate (src/gpu/gate_kernel.cu: a kernel polling mapped host memory) and the
     # harness around it, sequential and interleaved; the CSV's timing column says whether the
