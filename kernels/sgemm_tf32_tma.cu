@@ -236,9 +236,10 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
     const int rc = sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
     if (rc != (int)cudaErrorMemoryAllocation || sgemm_tma_large.sk < 2)
         return rc;
-    /* the stream-K workspace could not be allocated (cleared, not sticky) */
+    /* the stream-K or split-tail workspace could not be allocated (cleared,
+     * not sticky) */
     kernel_ran_note(sgemm_tma_large_whole.name,
-                    why ? why : "no device memory for the stream-K workspace: whole tiles");
+                    why ? why : "no device memory for the split-k workspace: whole tiles");
     return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large_whole)>(A, B, C, m, n, k, stream);
 }
 
@@ -353,11 +354,22 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
         own += sgemm_stage_rounded(a + b + c);
     }
     /* a stream-K LARGE pick (only by COMPARE_KERNEL_DEFS): its workspace, at
-     * most one cluster per CL SMs */
+     * most one cluster per CL SMs; a split-tail one: its plan's, on (at
+     * most) one cluster per CL SMs */
     const int sms = sgemm_tma_sms();
-    if (sgemm_tma_large.sk >= 2 && sms > 0) {
+    if ((sgemm_tma_large.sk == 2 || sgemm_tma_large.sk == 3) && sms > 0) {
         const size_t ws = SGEMM_TMAP_SK_WS_BYTES(sms / sgemm_tma_large.cl, sgemm_tma_large.cl, sgemm_tma_large.bm);
         own += sgemm_stage_rounded(ws);
+    }
+    if (sgemm_tma_large.sk == 4 && sms >= sgemm_tma_large.cl) {
+        const long long units = (long long)((m + sgemm_tma_large.bm - 1) / sgemm_tma_large.bm) *
+                                (((n4 + 127) / 128 + sgemm_tma_large.cl - 1) / sgemm_tma_large.cl);
+        int pieces = 0;
+        const long long tail = sgemm_tmap_kst_plan(units, sms / sgemm_tma_large.cl,
+                                                   (int)((k4 + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK), &pieces);
+        if (tail > 0)
+            own += sgemm_stage_rounded(
+                SGEMM_TMAP_KST_WS_BYTES(tail, pieces, sgemm_tma_large.cl, sgemm_tma_large.bm));
     }
     return own;
 }

@@ -11,9 +11,10 @@
  * tf32_tma_mBMnBNk32_sST[_pp][_db][_ws] (block tile BM rows x BN columns of
  * C, k slab 32, ST-stage ring; _pp ping-pong issue order, _db two fragment
  * register sets with one wgmma group in flight, _ws a producer warp instead
- * of thread 0), and for KIND 1 tf32_tma_mBMn128k32_sST[_pp][_pf|_sk]_pers[_c2]
- * (_pf the next slab's fragments prefetched, _sk split k when the tiles do
- * not fill the GPU, _c2 clusters of two).
+ * of thread 0), and for KIND 1
+ * tf32_tma_mBMn128k32_sST[_pp][_pf|_sk][_stk|_stkl|_kst]_pers[_c2] (_pf the
+ * next slab's fragments prefetched, _sk split k when the tiles do not fill
+ * the GPU, _stk/_stkl stream-K, _kst the split tail, _c2 clusters of two).
  * Every candidate's figures: results/h200/search_tma*.txt.
  * What the candidates showed (compare-search, same process; runs differ by a
  * few percent):
@@ -276,6 +277,25 @@
  *     accumulators and stores the tile; nobody waits for anybody, so no
  *     cluster needs another to be resident. Head + tail is one float
  *     addition either way round: results are deterministic.
+ *   - Split tail (_kst: SK = 4): the tiles of a persistent grid go out in
+ *     whole waves, and when the last wave is partial (8192: 1024 units on
+ *     66 clusters, 15 whole waves and 34 units) half the GPU waits out the
+ *     last unit. Here the launcher cuts each of those rem units into P k
+ *     pieces (P = 2 .. 4, sgemm_tmap_kst_plan: the P that shortens the run
+ *     most, if by at least a quarter of a unit; 8192: P = 3, 102 pieces in
+ *     two rounds, two thirds of a unit instead of one) and hands them out
+ *     piece-major after the whole units: every cluster's first piece is
+ *     piece 0 or 1 of some tile, started at the same moment as the others
+ *     (all clusters finish their whole waves together). So, unlike
+ *     stream-K's contiguous ranges (each cluster at another k of another
+ *     tile, its slabs shared by no one: DRAM-bound, see above), the pieces
+ *     running at once read the same k range of neighbouring tiles, in
+ *     lock-step, as a whole wave does. The P pieces of a tile meet through
+ *     the workspace (sgemm_tmap_gather): each stores its accumulators in
+ *     its slot; the last to arrive adds the P partial tiles in piece order
+ *     and stores the sums, so results are deterministic; nobody waits.
+ *     Prediction at 8192: about 2% fewer cycles (16 unit times down to
+ *     15.67), less the slot traffic (64 KB a warpgroup per piece).
  *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
  *     staging next to a 192 KB ring: it does not fit, and the stores already
  *     overlap the next unit's loads).
@@ -698,7 +718,9 @@ static __device__ __forceinline__ void sgemm_tmap_release(unsigned empty, int la
  * Stream-K (SK = 2, 3): sk_units tile units whose k slabs are spread evenly
  * over the clusters (0: none, every unit whole), ws and cnt their partial
  * tiles and arrival counters (SGEMM_STAGE_POOL_STREAMK, see
- * sgemm_tmap_splice). */
+ * sgemm_tmap_splice). Split tail (SK = 4): the last sk_units tile units (0:
+ * none) cut into nsplit pieces of kts slabs (the last may be shorter, none
+ * empty), ws and cnt as for stream-K (sgemm_tmap_gather). */
 typedef struct {
     int kts, nsplit;
     int sk_units;
@@ -708,11 +730,17 @@ typedef struct {
 
 #define SGEMM_TMAP_SK_MAX_CLUSTERS 1024 /* stream-K: counters for this many boundaries */
 /* stream-K workspace: the counters (fixed size, first: every candidate's
- * launches share them), then per boundary, CTA rank, consumer warpgroup and
- * role (0 the head piece, 1 the tail) one slot of BM x 64 floats */
-#define SGEMM_TMAP_SK_CNT_BYTES (SGEMM_TMAP_SK_MAX_CLUSTERS * 2 * 2 * 4)
+ * launches share them; SGEMM_TMAP_SK_CNT_N for SK 2 and 3's boundaries, then
+ * as many for SK 4's tail units), then per boundary, CTA rank, consumer
+ * warpgroup and role (0 the head piece, 1 the tail) one slot of BM x 64
+ * floats; SK 4: per tail unit, CTA rank, consumer warpgroup and piece one
+ * such slot */
+#define SGEMM_TMAP_SK_CNT_N (SGEMM_TMAP_SK_MAX_CLUSTERS * 2 * 2)
+#define SGEMM_TMAP_SK_CNT_BYTES (2 * SGEMM_TMAP_SK_CNT_N * 4)
 #define SGEMM_TMAP_SK_WS_BYTES(CLUSTERS, CL, BM) \
     (SGEMM_TMAP_SK_CNT_BYTES + (size_t)((CLUSTERS) + 1) * (CL) * 2 * 2 * (BM) * 64 * 4)
+#define SGEMM_TMAP_KST_WS_BYTES(TAIL, PIECES, CL, BM) \
+    (SGEMM_TMAP_SK_CNT_BYTES + (size_t)(TAIL) * (CL) * 2 * (PIECES) * (BM) * 64 * 4)
 
 /* This cluster's work items (cluster `first` of `step`): their count, and
  * item `it` as a tile unit u (a pair (CL = 2) or a single tile (CL = 1) of
@@ -728,10 +756,20 @@ typedef struct {
  *     at tile boundaries into pieces; sk_units >= step, so every range has
  *     at least KT slabs and each tile at most one inner boundary: a piece is
  *     whole, the head of a tile (kt0 = 0, kt1 < KT: cluster c + 1 has the
- *     rest) or its tail (kt0 > 0, kt1 = KT: cluster c - 1 has the head). */
+ *     rest) or its tail (kt0 > 0, kt1 = KT: cluster c - 1 has the head).
+ *   SK 4 (split tail): units first, first + step, ... whole up to the last
+ *     sk_units (the partial last wave, sk_units < step), then pieces
+ *     t = first, first + step, ... < nsplit x sk_units, piece t being k part
+ *     t / sk_units (slabs [part kts, +kts)) of tail unit t % sk_units:
+ *     piece-major, so the pieces running at once share k ranges. */
 static __device__ __forceinline__ int sgemm_tmap_items(int first, int step, int units, int KT,
                                                        const sgemm_tmap_sched &sc, const int SK)
 {
+    if (SK == 4) {
+        const int whole = (units - sc.sk_units - first + step - 1) / step;
+        const int pieces = sc.nsplit * sc.sk_units;
+        return whole + (first < pieces ? (pieces - first + step - 1) / step : 0);
+    }
     if (SK < 2 || sc.sk_units == 0)
         return (units - first + step - 1) / step;
     const long long T = (long long)sc.sk_units * KT;
@@ -753,6 +791,18 @@ static __device__ __forceinline__ void sgemm_tmap_item(int it, int first, int st
     }
     *kt0 = 0;
     *kt1 = KT;
+    if (SK == 4) {
+        const int dp = units - sc.sk_units, whole = (dp - first + step - 1) / step;
+        if (it < whole) {
+            *u = first + it * step;
+            return;
+        }
+        const int t = first + (it - whole) * step, part = t / sc.sk_units;
+        *u = dp + (t - part * sc.sk_units);
+        *kt0 = part * sc.kts;
+        *kt1 = min(KT, *kt0 + sc.kts); /* > kt0: the launcher makes every piece non-empty */
+        return;
+    }
     if (SK < 2 || sc.sk_units == 0) {
         *u = first + it * step;
         return;
@@ -844,6 +894,69 @@ static __device__ __forceinline__ int sgemm_tmap_splice(float *d, const sgemm_tm
         d[4 * i + 3] += o.w;
     }
     return 1;
+}
+
+/* Split tail (SK 4): piece `part` of tail unit `tu` (of sc.nsplit pieces)
+ * meets the others through the workspace, per consumer warpgroup (its 64
+ * columns of the tile; 128 threads, named barrier 3 + cw). Every piece
+ * stores its accumulators d in its slot (thread-major float4), fences, and
+ * adds 1 to cnt[SGEMM_TMAP_SK_CNT_N + (tu, rank, cw)], which is 0 at every
+ * launch's start (zeroed with the workspace; the last piece of a launch sets
+ * it back to 0, after every other piece has added to it). The piece that
+ * makes the count nsplit is the last: it sums the nsplit partial tiles in
+ * piece order from the slots and stores the sums to C (its thread's
+ * elements, as the caller's epilogue would: d[4 j + v0 + 2 v1] =
+ * C[bm0 + 8 j + 2 t + v0][gn + v1]); the others store nothing. The sum's
+ * order does not depend on which piece came last: results are
+ * deterministic. Nobody waits for anybody. The sum runs from memory, in a
+ * loop that is not unrolled, so that it holds no accumulator registers
+ * (unrolled over d, ptxas spilled at the 168 registers of the launch bound). */
+static __device__ __forceinline__ void sgemm_tmap_gather(const float *d, const sgemm_tmap_sched &sc, int tu,
+                                                         int part, unsigned rank, int cw, int ct, float *C,
+                                                         int m, int n, int bm0, int gn, int t, const int BM,
+                                                         const int CL)
+{
+    __shared__ unsigned sgemm_tmap_done[2];
+    const int P = sc.nsplit;
+    const size_t who = ((size_t)tu * CL + rank) * 2 + (size_t)cw;
+    unsigned *cnt = sc.cnt + SGEMM_TMAP_SK_CNT_N + who;
+    float4 *slots = (float4 *)(sc.ws + SGEMM_TMAP_SK_CNT_BYTES / 4) + who * P * (BM * 16);
+    float4 *mine = slots + (size_t)part * (BM * 16);
+#pragma unroll
+    for (int i = 0; i < BM / 8; i++)
+        __stcg(mine + i * 128 + ct, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+    __threadfence();
+    /* every slot store fenced; each write of sgemm_tmap_done[cw] comes after
+     * a barrier that follows every read of its previous value */
+    sgemm_tma_named_sync(3 + cw, 128);
+    if (ct == 0) {
+        const unsigned before = atomicAdd(cnt, 1u);
+        sgemm_tmap_done[cw] = before + 1u == (unsigned)P;
+        if (before + 1u == (unsigned)P) /* every other piece has added its 1: back to 0 */
+            atomicExch(cnt, 0u);
+    }
+    sgemm_tma_named_sync(3 + cw, 128);
+    if (!sgemm_tmap_done[cw])
+        return;
+    __threadfence();
+    if (gn >= n) /* the right member of an odd last pair: nothing to store */
+        return;
+#pragma unroll 1
+    for (int i = 0; i < BM / 8; i++) {
+        float4 acc = __ldcg(slots + i * 128 + ct);
+        for (int q = 1; q < P; q++) {
+            const float4 o = __ldcg(slots + (size_t)q * (BM * 16) + i * 128 + ct);
+            acc.x += o.x;
+            acc.y += o.y;
+            acc.z += o.z;
+            acc.w += o.w;
+        }
+        const int m0 = bm0 + 8 * i + 2 * t;
+        if (m0 < m)
+            *(float2 *)(C + (size_t)m0 * n + gn) = make_float2(acc.x, acc.z);
+        if (m0 + 1 < m)
+            *(float2 *)(C + (size_t)(m0 + 1) * n + gn) = make_float2(acc.y, acc.w);
+    }
 }
 
 template <int BM, int ST, int PP, int CL, int SK, int PF>
@@ -1001,10 +1114,21 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
              * stream-K: a head or tail piece stores only if it is the
              * second of its tile's two pieces to arrive, with the other's
              * sum added (its boundary: the start of this cluster's range
-             * for a tail, of the next cluster's for a head) */
-            if (SK >= 2 && (kt0 > 0 || kt1 < KT) &&
+             * for a tail, of the next cluster's for a head); split tail:
+             * the last of a tile's pieces to arrive stores the sum of all
+             * (sgemm_tmap_gather) */
+            if ((SK == 2 || SK == 3) && (kt0 > 0 || kt1 < KT) &&
                 !sgemm_tmap_splice(d, sc, kt0 > 0 ? first : first + 1, kt0 > 0 ? 1 : 0, rank, cw, ct, BM, CL))
                 continue;
+            if (SK == 4 && (kt0 > 0 || kt1 < KT)) {
+                /* the piece's tail unit and part, recomputed from `it` (no
+                 * register held across the loop for them) */
+                int pu, pk0, pk1;
+                sgemm_tmap_item(it, first, step, units, KT, sc, SK, &pu, &pk0, &pk1);
+                sgemm_tmap_gather(d, sc, pu - (units - sc.sk_units), pk0 / sc.kts, rank, cw, ct, C, m, n, bm0,
+                                  bn0 + n0, t, BM, CL);
+                continue;
+            }
             const int gn = bn0 + n0;
             if (gn < n && (SK != 1 || nsplit == 1)) { /* n % 4 == 0 and gn even: gn + 1 < n too */
 #pragma unroll
@@ -1169,6 +1293,36 @@ static inline long long sgemm_tmap_streamk_units(long long units, long long S)
     return S + rem;
 }
 
+/* Split tail (SK 4): how many tail units (the partial last wave: units %
+ * S on S clusters, 0 for none) to cut into how many k pieces (*pieces,
+ * 2 .. 4, each at least SGEMM_TMAP_MIN_SPLIT_SLABS slabs): the P whose
+ * rounds of pieces (ceil(P rem / S) of them, each 1 / P of a unit) end
+ * soonest, taken when that frees at least a quarter of a unit's time (the
+ * pieces' partial tiles cost a store and a load each) and the counters
+ * hold the tail. */
+static inline long long sgemm_tmap_kst_plan(long long units, long long S, int KT, int *pieces)
+{
+    const long long rem = S > 0 ? units % S : 0;
+    int best_p = 0;
+    double best_gain = 0.25 - 1e-9; /* in units of one tile unit's time */
+    *pieces = 0;
+    if (units <= S || rem == 0 || rem * 4 > SGEMM_TMAP_SK_MAX_CLUSTERS)
+        return 0;
+    for (int P = 2; P <= 4; P++) {
+        if (KT < P * SGEMM_TMAP_MIN_SPLIT_SLABS)
+            break;
+        const double gain = 1.0 - (double)((P * rem + S - 1) / S) / P;
+        if (gain > best_gain) {
+            best_gain = gain;
+            best_p = P;
+        }
+    }
+    if (best_p == 0)
+        return 0;
+    *pieces = best_p;
+    return rem;
+}
+
 /* KIND 1 launch: a persistent grid of min(units, resident clusters) clusters
  * of CL CTAs (cluster dimension set at the launch, not compiled in). SK = 1
  * and fewer tile units than resident clusters: k split in nsplit parts (each
@@ -1231,10 +1385,18 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     const long long clusters = units < slots ? units : slots;
     sgemm_tmap_sched sc = {kts, (int)nsplit, 0, NULL, NULL};
     int ws_slot = -1;
-    if (SK >= 2 && (sc.sk_units = (int)sgemm_tmap_streamk_units(units, clusters)) > 0) {
+    size_t ws_bytes = 0;
+    if ((SK == 2 || SK == 3) && (sc.sk_units = (int)sgemm_tmap_streamk_units(units, clusters)) > 0)
+        ws_bytes = SGEMM_TMAP_SK_WS_BYTES(clusters, CL, BM);
+    int pieces = 0;
+    if (SK == 4 && (sc.sk_units = (int)sgemm_tmap_kst_plan(units, clusters, KT, &pieces)) > 0) {
+        sc.kts = (KT + pieces - 1) / pieces;
+        sc.nsplit = (KT + sc.kts - 1) / sc.kts; /* every piece non-empty */
+        ws_bytes = SGEMM_TMAP_KST_WS_BYTES(sc.sk_units, sc.nsplit, CL, BM);
+    }
+    if (ws_bytes > 0) {
         void *ws = NULL;
-        rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_STREAMK, SGEMM_TMAP_SK_WS_BYTES(clusters, CL, BM), stream,
-                                 &ws, &ws_slot);
+        rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_STREAMK, ws_bytes, stream, &ws, &ws_slot);
         if (rc != 0)
             return rc;
         sc.ws = (float *)ws;
@@ -1264,12 +1426,13 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
  * BN = 128, DB = 0 or 2, WS = 1, MINB = 1), CL CTAs per cluster sharing A by
  * multicast and SK: 1 split k when the units do not fill the GPU, 2
  * stream-K over the last whole wave and the partial one, those units
- * first, 3 the same, those units last (KIND 1 only; CL 1 or 2, SK 0 .. 3;
+ * first, 3 the same, those units last, 4 the partial last wave's units
+ * cut in k pieces (split tail) (KIND 1 only; CL 1 or 2, SK 0 .. 4;
  * the stream-K rows are slower than the whole-tile ones on the H200, see
  * "What the candidates showed", and are search candidates only).
  * NAME = tf32_tma_mBMnBNk32_sST then _pp, then _db, _pf or _sk, then _stk
- * (SK 2) or _stkl (SK 3), then _ws (KIND 0) or _pers, _pers_c2 (KIND 1,
- * CL = 1, 2), for the flags set, checked at compile time. */
+ * (SK 2), _stkl (SK 3) or _kst (SK 4), then _ws (KIND 0) or _pers, _pers_c2
+ * (KIND 1, CL = 1, 2), for the flags set, checked at compile time. */
 #define SGEMM_TMA_CANDIDATES(X)                                                                    \
     X(tf32_tma_m256n128k32_s4, 256, 128, 4, 0, 0, 0, 1, 0, 1, 0)    /* 256 x 128, 256 thr */       \
     X(tf32_tma_m256n128k32_s4_pp, 256, 128, 4, 0, 0, 1, 1, 0, 1, 0) /* 256 x 128, 256 thr */       \
@@ -1296,7 +1459,8 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
     X(tf32_tma_m256n128k32_s4_pf_stk_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 2)  /* + stream-K */  \
-    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */
+    X(tf32_tma_m256n128k32_s4_pf_stkl_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 3) /* its units last */ \
+    X(tf32_tma_m256n128k32_s4_pf_kst_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 4)  /* split tail */
 
 typedef struct {
     int bm, bn, st, db, ws, pp, minb, kind, cl, sk; /* as in SGEMM_TMA_CANDIDATES */
@@ -1308,7 +1472,7 @@ typedef struct {
                                                            SK, #NAME};                             \
     static_assert(candidate_name_is(#NAME, "tf32_tma_m" #BM "n" #BN "k32_s" #ST, (PP) ? "_pp" : "", \
                                     (DB) == 1 ? "_db" : (DB) == 2 ? "_pf" : (SK) == 1 ? "_sk" : "", \
-                                    (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : "",                  \
+                                    (SK) == 2 ? "_stk" : (SK) == 3 ? "_stkl" : (SK) == 4 ? "_kst" : "", \
                                     (KIND) ? ((CL) == 2 ? "_pers_c2" : "_pers")                     \
                                            : ((WS) ? "_ws" : "")),                                  \
                   "the candidate's name says its parameters");
@@ -1377,7 +1541,8 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static_assert(BN == 128 && (DB == 0 || DB == 2) && WS == 1 && MINB == 1,
                       "KIND 1: two consumer warpgroups, a producer warpgroup, one block per SM");
         static_assert(CL == 1 || CL == 2, "clusters of one or two CTAs");
-        static_assert(SK >= 0 && SK <= 3, "split k off or automatic, or stream-K (its units first or last)");
+        static_assert(SK >= 0 && SK <= 4,
+                      "split k off or automatic, stream-K (its units first or last) or the split tail");
         static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");

@@ -15,7 +15,8 @@
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
 #             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
-#             "search-tma": only the wgmma/TMA candidates; "compare-tma": memcheck and racecheck
+#             "search-tma": only the wgmma/TMA candidates; "kst": memcheck and racecheck of the
+#             split-tail TMA candidate on shapes whose tail it cuts; "compare-tma": memcheck and racecheck
 #             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "compare-gate": every
 #             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
 #             SANITIZE_TOOLS narrows the four
@@ -67,13 +68,33 @@ CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary=()
 fail=0
 
+# Each step runs in its own session (setsid), waited for in the background, so
+# that when this script is stopped (TERM or INT: an outer timeout, ^C) the
+# trap can stop the step and everything it started: nested `timeout`s and
+# compute-sanitizer's target put themselves in process groups of their own,
+# which a signal to this script's group does not reach (one such leftover
+# kept loading the GPU during a later measurement).
+STEP_PID=
+stop_step() {
+    if [ -n "$STEP_PID" ]; then
+        pkill -TERM -s "$STEP_PID" 2>/dev/null || kill -TERM -- "-$STEP_PID" 2>/dev/null
+        sleep 2
+        pkill -KILL -s "$STEP_PID" 2>/dev/null
+    fi
+    echo "== stopped by a signal during a step; its session killed" >&2
+    exit 143
+}
+trap stop_step TERM INT
 step() { # name, then the command; output to LOG/name.log
     local name=$1
     shift
     local t0=$SECONDS
     echo "== $name: $*" >&2
-    "$@" >"$LOG/$name.log" 2>&1
+    setsid "$@" >"$LOG/$name.log" 2>&1 </dev/null &
+    STEP_PID=$!
+    wait "$STEP_PID"
     local rc=$?
+    STEP_PID=
     summary+=("$(printf '%-28s rc=%-3s %4ss' "$name" "$rc" $((SECONDS - t0)))")
     [ $rc -eq 0 ] || fail=1
     tail -n 4 "$LOG/$name.log" >&2
@@ -154,6 +175,15 @@ if has sanitize; then
     [[ $ssets == *" search "* || $ssets == *" search-tma "* ]] &&
     step sanitizer-racecheck-search-tma timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
         "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
+    # the split-tail candidate where its tail is cut (on 66 resident 2-CTA clusters:
+    # 15 tail units in 4 pieces, partial tiles in m, n and k, an odd last pair; 6 units in 4)
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+        [[ $ssets == *" search "* || $ssets == *" search-tma "* || $ssets == *" kst "* ]] || break
+        [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
+        step "sanitizer-$tool-search-kst" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare-search" --family tf32-tma --candidates tf32_tma_m256n128k32_s4_pf_kst_pers_c2 \
+            --shape 2300x2050x1000,2304x2048x512 --reps 1
+    done
     # the tool's own tf32_tma path (its pick rule, staging, every pick it can make at
     # these sizes: thin 16/32/64 rows at n = 1 .. 33, NARROW at 100, thin and staged shapes);
     # four launches a variant (check, one warm-up, two samples: repeated launches still

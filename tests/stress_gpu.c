@@ -20,7 +20,10 @@
  *   tf32    the same for the stream-K TMA candidate (compare-search's
  *           tf32_tma_m256n128k32_s4_pf_stk_pers_c2: the last waves spread over
  *           the clusters, the two pieces of a split tile meeting through a
- *           workspace, whichever arrives second storing the tile)
+ *           workspace, whichever arrives second storing the tile) and the
+ *           split-tail one (tf32_tma_m256n128k32_s4_pf_kst_pers_c2: the
+ *           partial last wave's tiles cut into 2 .. 4 k pieces, the last of
+ *           them to arrive summing all in piece order)
  *   scan    the decoupled look-back scan, int32 and float, on small integers
  *           (exact), against the CPU prefix sum
  * --h2d-probe N: the race behind the radix "keys differ" failure, measured:
@@ -227,8 +230,23 @@ static const int stress_tuned_shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 15
  * tiles whose last slab is partial (4100 x 2100 x 100), and with every unit
  * spread (2100 x 3000 x 36: two slabs a tile) */
 static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36}};
-#define STRESS_TF32_CANDIDATE "tf32_tma_m256n128k32_s4_pf_stk_pers_c2"
-static int stress_tf32_index = -1; /* its row in the TMA search table */
+/* the split-tail TMA candidate where the partial last wave of 66 2-CTA
+ * clusters is cut: 8192 x 8192 x 1024 (34 tail units in 3 pieces, two
+ * rounds), 2300 x 2050 x 1000 (15 units in 4 pieces, one round; partial
+ * tiles in m, n and the last slab, an odd last pair) and 2304 x 2048 x 4096
+ * (6 units in 4 pieces) */
+static const int stress_kst_shapes[][3] = {{8192, 8192, 1024}, {2300, 2050, 1000}, {2304, 2048, 4096}};
+static const struct {
+    const char *name;
+    const int (*shapes)[3];
+    int count;
+} stress_tf32_cands[] = {
+    {"tf32_tma_m256n128k32_s4_pf_stk_pers_c2", stress_tf32_shapes,
+     (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0])},
+    {"tf32_tma_m256n128k32_s4_pf_kst_pers_c2", stress_kst_shapes,
+     (int)(sizeof stress_kst_shapes / sizeof stress_kst_shapes[0])},
+};
+static int stress_tf32_index = -1; /* the row in the TMA search table being stressed */
 
 static int stress_tf32_run(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t s)
 {
@@ -503,15 +521,15 @@ int main(int argc, char **argv)
             stress_gemm(&d, reps, &fam[i], "tuned", sgemm_tuned, "fp32", stress_tuned_shapes,
                         (int)(sizeof stress_tuned_shapes / sizeof stress_tuned_shapes[0]));
         if (i == 3) stress_scan(&d, reps, &fam[i]);
-        if (i == 4) {
+        for (int t = 0; i == 4 && t < (int)(sizeof stress_tf32_cands / sizeof stress_tf32_cands[0]); t++) {
+            stress_tf32_index = -1;
             for (int c = 0; c < sgemm_tf32_tma_search_count(); c++)
-                if (strcmp(sgemm_tf32_tma_search_name(c), STRESS_TF32_CANDIDATE) == 0) stress_tf32_index = c;
-            if (stress_tf32_index < 0) {
-                count_fail(&fam[i], 0, "no candidate " STRESS_TF32_CANDIDATE " in the TMA search table");
-            } else {
-                stress_gemm(&d, reps, &fam[i], STRESS_TF32_CANDIDATE, stress_tf32_run, "tf32", stress_tf32_shapes,
-                            (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0]));
-            }
+                if (strcmp(sgemm_tf32_tma_search_name(c), stress_tf32_cands[t].name) == 0) stress_tf32_index = c;
+            if (stress_tf32_index < 0)
+                count_fail(&fam[i], 0, "a stressed candidate is not in the TMA search table");
+            else
+                stress_gemm(&d, reps, &fam[i], stress_tf32_cands[t].name, stress_tf32_run, "tf32",
+                            stress_tf32_cands[t].shapes, stress_tf32_cands[t].count);
         }
         printf("%-7s %8lld runs, %lld failures (%.1f s)%s%s\n", fam[i].name, fam[i].runs, fam[i].failures,
                stress_now() - t0, fam[i].failures ? "; first: " : "", fam[i].first);
