@@ -26,12 +26,15 @@
  * and fragment prefetch (_pf: the next slab's B^T fragments are loaded
  * while this slab's batch runs): in ping-pong order while its tiles fit in
  * one wave (tiles <= SMs: WAVE), and beyond that in 2-CTA clusters sharing
- * A by multicast, without ping-pong (LARGE). Each was the best of the
+ * A by multicast, without ping-pong, with a partial last wave of at most
+ * half the clusters cut into k pieces that run in one round (the split
+ * tail, _kst: LARGE; whole waves alone are the same kernel as
+ * tf32_tma_m256n128k32_s4_pf_pers_c2). Each was the best of the
  * search or of tests/probes/tf32_probe.cu (compare-search --family
  * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range.
  * The stream-K candidates (_stk, _stkl) lost to the whole-tile LARGE pick
- * (results/h200/search_tma_streamk.txt); LARGE may still name one, and
- * then runs SGEMM_TMA_LARGE_WHOLE, noted, when its workspace cannot be had.
+ * (results/h200/search_tma_streamk.txt). When LARGE's workspace (stream-K
+ * or split tail) cannot be had, SGEMM_TMA_LARGE_WHOLE runs, noted.
  * Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
  * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME"
  * (and SGEMM_TMA_NARROW16/32/64, SGEMM_TMA_SMALL16/32/64,
@@ -136,9 +139,10 @@
 #define SGEMM_TMA_WAVE tf32_tma_m256n128k32_s4_pp_pf_pers
 #endif
 #ifndef SGEMM_TMA_LARGE
-#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_pers_c2
+#define SGEMM_TMA_LARGE tf32_tma_m256n128k32_s4_pf_kst_pers_c2
 #endif
-/* LARGE when its stream-K workspace cannot be had: whole tiles, no workspace */
+/* LARGE when its stream-K or split-tail workspace cannot be had: whole
+ * tiles, no workspace */
 #ifndef SGEMM_TMA_LARGE_WHOLE
 #define SGEMM_TMA_LARGE_WHOLE tf32_tma_m256n128k32_s4_pf_pers_c2
 #endif

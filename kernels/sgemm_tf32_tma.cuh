@@ -278,24 +278,30 @@
  *     cluster needs another to be resident. Head + tail is one float
  *     addition either way round: results are deterministic.
  *   - Split tail (_kst: SK = 4): the tiles of a persistent grid go out in
- *     whole waves, and when the last wave is partial (8192: 1024 units on
- *     66 clusters, 15 whole waves and 34 units) half the GPU waits out the
- *     last unit. Here the launcher cuts each of those rem units into P k
- *     pieces (P = 2 .. 4, sgemm_tmap_kst_plan: the P that shortens the run
- *     most, if by at least a quarter of a unit; 8192: P = 3, 102 pieces in
- *     two rounds, two thirds of a unit instead of one) and hands them out
- *     piece-major after the whole units: every cluster's first piece is
- *     piece 0 or 1 of some tile, started at the same moment as the others
- *     (all clusters finish their whole waves together). So, unlike
- *     stream-K's contiguous ranges (each cluster at another k of another
- *     tile, its slabs shared by no one: DRAM-bound, see above), the pieces
- *     running at once read the same k range of neighbouring tiles, in
- *     lock-step, as a whole wave does. The P pieces of a tile meet through
- *     the workspace (sgemm_tmap_gather): each stores its accumulators in
- *     its slot; the last to arrive adds the P partial tiles in piece order
- *     and stores the sums, so results are deterministic; nobody waits.
- *     Prediction at 8192: about 2% fewer cycles (16 unit times down to
- *     15.67), less the slot traffic (64 KB a warpgroup per piece).
+ *     whole waves, and when the last wave is partial, the clusters without
+ *     a unit in it wait out a whole unit's time (1024 x 14336 x 4096: 224
+ *     units on 66 clusters, 3 whole waves and 26 units). Here the launcher
+ *     cuts each of those rem units into P k pieces, as many as still run in
+ *     one round (P = S / rem, at most 4: sgemm_tmap_kst_plan; there P = 2,
+ *     52 pieces), and hands them out piece-major after the whole units:
+ *     every cluster's piece starts at the same moment (all clusters finish
+ *     their whole waves together), and, unlike stream-K's contiguous ranges
+ *     (each cluster at another k of another tile, its slabs shared by no
+ *     one: DRAM-bound, see above), the pieces running at once read the same
+ *     k range of neighbouring tiles, in lock-step, as a whole wave does. The
+ *     P pieces of a tile meet through the workspace (sgemm_tmap_gather):
+ *     each stores its accumulators in its slot; the last to arrive adds the
+ *     P partial tiles in piece order and stores the sums, so results are
+ *     deterministic; nobody waits. Measured (results/h200/
+ *     search_tma_kst.txt, A/B/A/B in one process): 1024 x 14336 x 4096 about
+ *     as much faster as the 3.5 unit times instead of 4 predicted, and
+ *     2048 x 49152 x 12288 (18 units in 3 pieces) faster too. With more
+ *     pieces than clusters (rounds of pieces: 8192, 34 units in 3 pieces,
+ *     102 pieces, two rounds; 6144, three; 4096 x 14336 x 4096, two) it ran
+ *     slower than whole units, not the 2-3% faster predicted: under the
+ *     power cap the idle tail was not lost time (the busy SMs' clock is
+ *     held by the energy of the whole run, and the pieces add their slot
+ *     traffic to it), so the plan splits only into one round.
  *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
  *     staging next to a 192 KB ring: it does not fit, and the stores already
  *     overlap the next unit's loads).
@@ -1295,31 +1301,26 @@ static inline long long sgemm_tmap_streamk_units(long long units, long long S)
 
 /* Split tail (SK 4): how many tail units (the partial last wave: units %
  * S on S clusters, 0 for none) to cut into how many k pieces (*pieces,
- * 2 .. 4, each at least SGEMM_TMAP_MIN_SPLIT_SLABS slabs): the P whose
- * rounds of pieces (ceil(P rem / S) of them, each 1 / P of a unit) end
- * soonest, taken when that frees at least a quarter of a unit's time (the
- * pieces' partial tiles cost a store and a load each) and the counters
- * hold the tail. */
+ * 2 .. 4, each at least SGEMM_TMAP_MIN_SPLIT_SLABS slabs): the most that
+ * still run in one round (P rem <= S), so that the tail takes 1 / P of a
+ * unit's time instead of a whole one. Not taken when two pieces do not fit
+ * in one round (rem > S / 2): rounds of pieces measured slower than whole
+ * units on the H200 (8192: 34 units in 3 pieces, two rounds; see "What the
+ * candidates showed"). */
 static inline long long sgemm_tmap_kst_plan(long long units, long long S, int KT, int *pieces)
 {
     const long long rem = S > 0 ? units % S : 0;
-    int best_p = 0;
-    double best_gain = 0.25 - 1e-9; /* in units of one tile unit's time */
     *pieces = 0;
-    if (units <= S || rem == 0 || rem * 4 > SGEMM_TMAP_SK_MAX_CLUSTERS)
+    if (units <= S || rem == 0 || 2 * rem > S || rem > SGEMM_TMAP_SK_MAX_CLUSTERS)
         return 0;
-    for (int P = 2; P <= 4; P++) {
-        if (KT < P * SGEMM_TMAP_MIN_SPLIT_SLABS)
-            break;
-        const double gain = 1.0 - (double)((P * rem + S - 1) / S) / P;
-        if (gain > best_gain) {
-            best_gain = gain;
-            best_p = P;
-        }
-    }
-    if (best_p == 0)
+    int P = (int)(S / rem);
+    if (P > 4)
+        P = 4;
+    while (P >= 2 && KT < P * SGEMM_TMAP_MIN_SPLIT_SLABS)
+        P--;
+    if (P < 2)
         return 0;
-    *pieces = best_p;
+    *pieces = P;
     return rem;
 }
 

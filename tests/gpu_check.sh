@@ -177,12 +177,16 @@ if has sanitize; then
         "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
     # the split-tail candidate where its tail is cut (on 66 resident 2-CTA clusters:
     # 15 tail units in 4 pieces, partial tiles in m, n and k, an odd last pair; 6 units in 4)
+    # and its pick in the tool (tf32_tma's LARGE) at the same shapes
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
         [[ $ssets == *" search "* || $ssets == *" search-tma "* || $ssets == *" kst "* ]] || break
         [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
         step "sanitizer-$tool-search-kst" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
             "$BUILD/compare-search" --family tf32-tma --candidates tf32_tma_m256n128k32_s4_pf_kst_pers_c2 \
-            --shape 2300x2050x1000,2304x2048x512 --reps 1
+            --shape 2300x2052x1000,2304x2048x512 --reps 1
+        step "sanitizer-$tool-compare-kst" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare" --ops sgemm --variants tf32_tma --shape 2300x2052x1000,2304x2048x512 \
+            --cpu-max-n 0 --warmup 1 --reps 2 --max-reps 2
     done
     # the tool's own tf32_tma path (its pick rule, staging, every pick it can make at
     # these sizes: thin 16/32/64 rows at n = 1 .. 33, NARROW at 100, thin and staged shapes);

@@ -231,11 +231,10 @@ static const int stress_tuned_shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 15
  * spread (2100 x 3000 x 36: two slabs a tile) */
 static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36}};
 /* the split-tail TMA candidate where the partial last wave of 66 2-CTA
- * clusters is cut: 8192 x 8192 x 1024 (34 tail units in 3 pieces, two
- * rounds), 2300 x 2050 x 1000 (15 units in 4 pieces, one round; partial
- * tiles in m, n and the last slab, an odd last pair) and 2304 x 2048 x 4096
- * (6 units in 4 pieces) */
-static const int stress_kst_shapes[][3] = {{8192, 8192, 1024}, {2300, 2050, 1000}, {2304, 2048, 4096}};
+ * clusters is cut: 1024 x 14336 x 2048 (26 tail units in 2 pieces),
+ * 2300 x 2052 x 1000 (15 units in 4 pieces; partial tiles in m, n and the
+ * last slab, an odd last pair) and 2304 x 2048 x 4096 (6 units in 4 pieces) */
+static const int stress_kst_shapes[][3] = {{1024, 14336, 2048}, {2300, 2052, 1000}, {2304, 2048, 4096}};
 static const struct {
     const char *name;
     const int (*shapes)[3];

@@ -44,13 +44,20 @@ typedef struct {
  * (2100 x 3000: each walks several; for the stream-K candidates every unit
  * spread, two slabs a tile), a whole wave of units and spread ones after it
  * (4100 x 2100 x 100: the stream-K pieces of four-slab tiles, the last slab
- * partial, an odd last pair), and a thin m with few tiles and a long k
- * (40 x 520 x 2000: tf32_tma's split-k thin pick, k cut in several parts) */
+ * partial, an odd last pair), a thin m with few tiles and a long k
+ * (40 x 520 x 2000: tf32_tma's split-k thin pick, k cut in several parts),
+ * and a partial last wave the split-tail candidate and tf32_tma's LARGE pick
+ * cut in k (2300 x 1796 x 484: 72 units of 256 x 256 on the H200's 66
+ * resident 2-CTA clusters, the 6 left over in 4 pieces of 4 slabs, the last
+ * slab partial, partial tiles in m, an odd last pair) */
 static const shape shapes_full[] = {
     {1, 4, 4},     {3, 8, 20},     {64, 132, 36},   {129, 516, 4},   {257, 260, 1028},
     {300, 4, 700}, {1000, 68, 1000}, {130, 1028, 260}, {5, 1, 3},    {17, 31, 33},
     {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36}, {40, 520, 2000},
     {4100, 2100, 100},
+#ifdef COMPARE_HAVE_WGMMA
+    {2300, 1796, 484, "tf32-tma"},
+#endif
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones; the long
  * k of 40 x 520 x 2000 only for what it is there for (tf32_tma's split-k thin
@@ -61,6 +68,7 @@ static const shape shapes_quick[] = {
     {600, 260, 96},
 #ifdef COMPARE_HAVE_WGMMA
     {40, 520, 2000, "tf32-tma"},
+    {2300, 1796, 484, "tf32-tma"},
 #endif
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
