@@ -293,15 +293,20 @@
  *     each stores its accumulators in its slot; the last to arrive adds the
  *     P partial tiles in piece order and stores the sums, so results are
  *     deterministic; nobody waits. Measured (results/h200/
- *     search_tma_kst.txt, A/B/A/B in one process): 1024 x 14336 x 4096 about
- *     as much faster as the 3.5 unit times instead of 4 predicted, and
- *     2048 x 49152 x 12288 (18 units in 3 pieces) faster too. With more
+ *     search_tma_kst.txt, A/B/A/B in one process, two calls):
+ *     1024 x 14336 x 4096 about as much faster as the 3.5 unit times
+ *     instead of 4 predicted, 2304 x 2048 x 4096 (6 units in 4 pieces) far
+ *     faster, both in both calls; 2048 x 49152 x 12288 (18 units in 3
+ *     pieces, 24 unit times against 23.33) faster in one call and slower in
+ *     the other: inside that long power-capped shape's drift. With more
  *     pieces than clusters (rounds of pieces: 8192, 34 units in 3 pieces,
  *     102 pieces, two rounds; 6144, three; 4096 x 14336 x 4096, two) it ran
  *     slower than whole units, not the 2-3% faster predicted: under the
  *     power cap the idle tail was not lost time (the busy SMs' clock is
  *     held by the energy of the whole run, and the pieces add their slot
- *     traffic to it), so the plan splits only into one round.
+ *     traffic to it), so the plan splits only into one round. Without a
+ *     tail to cut the launcher runs the same candidate's whole-tile kernel
+ *     (SK 0), so those shapes run exactly the kernel they ran before.
  *   - Not done: a TMA store epilogue (a 256 x 128 FP32 tile is 128 KB of
  *     staging next to a 192 KB ring: it does not fit, and the stores already
  *     overlap the next unit's loads).
@@ -1334,8 +1339,9 @@ static inline long long sgemm_tmap_kst_plan(long long units, long long S, int KT
  * cudaErrorMemoryAllocation (cleared) when the workspace cannot be had,
  * for the caller to run a whole-tile candidate instead. */
 static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
-                             int BM, int CL, int SK, int smem, const float *A, const float *B, float *C, int m,
-                             int n, int k, cudaStream_t stream)
+                             sgemm_tmap_kernel_fn kern_whole, unsigned long long *attr_set_whole, int BM, int CL,
+                             int SK, int smem, const float *A, const float *B, float *C, int m, int n, int k,
+                             cudaStream_t stream)
 {
     CUtensorMap ta, tb;
     int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
@@ -1394,6 +1400,13 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
         sc.kts = (KT + pieces - 1) / pieces;
         sc.nsplit = (KT + sc.kts - 1) / sc.kts; /* every piece non-empty */
         ws_bytes = SGEMM_TMAP_KST_WS_BYTES(sc.sk_units, sc.nsplit, CL, BM);
+    } else if (SK == 4) {
+        /* no tail to cut: the same candidate's whole-tile kernel (SK = 0,
+         * the same resources), instruction for instruction the kernel
+         * without the split tail */
+        kern = kern_whole;
+        if ((rc = smem_opt_in((const void *)kern, smem, attr_set_whole)) != 0)
+            return rc;
     }
     if (ws_bytes > 0) {
         void *ws = NULL;
@@ -1547,9 +1560,10 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static_assert(!(DB == 2 && SK == 1), "_pf or _sk: the name has room for one (untested together)");
         static_assert(ST >= 2, "a ring of at least two stages");
         static_assert(SMEM_SM90_FITS(SGEMM_TMA_SMEM_OF(2, BM, ST), 1), "fits in sm_90 shared memory");
-        static unsigned long long attr_set; /* one bit per device */
-        static int slots[64];               /* resident clusters, per device */
-        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots, BM, CL, SK,
+        static unsigned long long attr_set, attr_set_whole; /* one bit per device */
+        static int slots[64];                               /* resident clusters, per device */
+        return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots,
+                                 sgemm_tmap_kernel<BM, ST, PP, CL, 0, DB == 2>, &attr_set_whole, BM, CL, SK,
                                  SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
