@@ -800,6 +800,19 @@ static void test_notes(void)
     CHECK(test_contains(t, "\n  clocks while timed: SM 1600-1980 MHz (max 1980), memory 3201-3201 MHz, up to 55 C, "
                            "300-600 W\n"),
           "no clocks line under the case:\n%s", t);
+    /* 1600 against 1980 MHz: the percent compares different clocks, said once
+     * (its reference and fastest library are the same row) */
+    CHECK(test_contains(t, "\n  ~ tf32_tma ran at 1600 MHz (mean SM clock), cublas_tf32 at 1980 MHz: the percent "
+                           "against it compares the two at different clocks (--interleave times a case's variants "
+                           "alike)\n"),
+          "no clock-gap note:\n%s", t);
+    CHECK(strstr(strstr(t, "\n  ~ ") + 1, "\n  ~ ") == NULL, "the clock-gap note twice:\n%s", t);
+    /* within 5%: no note */
+    nr[1].sm_clock_mhz = 1900;
+    free(t);
+    t = render_case(&ni, nr, 2);
+    CHECK(!test_contains(t, "\n  ~ "), "a clock-gap note within 5%%:\n%s", t);
+    nr[1].sm_clock_mhz = 1600;
     /* %peak at the measured clock: 2 x 4097^3 FLOPs in 4 ms at 1600 MHz */
     CHECK(fabs(nr[1].pct_peak - metrics_tflops(nr[1].flops, 4.0) / metrics_peak_fp32_tflops(132, 128, 1600000.0) *
                                      100.0) < 1e-9,

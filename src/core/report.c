@@ -163,6 +163,35 @@ static void report_json_row(report *rp, const result_row *r)
     rp->rows_written++;
 }
 
+/* The timed row of `variant` among rows[0 .. count), or NULL. */
+static const result_row *report_timed_row(const result_row *rows, int count, const char *variant)
+{
+    for (int j = 0; variant && j < count; j++)
+        if (strcmp(rows[j].variant, variant) == 0 && rows[j].status == STATUS_OK && rows[j].time_ms.count > 0)
+            return &rows[j];
+    return NULL;
+}
+
+/* A hand row whose mean SM clock differs from that of the library row it is
+ * a percent of by more than REPORT_CLOCK_GAP_PCT: one line each, since the
+ * percent then compares the two kernels at different clocks (one timed after
+ * the GPU had slowed down for power or heat, typically), not only as kernels. */
+#define REPORT_CLOCK_GAP_PCT 5.0
+static void report_clock_gap(FILE *f, int md, const result_row *r, const result_row *rows, int count)
+{
+    if (r->library || r->status != STATUS_OK || r->time_ms.count == 0 || r->sm_clock_mhz <= 0) return;
+    const result_row *lib[2] = {report_timed_row(rows, count, r->ref_library),
+                                report_timed_row(rows, count, r->best_library)};
+    for (int i = 0; i < 2; i++) {
+        const result_row *l = lib[i];
+        if (!l || l->sm_clock_mhz <= 0 || (i == 1 && l == lib[0])) continue;
+        if (fabs(r->sm_clock_mhz - l->sm_clock_mhz) * 100.0 <= REPORT_CLOCK_GAP_PCT * l->sm_clock_mhz) continue;
+        fprintf(f, "%s  ~ %s ran at %.0f MHz (mean SM clock), %s at %.0f MHz: the percent against it compares the "
+                   "two at different clocks (--interleave times a case's variants alike)\n",
+                md ? ">" : "", r->variant, r->sm_clock_mhz, l->variant, l->sm_clock_mhz);
+    }
+}
+
 void report_case(report *rp, const result_row *rows, int count)
 {
     FILE *f = rp->out;
@@ -263,6 +292,7 @@ void report_case(report *rp, const result_row *rows, int count)
             fprintf(f, "%s  ! %s: measured while the GPU slowed its clocks (%s; SM clock %.0f MHz mean, %.0f min%s)\n",
                     md ? ">" : "", r->variant, r->throttle, r->sm_clock_mhz, r->sm_clock_min_mhz,
                     r->resampled ? ", after timing it again" : "");
+        report_clock_gap(f, md, r, rows, count);
         if (strcmp(r->timing, "ungated") == 0)
             fprintf(f, "%s  %s: timed without the timing gate (its call waits on its stream, or the gate had no "
                        "mapped memory): launch latency and host time may be in its samples\n",
