@@ -44,15 +44,28 @@ static int expected_rows(const catalog *cat, int oi, const cli_options *o)
 }
 
 /* Plans and runs op `oi` at one size (--check-only); checks every row. */
+/* Resolves o, plans it and runs it (checked runs only: o.check_only) into
+ * sink; `what` names the run in a failure. */
+static void run_checked(device_ctx *dev, cli_options *o, run_sink *sink, const char *what)
+{
+    plan p;
+    char err[512];
+    volatile sig_atomic_t stop = 0;
+    o->check_only = 1;
+    o->progress = 0;
+    CHECK(cli_resolve(o, ops_catalog(), err, sizeof err) == 0, "%s: cli_resolve: %s", what, err);
+    CHECK(plan_build(&p, o, ops_catalog(), err, sizeof err) == 0, "%s: plan_build: %s", what, err);
+    CHECK(run_plan(dev, o, &p, sink, &stop) == 0, "%s: run_plan failed", what);
+    plan_free(&p);
+}
+
 static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long elems, unsigned long long seed)
 {
     const catalog *cat = ops_catalog();
     cli_options o;
-    plan p;
-    char err[512], what[128];
+    char what[128];
     collect c = {0, 0, what};
     run_sink sink = {collect_case, &c};
-    volatile sig_atomic_t stop = 0;
     cli_defaults(&o);
     o.op_names[0] = cat->ops[oi].name;
     o.op_name_count = 1;
@@ -65,16 +78,11 @@ static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long e
         o.elems_count = 1;
         snprintf(what, sizeof what, "%s elems=%lld", cat->ops[oi].name, elems);
     }
-    o.check_only = 1;
-    o.progress = 0;
     o.seed = seed;
     o.cpu_max_n = 65536; /* the CPU rows too, at every size (one checked run each) */
-    CHECK(cli_resolve(&o, cat, err, sizeof err) == 0, "%s: cli_resolve: %s", what, err);
-    CHECK(plan_build(&p, &o, cat, err, sizeof err) == 0, "%s: plan_build: %s", what, err);
-    CHECK(run_plan(dev, &o, &p, &sink, &stop) == 0, "%s: run_plan failed", what);
+    run_checked(dev, &o, &sink, what);
     CHECK(c.rows == expected_rows(cat, oi, &o), "%s: %d rows, expected %d", what, c.rows,
           expected_rows(cat, oi, &o));
-    plan_free(&p);
 }
 
 /* rel_err of the rows named cublas_tf32 and tf32_tma */
@@ -102,7 +110,6 @@ static void collect_tf32(void *ctx, result_row *rows, int count)
 static void check_tf32_rounding(device_ctx *dev, unsigned long long seed)
 {
     static const cli_shape shapes[] = {{1024, 1024, 1024}, {1000, 1030, 1028}, {16, 4096, 4096}};
-    const catalog *cat = ops_catalog();
     if (dev->info.cc_major != 9 || dev->info.cc_minor != 0) {
         printf("tf32 rounding: not checked, tf32_tma needs an sm_90a GPU (this one is cc %d.%d)\n",
                dev->info.cc_major, dev->info.cc_minor);
@@ -110,11 +117,8 @@ static void check_tf32_rounding(device_ctx *dev, unsigned long long seed)
     }
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         cli_options o;
-        plan p;
-        char err[512];
         tf32_errs e = {-1, -1};
         run_sink sink = {collect_tf32, &e};
-        volatile sig_atomic_t stop = 0;
         cli_defaults(&o);
         o.op_names[0] = "sgemm";
         o.op_name_count = 1;
@@ -123,13 +127,8 @@ static void check_tf32_rounding(device_ctx *dev, unsigned long long seed)
         o.variant_count = 2;
         o.gemm[0] = shapes[i];
         o.gemm_count = 1;
-        o.check_only = 1;
-        o.progress = 0;
         o.seed = seed + i;
-        CHECK(cli_resolve(&o, cat, err, sizeof err) == 0, "tf32 rounding: cli_resolve: %s", err);
-        CHECK(plan_build(&p, &o, cat, err, sizeof err) == 0, "tf32 rounding: plan_build: %s", err);
-        CHECK(run_plan(dev, &o, &p, &sink, &stop) == 0, "tf32 rounding: run_plan failed");
-        plan_free(&p);
+        run_checked(dev, &o, &sink, "tf32 rounding");
         CHECK(e.lib > 0 && e.hand > 0, "tf32 rounding %lldx%lldx%lld: rel_err cublas_tf32 %g tf32_tma %g",
               shapes[i].m, shapes[i].n, shapes[i].k, e.lib, e.hand);
         CHECK(e.hand <= 1.3 * e.lib, "tf32 rounding %lldx%lldx%lld: tf32_tma rel_err %g > 1.3 x cublas_tf32's %g",
