@@ -1310,8 +1310,8 @@ static inline long long sgemm_tmap_streamk_units(long long units, long long S)
  * still run in one round (P rem <= S), so that the tail takes 1 / P of a
  * unit's time instead of a whole one. Not taken when two pieces do not fit
  * in one round (rem > S / 2): rounds of pieces measured slower than whole
- * units on the H200 (8192: 34 units in 3 pieces, two rounds; see "What the
- * candidates showed"). */
+ * units on the H200 (8192: 34 units in 3 pieces, two rounds; see "Split
+ * tail" in the KIND 1 notes at the top). */
 static inline long long sgemm_tmap_kst_plan(long long units, long long S, int KT, int *pieces)
 {
     const long long rem = S > 0 ? units % S : 0;
