@@ -293,12 +293,12 @@
  *     each stores its accumulators in its slot; the last to arrive adds the
  *     P partial tiles in piece order and stores the sums, so results are
  *     deterministic; nobody waits. Measured (results/h200/
- *     search_tma_kst.txt, A/B/A/B in one process, two calls):
+ *     search_tma_kst.txt, A/B in one process, three calls):
  *     1024 x 14336 x 4096 about as much faster as the 3.5 unit times
- *     instead of 4 predicted, 2304 x 2048 x 4096 (6 units in 4 pieces) far
- *     faster, both in both calls; 2048 x 49152 x 12288 (18 units in 3
- *     pieces, 24 unit times against 23.33) faster in one call and slower in
- *     the other: inside that long power-capped shape's drift. With more
+ *     instead of 4 predicted, in every call; 2304 x 2048 x 4096 (6 units in
+ *     4 pieces) far faster in both calls that ran it; 2048 x 49152 x 12288
+ *     (18 units in 3 pieces, 23.33 unit times against 24) moved either way
+ *     between calls: inside that long power-capped shape's drift. With more
  *     pieces than clusters (rounds of pieces: 8192, 34 units in 3 pieces,
  *     102 pieces, two rounds; 6144, three; 4096 x 14336 x 4096, two) it ran
  *     slower than whole units, not the 2-3% faster predicted: under the
