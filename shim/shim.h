@@ -28,12 +28,15 @@ int shim_cub_reduce_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg
 int shim_cub_reduce_f32(const float *x, long long n, float *out_dev, void *temp, size_t temp_bytes,
                         cudaStream_t stream, char *msg, size_t msg_len);
 
-/* cub::DeviceRadixSort::SortKeys from in to out (in is left unchanged) */
+/* cub::DeviceRadixSort::SortKeys from in to out (in is left unchanged);
+ * offset_bits 32: num_items as int (32-bit offsets; long long beyond
+ * INT_MAX), 64: as long long (64-bit offsets, the instantiation
+ * thrust::sort runs). The temp size serves both key types and widths. */
 int shim_cub_sort_temp_bytes(long long n, size_t *bytes, char *msg, size_t msg_len);
 int shim_cub_sort_u32(const uint32_t *in, uint32_t *out, long long n, void *temp, size_t temp_bytes,
-                      cudaStream_t stream, char *msg, size_t msg_len);
+                      int offset_bits, cudaStream_t stream, char *msg, size_t msg_len);
 int shim_cub_sort_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes,
-                      cudaStream_t stream, char *msg, size_t msg_len);
+                      int offset_bits, cudaStream_t stream, char *msg, size_t msg_len);
 
 /* cub::DeviceHistogram::HistogramEven into bins (device memory; cub zeroes it).
  * u8: 256 bins over bytes, levels 0..256 (bin = the byte). f32: num_bins

@@ -20,8 +20,15 @@
  * (CCCL 3.0 takes any integral num_items, choosing 64-bit offsets). The
  * *_temp_bytes query and the run function make the same choice from n, so
  * query and run with the same n. CUB itself refuses a temp_bytes that is too
- * small (cudaErrorInvalidValue). shim_cub_sort_temp_bytes returns the larger of
- * the uint32 and float requirements, so one buffer serves both key types.
+ * small (cudaErrorInvalidValue).
+ *
+ * The radix sort takes the offset width from the caller (offset_bits 32 or
+ * 64) at every n: the num_items type picks CUB's kernel instantiation, and
+ * the 64-bit one (unsigned long long offsets) is the one thrust::sort itself
+ * runs, which is not the 32-bit one a plain `int n` call gets; the two run at
+ * different speeds, so compare keeps a row of each (src/gpu/op_sort.c).
+ * shim_cub_sort_temp_bytes returns the largest requirement over both key
+ * types and both widths, so one buffer serves every form.
  */
 #include <climits>
 #include <cstdarg>
@@ -130,11 +137,13 @@ cudaError_t shim_cub_sum(void *temp, size_t &bytes, const float *x, float *out, 
     return cub::DeviceReduce::Sum(temp, bytes, x, out, n, stream);
 }
 
+/* offset_bits 32: num_items as int (n <= INT_MAX), else as long long (64-bit offsets). */
 template <typename KeyT>
-cudaError_t shim_cub_radix(void *temp, size_t &bytes, const KeyT *in, KeyT *out, long long n, cudaStream_t stream)
+cudaError_t shim_cub_radix(void *temp, size_t &bytes, const KeyT *in, KeyT *out, long long n, int offset_bits,
+                           cudaStream_t stream)
 {
     const int end_bit = (int)(sizeof(KeyT) * 8);
-    if (n <= INT_MAX)
+    if (offset_bits == 32 && n <= INT_MAX)
         return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, (int)n, 0, end_bit, stream);
     return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, n, 0, end_bit, stream);
 }
@@ -155,18 +164,20 @@ int shim_thrust_sort(KeyT *keys, long long n, cudaStream_t stream, char *msg, si
 }
 
 template <typename KeyT>
-int shim_cub_sort(const KeyT *in, KeyT *out, long long n, void *temp, size_t temp_bytes, cudaStream_t stream,
-                  char *msg, size_t msg_len, const char *what)
+int shim_cub_sort(const KeyT *in, KeyT *out, long long n, void *temp, size_t temp_bytes, int offset_bits,
+                  cudaStream_t stream, char *msg, size_t msg_len, const char *what)
 {
     try {
         if (n < 0)
             return shim_bad_arg(msg, msg_len, what, "n < 0");
+        if (offset_bits != 32 && offset_bits != 64)
+            return shim_bad_arg(msg, msg_len, what, "offset_bits is neither 32 nor 64");
         if ((in == nullptr || out == nullptr) && n > 0)
             return shim_bad_arg(msg, msg_len, what, "in or out is NULL");
         if (temp == nullptr)
             return shim_bad_arg(msg, msg_len, what, "temp is NULL (size it with shim_cub_sort_temp_bytes)");
         size_t bytes = temp_bytes;
-        cudaError_t err = shim_cub_radix<KeyT>(temp, bytes, in, out, n, stream);
+        cudaError_t err = shim_cub_radix<KeyT>(temp, bytes, in, out, n, offset_bits, stream);
         if (err != cudaSuccess)
             return shim_cuda_fail(msg, msg_len, what, err);
         return shim_ok(msg, msg_len);
@@ -351,30 +362,35 @@ extern "C" int shim_cub_sort_temp_bytes(long long n, size_t *bytes, char *msg, s
             return shim_bad_arg(msg, msg_len, what, "n < 0");
         if (bytes == nullptr)
             return shim_bad_arg(msg, msg_len, what, "bytes is NULL");
-        size_t b_u32 = 0;
-        size_t b_f32 = 0;
-        cudaError_t err = shim_cub_radix<uint32_t>(nullptr, b_u32, nullptr, nullptr, n, 0);
-        if (err == cudaSuccess)
-            err = shim_cub_radix<float>(nullptr, b_f32, nullptr, nullptr, n, 0);
-        if (err != cudaSuccess)
-            return shim_cuda_fail(msg, msg_len, what, err);
-        *bytes = b_u32 > b_f32 ? b_u32 : b_f32;
+        size_t most = 0;
+        for (int bits = 32; bits <= 64; bits += 32) {
+            size_t b_u32 = 0;
+            size_t b_f32 = 0;
+            cudaError_t err = shim_cub_radix<uint32_t>(nullptr, b_u32, nullptr, nullptr, n, bits, 0);
+            if (err == cudaSuccess)
+                err = shim_cub_radix<float>(nullptr, b_f32, nullptr, nullptr, n, bits, 0);
+            if (err != cudaSuccess)
+                return shim_cuda_fail(msg, msg_len, what, err);
+            most = b_u32 > most ? b_u32 : most;
+            most = b_f32 > most ? b_f32 : most;
+        }
+        *bytes = most;
         return shim_ok(msg, msg_len);
     }
     SHIM_CATCH(msg, msg_len, what)
 }
 
 extern "C" int shim_cub_sort_u32(const uint32_t *in, uint32_t *out, long long n, void *temp, size_t temp_bytes,
-                                 cudaStream_t stream, char *msg, size_t msg_len)
+                                 int offset_bits, cudaStream_t stream, char *msg, size_t msg_len)
 {
-    return shim_cub_sort<uint32_t>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
+    return shim_cub_sort<uint32_t>(in, out, n, temp, temp_bytes, offset_bits, stream, msg, msg_len,
                                    "cub::DeviceRadixSort::SortKeys (uint32 keys)");
 }
 
 extern "C" int shim_cub_sort_f32(const float *in, float *out, long long n, void *temp, size_t temp_bytes,
-                                 cudaStream_t stream, char *msg, size_t msg_len)
+                                 int offset_bits, cudaStream_t stream, char *msg, size_t msg_len)
 {
-    return shim_cub_sort<float>(in, out, n, temp, temp_bytes, stream, msg, msg_len,
+    return shim_cub_sort<float>(in, out, n, temp, temp_bytes, offset_bits, stream, msg, msg_len,
                                 "cub::DeviceRadixSort::SortKeys (float keys)");
 }
 

@@ -49,7 +49,7 @@ typedef struct {
     int hello_bytes;         /* sizeof(fleet_hello) */
     int rank, local_rank;
     int device;              /* the ordinal it took */
-    int rc;                  /* 0 opened; else what open/check_memory returned */
+    int rc;                  /* 0 opened; else what open returned */
     long long flush_bytes;
     char git_commit[48];
     char err[768];           /* why it could not open */
@@ -152,10 +152,7 @@ static void fleet_open_own(const compare_gpu_api *api, const cli_options *o, con
     h->device = fleet_rank_device(o, h->local_rank, present);
     if (bad && bad[0] && atoi(bad) == fleet_rank) h->device = CLI_MAX_ORDINAL; /* planted: no such GPU */
     h->rc = api->open(h->device, o->seed, &h->info, dev, h->err, sizeof h->err);
-    if (h->rc == 0) {
-        h->rc = api->check_memory(*dev, p, h->err, sizeof h->err);
-        h->flush_bytes = api->flush_bytes(*dev);
-    }
+    if (h->rc == 0) h->flush_bytes = api->flush_bytes(*dev);
     if (h->rc) {
         api->close(*dev);
         *dev = NULL;

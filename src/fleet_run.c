@@ -199,7 +199,6 @@ static compare_gpu_device *fleet_local_open(const compare_gpu_api *api, fleet_ou
     compare_gpu_device *dev = NULL;
     char err[1024], why[1100];
     int rc = api->open(ordinal, f->o->seed, &f->info[i], &dev, err, sizeof err);
-    if (rc == 0) rc = api->check_memory(dev, f->p, err, sizeof err);
     if (rc == 0) {
         fleet_out_opened(f, i, api->flush_bytes(dev));
         return dev;

@@ -125,15 +125,6 @@ static int fake_open(int ordinal, unsigned long long seed, run_info *info, compa
     return 0;
 }
 
-static int fake_check_memory(compare_gpu_device *dev, const plan *p, char *err, size_t err_len)
-{
-    (void)dev;
-    (void)p;
-    (void)err;
-    (void)err_len;
-    return 0;
-}
-
 static int fake_run(compare_gpu_device *dev, const cli_options *o, const plan *p, run_sink *sink,
                     volatile sig_atomic_t *stop)
 {
@@ -199,7 +190,7 @@ static void fake_close(compare_gpu_device *dev) { free(dev); }
 
 static const compare_gpu_api fake_api = {
     COMPARE_GPU_API_VERSION, fake_load_plugin, fake_catalog,  fake_device_count, fake_open,
-    fake_check_memory,       fake_run,         fake_mem_info, fake_flush_bytes,  fake_close,
+    fake_run,         fake_mem_info, fake_flush_bytes,  fake_close,
 };
 
 const compare_gpu_api *compare_gpu_api_get(void);

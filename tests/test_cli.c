@@ -200,9 +200,17 @@ static void test_parse_direct(void)
     CHECK(o.seed == 0 && o.device == 3 && o.flush == 0 && o.progress == 0 && o.check_only == 1,
           "seed %llu device %d flush %d progress %d check %d", o.seed, o.device, o.flush, o.progress, o.check_only);
     CHECK(o.format == CLI_FORMAT_JSON, "format %d", (int)o.format);
-    CHECK(o.interleave == 0, "interleave on by default");
+    CHECK(o.interleave == 0, "--check-only left interleaved timing on");
+    PARSE_OK(&o, "--max-reps", "9");
+    CHECK(o.interleave == 1 && o.max_reps == 9, "interleaved is not the default: %d", o.interleave);
     PARSE_OK(&o, "--interleave", "--max-reps", "9");
     CHECK(o.interleave == 1 && o.max_reps == 9, "--interleave: %d", o.interleave);
+    PARSE_OK(&o, "--sequential");
+    CHECK(o.interleave == 0, "--sequential: %d", o.interleave);
+    PARSE_OK(&o, "--profile");
+    CHECK(o.interleave == 0, "--profile left interleaved timing on");
+    PARSE_OK(&o, "--discard-throttled");
+    CHECK(o.interleave == 0, "--discard-throttled left interleaved timing on");
     PARSE_OK(&o, "--format=md", "--seed=18446744073709551615", "--max-time=0", "--noise=0", "--device=1023");
     CHECK(o.format == CLI_FORMAT_MD && o.seed == 18446744073709551615ULL && o.max_time_s == 0.0 &&
               o.noise_pct == 0.0 && o.device == 1023,
@@ -463,6 +471,8 @@ static const bad_row bad_rows[] = {
     {FUNC, "--interleave conflicts with --check-only", {"--check-only", "--interleave"}},
     {FUNC, "--interleave conflicts with --profile", {"--interleave", "--profile"}},
     {FUNC, "--interleave takes no value", {"--interleave=1"}},
+    {FUNC, "--interleave and --sequential conflict", {"--interleave", "--sequential"}},
+    {FUNC, "--sequential takes no value", {"--sequential=1"}},
     {BIN, "--format 'xml' is unknown (expected table, md or json)", {"--format", "xml"}},
     {FUNC, "--format 'TABLE'", {"--format", "TABLE"}},
     {BIN, "--list takes no value", {"--list=3"}},

@@ -128,7 +128,7 @@ static const char *const design_columns[] = {
     /* more may follow (DESIGN.md): these do */
     "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
     "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
-    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message"};
+    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message", "note"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)
@@ -184,6 +184,7 @@ static void make_hand_row(result_row *r)
     r->power_w = 612.25;
     snprintf(r->throttle, sizeof r->throttle, "sw_power_cap|hw_thermal");
     snprintf(r->timing, sizeof r->timing, "gated");
+    r->interleaved = 1;
 }
 
 static void test_rows(void)
@@ -203,6 +204,7 @@ static void test_rows(void)
     lib.ref_library = NULL;
     lib.best_library = NULL;
     lib.pct_ref = lib.pct_best = -1; /* as run.c leaves them on library rows */
+    snprintf(lib.note, sizeof lib.note, "allocates on every call, \"timed\"");
     fail = hand;
     fail.variant = "naive";
     fail.status = STATUS_FAIL;
@@ -227,6 +229,7 @@ static void test_rows(void)
     red.tolerance = 1.2874603271484375e-05;
     red.flops = -1;
     red.bytes = 4.0 * (1 << 26);
+    red.interleaved = 1;
 
     snprintf(path, sizeof path, "%s/rows.csv", tmp_dir);
     CHECK(csv_open(&w, path, err, sizeof err) == 0, "csv_open: %s", err);
@@ -331,6 +334,8 @@ static void test_rows(void)
     CELL(2, "best_library", "");
     CELL(2, "pct_of_best_library", "");
     CELL(2, "time_ms_median", "4.125");
+    CELL(2, "note", "allocates on every call, \"timed\"");
+    CELL(1, "note", "");
     /* the FAIL row: no speed figure at all, the error and the message kept */
     CELL(3, "variant", "naive");
     CELL(3, "status", "FAIL");

@@ -222,13 +222,17 @@ static void test_plugin(const char *dir)
 static void test_memory_refusal(void)
 {
     /* no shape the CLI accepts is too large for an H200: pretend 1 GiB is free
-     * (a test-only cap on what device_mem_info reports to the check) */
+     * (a test-only cap on what device_mem_info reports): the case that does
+     * not fit is SKIP with needed vs free, the others run, exit 0 */
     char *env[] = {"COMPARE_TEST_FREE_BYTES=1073741824", NULL};
-    char *argv[] = {COMPARE_BIN, "--n", "8192", "--quiet", NULL};
-    test_run(argv, env, 0, 0, 60, &proc);
-    CHECK(proc.status == 2, "oversized run exit %d (expected 2): %s", proc.status, proc.err);
-    CHECK(test_contains(proc.err, "GiB") && test_contains(proc.err, "free"), "no needed-vs-free message: %s",
-          proc.err);
+    char *argv[] = {COMPARE_BIN, "--ops", "sgemm,reduce", "--n", "8192", "--elems", "4099", "--variants",
+                    "cublas_fp32,cublas_tf32,vec4", "--reps", "3", "--quiet", NULL};
+    test_run(argv, env, 0, 0, 120, &proc);
+    CHECK(proc.status == 0, "oversized case: exit %d (expected 0, its rows SKIP): %s", proc.status, proc.err);
+    CHECK(test_contains(proc.out, "cublas_fp32 SKIP: not run: the case needs") && test_contains(proc.out, "GiB free"),
+          "no SKIP with needed vs free:\n%s", proc.out);
+    CHECK(test_contains(proc.out, "\nvec4 ") && !test_contains(proc.out, "vec4 SKIP"), "the reduce case did not run:\n%s",
+          proc.out);
     /* tf32_tma's own staging buffer counts: at n = 4097 the case's buffers
      * (A, B, C in float and double, 0.60 GB) and the 256 MiB reserve fit in
      * 0.974 GB, with the staged A', B', C' (0.20 GB) they do not */
@@ -236,14 +240,15 @@ static void test_memory_refusal(void)
     char *lib[] = {COMPARE_BIN, "--ops", "sgemm", "--variants", "cublas_tf32", "--n", "4097", "--reps", "3",
                    "--quiet", NULL};
     test_run(lib, env2, 0, 0, 120, &proc);
-    CHECK(proc.status == 0, "cublas_tf32 at 4097 under a 0.974 GB cap: exit %d (expected 0): %s", proc.status,
-          proc.err);
+    CHECK(proc.status == 0 && !test_contains(proc.out, "SKIP"),
+          "cublas_tf32 at 4097 under a 0.974 GB cap: exit %d (expected 0, nothing skipped): %s\n%s", proc.status,
+          proc.err, proc.out);
     char *tma[] = {COMPARE_BIN, "--ops", "sgemm", "--variants", "tf32_tma", "--n", "4097", "--reps", "3",
                    "--quiet", NULL};
     test_run(tma, env2, 0, 0, 120, &proc);
-    CHECK(proc.status == 2 && test_contains(proc.err, "GiB"),
-          "tf32_tma at 4097 (staged) under a 0.974 GB cap: exit %d (expected 2, its staging counted): %s",
-          proc.status, proc.err);
+    CHECK(proc.status == 0 && test_contains(proc.out, "tf32_tma SKIP: not run: the case needs"),
+          "tf32_tma at 4097 (staged) under a 0.974 GB cap: exit %d (expected 0, SKIP: its staging counted): %s\n%s",
+          proc.status, proc.err, proc.out);
 }
 
 static void test_interrupt(const char *dir, int sig, int expected)
@@ -275,16 +280,19 @@ static void test_interrupt(const char *dir, int sig, int expected)
     CHECK(system(old) != 0, "a temporary CSV was left in %s", dir);
 }
 
-/* --interleave on sgemm and reduce (vec4 keeps a ticket in its workspace
- * between its own calls: each variant has a slice of its own): with
- * --reps 5 --max-reps 5 every variant gets exactly 5 samples, one a round */
+/* interleaved timing (the default) on sgemm and reduce (vec4 keeps a ticket
+ * in its workspace between its own calls: each variant has a slice of its
+ * own): with --reps 5 --max-reps 5 every variant gets exactly 5 samples, one
+ * a round; cublaslt_best names the algorithm it picked; --sequential
+ * writes interleave 0 */
 static void test_interleave(const char *dir)
 {
     char csv[512];
     test_csv_doc d;
     snprintf(csv, sizeof csv, "%s/interleave.csv", dir);
-    char *argv[] = {COMPARE_BIN, "--interleave", "--ops", "sgemm,reduce", "--n", "100", "--elems", "4099",
-                    "--variants", "cublas_fp32,cublas_tf32,tuned,tf32_tma,thrust,cub,vec4,shuffle", "--reps", "5",
+    char *argv[] = {COMPARE_BIN, "--ops", "sgemm,reduce", "--n", "100", "--elems", "4099",
+                    "--variants", "cublas_fp32,cublas_tf32,cublaslt_best,tuned,tf32_tma,thrust,cub,vec4,shuffle",
+                    "--reps", "5",
                     "--max-reps", "5", "--csv", csv, NULL};
     test_run(argv, NULL, 0, 0, 300, &proc);
     CHECK(proc.status == 0, "interleaved run exit %d; stderr:\n%s\nstdout:\n%s", proc.status, proc.err, proc.out);
@@ -293,7 +301,7 @@ static void test_interleave(const char *dir)
     CHECK(text != NULL, "no CSV written at %s", csv);
     if (!text) return;
     test_csv_parse(text, &d);
-    CHECK(d.ok && d.nrec == 9, "%d records, expected a header and 8 rows", d.nrec);
+    CHECK(d.ok && d.nrec == 10, "%d records, expected a header and 9 rows", d.nrec);
     const int nvml = test_contains(proc.out, "observed through NVML");
     for (int r = 1; r < d.nrec; r++) {
         CHECK(strcmp(test_csv_cell(&d, r, "status"), "ok") == 0, "row %d (%s) status %s: %s", r,
@@ -304,11 +312,28 @@ static void test_interleave(const char *dir)
               test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "samples"));
         CHECK(strcmp(test_csv_cell(&d, r, "timing"), strcmp(test_csv_cell(&d, r, "variant"), "thrust") ? "gated" : "host") == 0,
               "row %d (%s): timing [%s]", r, test_csv_cell(&d, r, "variant"), test_csv_cell(&d, r, "timing"));
+        if (strcmp(test_csv_cell(&d, r, "variant"), "cublaslt_best") == 0)
+            CHECK(strncmp(test_csv_cell(&d, r, "kernel"), "cublasLt algo ", 14) == 0, "cublaslt_best kernel [%s]",
+                  test_csv_cell(&d, r, "kernel"));
         /* samples of microseconds, none with a 5 ms reading inside: the nearest ones */
         if (nvml)
             CHECK(test_csv_cell(&d, r, "sm_clock_mhz")[0] != '\0', "row %d (%s): no SM clock though NVML is there",
                   r, test_csv_cell(&d, r, "variant"));
     }
+    test_csv_doc_free(&d);
+    free(text);
+    char *seq[] = {COMPARE_BIN, "--sequential", "--ops", "reduce", "--elems", "4099", "--variants", "vec4", "--reps",
+                   "3", "--max-reps", "3", "--csv", csv, "--quiet", NULL};
+    test_run(seq, NULL, 0, 0, 120, &proc);
+    CHECK(proc.status == 0 && test_contains(proc.out, "timing: sequential"), "--sequential run exit %d:\n%s",
+          proc.status, proc.out);
+    text = test_read_file(csv);
+    CHECK(text != NULL, "no CSV written at %s", csv);
+    if (!text) return;
+    test_csv_parse(text, &d);
+    for (int r = 1; r < d.nrec; r++)
+        CHECK(strcmp(test_csv_cell(&d, r, "interleave"), "0") == 0, "--sequential row %d interleave [%s]", r,
+              test_csv_cell(&d, r, "interleave"));
     test_csv_doc_free(&d);
     free(text);
 }

@@ -126,17 +126,23 @@ static void test_sort_patterns(cudaStream_t s)
                  * below then read din while it is being written (the cause of
                  * the "radix f32 ... keys differ" failures, see tests/stress.c). */
                 CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
-                for (int impl = 0; impl < 4; impl++) {
-                    const char *name = impl == 0 ? "radix" : impl == 1 ? "cub" : impl == 2 ? "thrust" : "onesweep";
+                for (int impl = 0; impl < 5; impl++) {
+                    const char *name = impl == 0   ? "radix"
+                                       : impl == 1 ? "cub (32-bit offsets)"
+                                       : impl == 2 ? "thrust"
+                                       : impl == 3 ? "onesweep"
+                                                   : "cub (64-bit offsets)";
                     int rc;
                     size_t bad = 0, first = 0;
                     CK(cudaMemsetAsync(dout, 0xff, n * 4, s));
                     if (impl == 0)
                         rc = is_float ? sort_radix_f32(din, dout, (long long)n, scratch, sb, s)
                                       : sort_radix_u32(din, dout, (long long)n, scratch, sb, s);
-                    else if (impl == 1)
-                        rc = is_float ? shim_cub_sort_f32(din, dout, (long long)n, temp, tb, s, msg, sizeof msg)
-                                      : shim_cub_sort_u32(din, dout, (long long)n, temp, tb, s, msg, sizeof msg);
+                    else if (impl == 1 || impl == 4) {
+                        const int bits = impl == 1 ? 32 : 64;
+                        rc = is_float ? shim_cub_sort_f32(din, dout, (long long)n, temp, tb, bits, s, msg, sizeof msg)
+                                      : shim_cub_sort_u32(din, dout, (long long)n, temp, tb, bits, s, msg, sizeof msg);
+                    }
                     else if (impl == 3)
                         rc = is_float ? sort_onesweep_f32(din, dout, (long long)n, scratch_os, sb_os, s)
                                       : sort_onesweep_u32(din, dout, (long long)n, scratch_os, sb_os, s);

@@ -1,5 +1,5 @@
-/* tests/test_nogpu.c: with no usable GPU, `compare` says so in one line and
- * exits 77. Runs everywhere: on a machine with a GPU the GPU is hidden with
+/* tests/test_nogpu.c: with no usable GPU, `compare` says so in one line,
+ * says in a second what still works (the tests, --list, --help) and exits 77. Runs everywhere: on a machine with a GPU the GPU is hidden with
  * CUDA_VISIBLE_DEVICES="" (the driver then reports no devices). */
 #include <string.h>
 
@@ -16,7 +16,10 @@ int main(void)
     test_run(argv, env, 0, 0, 60, &p);
     CHECK(p.status == 77, "exit %d, expected 77; stderr: %s", p.status, p.err);
     CHECK(test_contains(p.err, "no usable GPU"), "message: %s", p.err);
-    CHECK(strchr(p.err, '\n') == strrchr(p.err, '\n'), "more than one line on stderr: %s", p.err);
+    CHECK(test_count(p.err, "\n") == 2, "not two lines on stderr: %s", p.err);
+    CHECK(test_contains(p.err, "still work: the tests") && test_contains(p.err, "compare --list") &&
+              test_contains(p.err, "compare --help"),
+          "no line on what still works: %s", p.err);
     CHECK(p.out[0] == '\0', "stdout not empty: %s", p.out);
 
     /* no CSV is created when there is no GPU */

@@ -197,6 +197,41 @@ static void test_percents(void)
     CHECK(fabs(plan_row_throughput(&rows[0]) - 6.7108864) < 1e-12, "plan_row_throughput");
 }
 
+/* %best is against the fastest library row that ran, whichever it is */
+static void test_best_is_fastest(void)
+{
+    run_info info;
+    result_row rows[4];
+    test_h200_run_info(&info, "NVIDIA H200");
+    row(&rows[0], "thrust", 1, NULL, NULL, 2.0);
+    row(&rows[1], "cub", 1, NULL, NULL, 1.25);
+    row(&rows[2], "cub_i32", 1, NULL, NULL, 1.0);
+    row(&rows[3], "onesweep", 0, "thrust", "cub", 0.8);
+    plan_percents(&ops[0], &info.dev, rows, 4);
+    CHECK(fabs(rows[3].pct_ref - 250.0) < 1e-12, "%%ref %.17g", rows[3].pct_ref);
+    CHECK(fabs(rows[3].pct_best - 125.0) < 1e-12 && strcmp(rows[3].best_library, "cub_i32") == 0,
+          "%%best %.17g against %s, expected 125 against cub_i32", rows[3].pct_best, rows[3].best_library);
+    /* the fastest failed: the next fastest that passed */
+    row(&rows[2], "cub_i32", 1, NULL, NULL, 1.0);
+    rows[2].status = STATUS_FAIL;
+    row(&rows[3], "onesweep", 0, "thrust", "cub", 0.8);
+    plan_percents(&ops[0], &info.dev, rows, 4);
+    CHECK(fabs(rows[3].pct_best - 156.25) < 1e-12 && strcmp(rows[3].best_library, "cub") == 0,
+          "%%best %.17g against %s, expected 156.25 against cub", rows[3].pct_best, rows[3].best_library);
+}
+
+/* interleaved when the summed workspaces fit, else sequential when the
+ * largest does, else not at all */
+static void test_case_fit(void)
+{
+    CHECK(plan_case_fit(100, 10, 30, 130, 1) == PLAN_FITS_INTERLEAVED, "130 free, 130 needed interleaved");
+    CHECK(plan_case_fit(100, 10, 30, 129, 1) == PLAN_FITS_SEQUENTIAL, "129 free: sequential");
+    CHECK(plan_case_fit(100, 10, 30, 110, 1) == PLAN_FITS_SEQUENTIAL, "110 free: sequential");
+    CHECK(plan_case_fit(100, 10, 30, 109, 1) == PLAN_FITS_NOT, "109 free: does not fit");
+    CHECK(plan_case_fit(100, 10, 30, 1000, 0) == PLAN_FITS_SEQUENTIAL, "--sequential stays sequential");
+    CHECK(plan_case_fit(100, 10, 30, 50, 0) == PLAN_FITS_NOT, "--sequential, 50 free");
+}
+
 /* the op's speed-up pair: the first row names the second */
 static void test_speedup(void)
 {
@@ -251,5 +286,7 @@ int main(void)
     test_too_many_variants();
     test_speedup();
     test_percents();
+    test_best_is_fastest();
+    test_case_fit();
     return test_finish("test_plan");
 }

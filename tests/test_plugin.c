@@ -46,11 +46,11 @@ int main(void)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             char want[160];
             /* the source column is 9 wide: a longer name pushes the next column along */
-            snprintf(want, sizeof want, "\n%-10s %-15s %-8s %-7s libgood_plugin.so ", rows[i][0], rows[i][1], "hand",
+            snprintf(want, sizeof want, "\n%-10s %-18s %-8s %-7s libgood_plugin.so ", rows[i][0], rows[i][1], "hand",
                      rows[i][2]);
             CHECK(test_contains(proc.out, want), "--list lacks [%s]:\n%s", want + 1, proc.out);
         }
-        CHECK(test_contains(proc.out, "\nsgemm      naive           hand     fp32    builtin "), "built-in rows gone:\n%s",
+        CHECK(test_contains(proc.out, "\nsgemm      naive              hand     fp32    builtin "), "built-in rows gone:\n%s",
               proc.out);
     }
     {

@@ -803,8 +803,8 @@ static void test_notes(void)
     /* 1600 against 1980 MHz: the percent compares different clocks, said once
      * (its reference and fastest library are the same row) */
     CHECK(test_contains(t, "\n  ~ tf32_tma ran at 1600 MHz (mean SM clock), cublas_tf32 at 1980 MHz: the percent "
-                           "against it compares the two at different clocks (--interleave times a case's variants "
-                           "alike)\n"),
+                           "against it compares the two at different clocks (interleaved timing, the default, "
+                           "times a case's variants alike)\n"),
           "no clock-gap note:\n%s", t);
     CHECK(strstr(strstr(t, "\n  ~ ") + 1, "\n  ~ ") == NULL, "the clock-gap note twice:\n%s", t);
     /* within 5%: no note */

@@ -24,7 +24,7 @@ typedef struct {
     op_rate rate;                     /* throughput unit of its rows */
     op_peak peak;                     /* the ceiling of its %peak column */
     const char *ref_library;          /* hand rows' %ref is taken against this library row */
-    const char *best_library;         /* and %best against this one (the fastest library) */
+    const char *best_library;         /* the library expected fastest (always run); %best is against the fastest that ran */
     const char *types[OP_MAX_TYPES];  /* element types run per size, e.g. {"u32", "f32"}; {NULL}: one,
                                          each row's math is its variant's */
     int per_dist;                     /* 1: one case per input distribution of --dist */

@@ -25,6 +25,7 @@ void cli_defaults(cli_options *o)
     o->noise_pct = 1.0;
     o->seed = 2026;
     o->flush = 1;
+    o->interleave = 1; /* fair by default: a case's variants timed in rounds */
     o->device = 0;
     o->devices[0] = 0;
     o->device_count = 1;
@@ -96,12 +97,15 @@ void cli_print_help(const char *prog)
            "  --discard-throttled  time a variant again (up to 3 times) when NVML saw the GPU slow\n"
            "                    down for power or heat during its samples; the row keeps the last\n"
            "                    try and its mark if it still was (clocks are observed, never set)\n"
-           "  --interleave      check every variant of a case first, then time them in rounds of one\n"
-           "                    sample each (order reversed every other round), so that a power cap\n"
-           "                    or heat that builds up slows them alike, not the ones timed last;\n"
-           "                    --reps/--max-reps count rounds, --max-time is per variant; a\n"
-           "                    variant whose samples no clock reading fell in gets the nearest\n"
-           "                    readings (samples shorter than the 5 ms NVML period)\n"
+           "  --interleave      the default: check every variant of a case first, then time them in\n"
+           "                    rounds of one sample each (order reversed every other round), so\n"
+           "                    that a power cap or heat that builds up slows them alike, not the\n"
+           "                    ones timed last; --reps/--max-reps count rounds, --max-time is per\n"
+           "                    variant. A case whose variants' workspaces do not fit in device\n"
+           "                    memory together is timed sequentially, and its rows say so\n"
+           "  --sequential      time each variant's samples together, one variant after another\n"
+           "                    (the order before interleaving became the default; implied by\n"
+           "                    --check-only, --profile and --discard-throttled)\n"
            "  --dist LIST       histogram inputs: uniform, skewed (most values in a few bins) or\n"
            "                    both, the default (uniform,skewed); recorded in the CSV\n"
            "  --chunks C        transfer: chunks (one stream each) of the overlapped variant (default 4)\n"
@@ -224,7 +228,7 @@ typedef enum {
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
     OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_PARALLEL_DEVICES, OPT_FLEET_THRESHOLD,
-    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_COUNT
+    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -245,7 +249,7 @@ static const struct {
     [OPT_DIST] = {"--dist", 1},    [OPT_CHUNKS] = {"--chunks", 1}, [OPT_CPU_MAX_N] = {"--cpu-max-n", 1},
     [OPT_PARALLEL_DEVICES] = {"--parallel-devices", 0}, [OPT_FLEET_THRESHOLD] = {"--fleet-threshold", 1},
     [OPT_FLEET_SERIAL] = {"--fleet-serial", 0}, [OPT_FLEET_TIMEOUT] = {"--fleet-timeout", 1},
-    [OPT_INTERLEAVE] = {"--interleave", 0},
+    [OPT_INTERLEAVE] = {"--interleave", 0}, [OPT_SEQUENTIAL] = {"--sequential", 0},
 };
 
 /* --device: N, a list N,M,... (each ordinal once) or all. */
@@ -445,6 +449,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
         case OPT_PROFILE: o->profile = 1; break;
         case OPT_DISCARD_THROTTLED: o->discard_throttled = 1; break;
         case OPT_INTERLEAVE: o->interleave = 1; break;
+        case OPT_SEQUENTIAL: o->interleave = 0; break;
         case OPT_DIST: {
             const char *names[4];
             int count = 0;
@@ -512,12 +517,18 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
         snprintf(err, err_len, "--format json takes one device (--device N); with several, use --csv");
         return 2;
     }
-    if (o->interleave && (o->discard_throttled || o->profile || o->check_only)) {
+    if (seen[OPT_INTERLEAVE] && seen[OPT_SEQUENTIAL]) {
+        snprintf(err, err_len, "--interleave and --sequential conflict (choose one timing order)");
+        return 2;
+    }
+    if (seen[OPT_INTERLEAVE] && (o->discard_throttled || o->profile || o->check_only)) {
         snprintf(err, err_len, "--interleave conflicts with %s (%s)",
                  o->discard_throttled ? "--discard-throttled" : o->profile ? "--profile" : "--check-only",
                  o->discard_throttled ? "it times one variant again on its own" : "it times nothing");
         return 2;
     }
+    /* interleaved is the default; these time one variant at a time (or nothing) */
+    if (o->discard_throttled || o->profile || o->check_only) o->interleave = 0;
     if (o->profile && (o->soak_s > 0 || o->check_only)) {
         snprintf(err, err_len, "--profile conflicts with %s (it launches each variant once)",
                  o->soak_s > 0 ? "--soak" : "--check-only");

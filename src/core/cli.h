@@ -60,7 +60,7 @@ typedef struct {
     double soak_s;                      /* > 0: repeat the whole plan for this long (leak/stability check) */
     int profile;                        /* --profile: verify, then launch each variant once, untimed */
     int discard_throttled;              /* --discard-throttled: re-sample rows measured while throttled */
-    int interleave;                     /* --interleave: a case's variants timed in rounds, one sample each */
+    int interleave;                     /* 1 (default): a case's variants timed in rounds, one sample each; 0 --sequential */
     const char *dists[2];               /* --dist: input distributions of the ops that take one */
     int dist_count;                     /* ("uniform", "skewed"; default both) */
     int chunks;                         /* --chunks: streams of the overlapped transfer (default 4) */

@@ -15,7 +15,7 @@
 #include "plan.h"
 #include "results.h"
 
-#define COMPARE_GPU_API_VERSION 2
+#define COMPARE_GPU_API_VERSION 3
 
 /* One open device: its context, stream, handles and flush buffer. Opaque to
  * the core; each is used by one thread at a time (several devices may run
@@ -37,8 +37,6 @@ typedef struct {
      * error (message in err; *dev stays NULL). Fills info->dev. */
     int (*open)(int ordinal, unsigned long long seed, run_info *info, compare_gpu_device **dev, char *err,
                 size_t err_len);
-    /* Refuses cases that cannot fit in the device's free memory: 0 or 2. */
-    int (*check_memory)(compare_gpu_device *dev, const plan *p, char *err, size_t err_len);
     /* Runs the plan on the device (see src/gpu/run.h for the codes). The
      * sink is called on the calling thread. */
     int (*run)(compare_gpu_device *dev, const cli_options *o, const plan *p, run_sink *sink,

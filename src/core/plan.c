@@ -135,6 +135,12 @@ void plan_free(plan *p)
     memset(p, 0, sizeof *p);
 }
 
+plan_fit plan_case_fit(size_t base, size_t ws_largest, size_t ws_sum, size_t free_bytes, int want_interleaved)
+{
+    if (want_interleaved && base + ws_sum <= free_bytes) return PLAN_FITS_INTERLEAVED;
+    return base + ws_largest <= free_bytes ? PLAN_FITS_SEQUENTIAL : PLAN_FITS_NOT;
+}
+
 double plan_row_throughput(const result_row *r)
 {
     switch (r->rate) {
@@ -169,13 +175,20 @@ void plan_percents(const op_info *op, const device_info *dev, result_row *rows, 
             if (peak > 0 && r->bytes > 0) r->pct_peak = metrics_gbps(r->bytes, ms) / peak * 100.0;
         }
         if (r->library) continue;
+        /* %best: against the fastest library row that passed and was timed
+         * (the op's best_library names the one expected, and stays the name
+         * when no library row ran) */
+        const result_row *best = NULL;
         for (int j = 0; j < count; j++) {
             const result_row *l = &rows[j];
             if (!l->library || l->status != STATUS_OK || l->time_ms.count == 0) continue;
             if (r->ref_library && strcmp(l->variant, r->ref_library) == 0)
                 r->pct_ref = metrics_pct_of(l->time_ms.median, ms);
-            if (r->best_library && strcmp(l->variant, r->best_library) == 0)
-                r->pct_best = metrics_pct_of(l->time_ms.median, ms);
+            if (!best || l->time_ms.median < best->time_ms.median) best = l;
+        }
+        if (best) {
+            r->best_library = best->variant;
+            r->pct_best = metrics_pct_of(best->time_ms.median, ms);
         }
     }
 }

@@ -46,12 +46,20 @@ void plan_free(plan *p);
 /* Fills the throughput, %ref, %best and %peak of a case's rows from their
  * medians: throughput in the op's rate unit, %ref / %best = library median
  * / hand median x 100 against the rows named by each hand row's
- * ref_library / best_library (only rows that passed and were timed count),
+ * ref_library and against the fastest library row of the case (its name
+ * then in best_library; only rows that passed and were timed count),
  * %peak against the device ceiling of the op (FP32 peak or memory
  * bandwidth; the row's measured SM / memory clock, when known, sets the
  * ceiling at the clock the row really ran at, else the device maximum);
  * and marks the row of the op's speed-up pair (op_info.speedup). */
 void plan_percents(const op_info *op, const device_info *dev, result_row *rows, int count);
+
+/* Whether a case fits in free device memory: base (its buffers, the growth
+ * of launchers' own buffers and the reserve) plus its workspaces, summed
+ * when its variants are timed interleaved (each keeps a slice), the largest
+ * when they are timed one after another. */
+typedef enum { PLAN_FITS_INTERLEAVED, PLAN_FITS_SEQUENTIAL, PLAN_FITS_NOT } plan_fit;
+plan_fit plan_case_fit(size_t base, size_t ws_largest, size_t ws_sum, size_t free_bytes, int want_interleaved);
 
 /* The throughput the table shows for a row, in its op's unit; < 0 n/a. */
 double plan_row_throughput(const result_row *r);

@@ -32,7 +32,10 @@ static void report_device_block(report *rp, const char *lead, const char *tail)
     if (in->l2_flush) fprintf(f, "%s  (a %.0f MiB memset before every sample)%s\n", lead, rp->flush_bytes / 1048576.0, tail);
     if (in->interleave)
         fprintf(f, "%stiming: interleaved (each case's variants checked first, then timed in rounds of one sample "
-                   "each)%s\n", lead, tail);
+                   "each; --sequential times them one after another)%s\n", lead, tail);
+    else
+        fprintf(f, "%stiming: sequential (each variant's samples together, one variant after another: under a power "
+                   "cap the ones timed later pay for the heat of those before)%s\n", lead, tail);
     fprintf(f, "%sdevice: %s, cc %d.%d, %d SMs, SM clock max %.0f MHz, memory %.0f MHz x %d-bit, L2 %.1f MiB, %.1f GiB%s\n",
             lead, d->name, d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz / 1e3, d->mem_clock_khz / 1e3,
             d->bus_width_bits, d->l2_bytes / 1048576.0, d->total_mem_bytes / 1073741824.0, tail);
@@ -154,8 +157,10 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_string(f, r->throttle);
     fprintf(f, ", \"timing\": ");
     report_json_string(f, r->timing);
-    fprintf(f, ", \"message\": ");
+    fprintf(f, ", \"interleaved\": %d, \"message\": ", r->interleaved);
     report_json_string(f, r->message);
+    fprintf(f, ", \"note\": ");
+    report_json_string(f, r->note);
     fprintf(f, ", \"samples_ms\": [");
     for (size_t i = 0; timed && r->samples_ms && i < r->time_ms.count; i++)
         fprintf(f, "%s%.9g", i ? ", " : "", r->samples_ms[i]);
@@ -187,7 +192,7 @@ static void report_clock_gap(FILE *f, int md, const result_row *r, const result_
         if (!l || l->sm_clock_mhz <= 0 || (i == 1 && l == lib[0])) continue;
         if (fabs(r->sm_clock_mhz - l->sm_clock_mhz) * 100.0 <= REPORT_CLOCK_GAP_PCT * l->sm_clock_mhz) continue;
         fprintf(f, "%s  ~ %s ran at %.0f MHz (mean SM clock), %s at %.0f MHz: the percent against it compares the "
-                   "two at different clocks (--interleave times a case's variants alike)\n",
+                   "two at different clocks (interleaved timing, the default, times a case's variants alike)\n",
                 md ? ">" : "", r->variant, r->sm_clock_mhz, l->variant, l->sm_clock_mhz);
     }
 }
@@ -210,6 +215,9 @@ void report_case(report *rp, const result_row *rows, int count)
             best = rows[i].best_library;
         }
     unit = catalog_rate_unit(rows[0].rate);
+    int width = 13; /* the variant column: the longest name of the case */
+    for (int i = 0; i < count; i++)
+        if ((int)strlen(rows[i].variant) > width) width = (int)strlen(rows[i].variant);
     snprintf(title, sizeof title, "%s", rows[0].case_label);
     fprintf(f, "\n%s%s", md ? "#### " : "", title);
     if (ref) fprintf(f, "  (%%ref = %% of %s, %%best = %% of %s%s)", ref, best,
@@ -221,7 +229,7 @@ void report_case(report *rp, const result_row *rows, int count)
         fprintf(f, "\n| variant | math | median ms | spread %% | %s | %% ref | %% best | %% peak | rel err | status |\n", unit);
         fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     } else {
-        fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", "variant", "math", "median ms", "spread%", unit,
+        fprintf(f, "%-*s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", width, "variant", "math", "median ms", "spread%", unit,
                 "%ref", "%best", "%peak", "rel err", "status");
     }
     for (int i = 0; i < count; i++) {
@@ -244,7 +252,7 @@ void report_case(report *rp, const result_row *rows, int count)
             fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", r->variant, r->math, med, spr, thr, pr,
                     pb, pk, err, status_name(r->status), mark);
         else
-            fprintf(f, "%-13s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s\n", r->variant, r->math, med, spr, thr, pr, pb, pk,
+            fprintf(f, "%-*s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s\n", width, r->variant, r->math, med, spr, thr, pr, pb, pk,
                     err, status_name(r->status), mark);
     }
     {
@@ -293,6 +301,7 @@ void report_case(report *rp, const result_row *rows, int count)
                     md ? ">" : "", r->variant, r->throttle, r->sm_clock_mhz, r->sm_clock_min_mhz,
                     r->resampled ? ", after timing it again" : "");
         report_clock_gap(f, md, r, rows, count);
+        if (r->note[0]) fprintf(f, "%s  %s: %s\n", md ? ">" : "", r->variant, r->note);
         if (strcmp(r->timing, "ungated") == 0)
             fprintf(f, "%s  %s: timed without the timing gate (its call waits on its stream, or the gate had no "
                        "mapped memory): launch latency and host time may be in its samples\n",

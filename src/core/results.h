@@ -90,6 +90,9 @@ typedef struct {
      * "host" (a host-synchronous call, timed from an idle stream), "wall"
      * (the host's own work, a wall clock), "" when not timed */
     char timing[8];
+    int interleaved;           /* 1: timed in rounds with the case's other variants (the default) */
+    char note[320];            /* what its time includes or how it was timed (a sequential
+                                  fallback, thrust's allocation per call), "" when nothing */
 } result_row;
 
 /* Sets every "not applicable" figure of a fresh row (< 0, empty strings). */

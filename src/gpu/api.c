@@ -52,12 +52,6 @@ static int api_use(compare_gpu_device *d, char *err, size_t err_len)
     return 1;
 }
 
-static int api_check_memory(compare_gpu_device *d, const plan *p, char *err, size_t err_len)
-{
-    if (api_use(d, err, err_len)) return 1;
-    return run_check_memory(p, err, err_len);
-}
-
 static int api_run(compare_gpu_device *d, const cli_options *o, const plan *p, run_sink *sink,
                    volatile sig_atomic_t *stop)
 {
@@ -86,7 +80,7 @@ static void api_close(compare_gpu_device *d)
 
 static const compare_gpu_api api_table = {
     COMPARE_GPU_API_VERSION, plugin_load,   api_catalog,     api_device_count, api_open,
-    api_check_memory,        api_run,       api_mem_info,    api_flush_bytes,  api_close,
+    api_run,       api_mem_info,    api_flush_bytes,  api_close,
 };
 
 const compare_gpu_api *compare_gpu_api_get(void);

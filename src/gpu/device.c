@@ -60,6 +60,7 @@ static int device_open_checked(device_ctx *d, unsigned long long seed)
     CK_CUDA(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     CK_CUBLAS(cublasCreate(&d->blas));
     CK_CUBLAS(cublasSetStream(d->blas, d->stream));
+    CK_CUBLAS(cublasLtCreate(&d->blaslt));
     CK_CURAND(curandCreateGenerator(&d->rng, CURAND_RNG_PSEUDO_PHILOX4_32_10));
     CK_CURAND(curandSetPseudoRandomGeneratorSeed(d->rng, seed));
     CK_CURAND(curandSetStream(d->rng, d->stream));
@@ -148,6 +149,7 @@ void device_close(device_ctx *d)
     if (d->ev_start) cudaEventDestroy(d->ev_start);
     if (d->ev_stop) cudaEventDestroy(d->ev_stop);
     if (d->rng) curandDestroyGenerator(d->rng);
+    if (d->blaslt) cublasLtDestroy(d->blaslt);
     if (d->blas) cublasDestroy(d->blas);
     if (d->stream) cudaStreamDestroy(d->stream);
     memset(d, 0, sizeof *d);

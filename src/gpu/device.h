@@ -5,6 +5,7 @@
 #define COMPARE_DEVICE_H
 
 #include <stddef.h>
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <curand.h>
 #include <cuda_runtime_api.h>
@@ -17,6 +18,7 @@ typedef struct {
     device_info info;          /* what the table's device block prints */
     cudaStream_t stream;       /* the one non-blocking stream everything runs on */
     cublasHandle_t blas;       /* bound to `stream` */
+    cublasLtHandle_t blaslt;   /* cuBLASLt (its calls take the stream each time) */
     curandGenerator_t rng;     /* Philox, bound to `stream` */
     void *flush_buf;           /* >= 2x L2, memset before each sample when flushing */
     size_t flush_bytes;

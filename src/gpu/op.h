@@ -81,6 +81,8 @@ struct variant {
     /* 0 when it declines the case on this device, with the reason in why
      * (NULL: runs any). */
     int (*supports)(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t why_len);
+    const char *note;          /* a line under the case about what its time includes (thrust's
+                                  per-call allocation), or NULL */
     const char *kernel;        /* what the row's `kernel` says when the launcher notes nothing
                                   (NULL: the variant's name) */
     const void *plugin;        /* a plugin's own variant row, NULL for built-in rows */

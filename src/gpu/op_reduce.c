@@ -204,7 +204,9 @@ static int v_cpu(const op_case *c, const variant *v, cudaStream_t s)
 static const variant reduce_variants[] = {
     {.info = {"reduce", "thrust", 1, "fp32", NULL, 0, "builtin",
               "thrust::reduce as a user calls it (temp alloc, result to host: host costs timed)"},
-     .run = v_thrust, .host_sync = 1},
+     .run = v_thrust, .host_sync = 1,
+     .note = "thrust::reduce allocates and frees its temporary storage and copies the sum to the "
+             "host on every call: both are in its time"},
     {.info = {"reduce", "cub", 1, "fp32", NULL, 0, "builtin", "cub::DeviceReduce::Sum, temp storage preallocated"},
      .run = v_cub, .workspace = v_cub_temp},
     REDUCE_HAND_ROWS(REDUCE_ROW)

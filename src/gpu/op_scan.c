@@ -269,7 +269,9 @@ static size_t v_cub_temp(const plan_case *pc, const variant *v)
 static const variant scan_variants[] = {
     {.info = {"scan", "thrust", 1, "types", NULL, 0, "builtin",
               "thrust::inclusive_scan as a user calls it (temp alloc: host costs timed)"},
-     .run = v_thrust, .host_sync = 1},
+     .run = v_thrust, .host_sync = 1,
+     .note = "thrust::inclusive_scan allocates and frees its temporary storage on every call: "
+             "that is in its time"},
     {.info = {"scan", "cub", 1, "types", NULL, 0, "builtin",
               "cub::DeviceScan::InclusiveSum, temp storage preallocated"},
      .run = v_cub, .workspace = v_cub_temp},

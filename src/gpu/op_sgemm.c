@@ -13,10 +13,12 @@
 #include <string.h>
 
 #include "blas.h"
+#include "blaslt.h"
 #include "cpu_omp.h"
 #include "check.h"
 #include "compare_plugin.h"
 #include "inputs.h"
+#include "kernel_ran.h"
 #include "metrics.h"
 #include "op.h"
 #include "sgemm_tf32_tma.h"
@@ -63,6 +65,7 @@ typedef struct {
     double *sums;           /* verification sums (device) */
     double norm_sq_a, norm_sq_b; /* ||A||_F^2, ||B||_F^2 (verify_gemm_judge's cancellation floor) */
     float *hA, *hB, *hC;    /* host copies for the CPU row (made by its prepare, once) */
+    blaslt_plan lt[2];      /* cublaslt_best_fp32 [0] and cublaslt_best [1] (TF32): picked by their first prepare */
 } sgemm_data;
 
 static size_t sgemm_case_bytes(const plan_case *pc)
@@ -84,6 +87,8 @@ static void sgemm_teardown(op_case *c)
     free(d->hA);
     free(d->hB);
     free(d->hC);
+    blaslt_plan_free(&d->lt[0]);
+    blaslt_plan_free(&d->lt[1]);
     free(d);
     c->data = NULL;
 }
@@ -208,6 +213,39 @@ static int v_cublas(const op_case *c, const variant *v, cudaStream_t s)
                       strcmp(v->info.math, "tf32") == 0);
 }
 
+/* cublaslt_best (TF32) and cublaslt_best_fp32: cuBLASLt's heuristic
+ * candidates timed once each on the case's operands in the row's first
+ * prepare, before its checked run and outside every timed region; the
+ * fastest runs from then on and names itself in the `kernel` column. */
+static int v_lt_prepare(const op_case *c, const variant *v, cudaStream_t s)
+{
+    sgemm_data *d = c->data;
+    blaslt_plan *p = &d->lt[strcmp(v->info.math, "tf32") == 0];
+    const size_t ws = c->workspace_bytes < BLASLT_WORKSPACE_BYTES ? c->workspace_bytes : BLASLT_WORKSPACE_BYTES;
+    if (p->picked) return STATUS_OK;
+    int st = blaslt_plan_pick(p, c->dev->blaslt, d->A, d->B, d->C, (int)c->pc->m, (int)c->pc->n, (int)c->pc->k,
+                              p == &d->lt[1], c->workspace, ws, s);
+    if (st != STATUS_OK) return st;
+    /* the candidates wrote C: poisoned again, so that what is verified is the pick's own output */
+    CK_CUDA(cudaMemsetAsync(d->C, 0xff, (size_t)c->pc->m * c->pc->n * 4, s));
+    return STATUS_OK;
+}
+
+static int v_lt(const op_case *c, const variant *v, cudaStream_t s)
+{
+    sgemm_data *d = c->data;
+    const blaslt_plan *p = &d->lt[strcmp(v->info.math, "tf32") == 0];
+    kernel_ran_note(p->name, NULL);
+    return blaslt_plan_run(p, c->dev->blaslt, d->A, d->B, d->C, c->workspace, s);
+}
+
+static size_t v_lt_workspace(const plan_case *pc, const variant *v)
+{
+    (void)pc;
+    (void)v;
+    return BLASLT_WORKSPACE_BYTES;
+}
+
 /* test-only: an illegal address, to prove faults are reported per variant */
 static int v_test_fault(const op_case *c, const variant *v, cudaStream_t s)
 {
@@ -307,6 +345,14 @@ static const variant sgemm_variants[] = {
      .run = v_cublas},
     {.info = {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", "cuBLAS SGEMM, CUBLAS_TF32_TENSOR_OP_MATH"},
      .run = v_cublas},
+    {.info = {"sgemm", "cublaslt_best", 1, "tf32", NULL, 0, "builtin",
+              "cuBLASLt TF32 (COMPUTE_32F_FAST_TF32): the fastest of its heuristic's top 8 algorithms, timed once "
+              "each in the untimed setup"},
+     .run = v_lt, .prepare = v_lt_prepare, .workspace = v_lt_workspace},
+    {.info = {"sgemm", "cublaslt_best_fp32", 1, "fp32", NULL, 0, "builtin",
+              "cuBLASLt FP32 (COMPUTE_32F): the fastest of its heuristic's top 8 algorithms, timed once each in the "
+              "untimed setup"},
+     .run = v_lt, .prepare = v_lt_prepare, .workspace = v_lt_workspace},
     SGEMM_HAND_ROWS(SGEMM_ROW)
     {.info = {"sgemm", "cpu_omp", 0, "fp32", NULL, 0, "builtin", "the host: OpenMP, cache-blocked, FP32 (up to --cpu-max-n)"},
      .run = v_cpu, .prepare = v_cpu_prepare, .host_timed = 1, .supports = v_cpu_supports},

@@ -74,17 +74,16 @@ static size_t run_workspace_of(const plan_case *pc, const variant *v)
     return (b + 255) / 256 * 256;
 }
 
-/* The case's workspace: the largest variant's (variants run one after
- * another and each starts from it zeroed), or with --interleave the sum of
- * all (each variant keeps a slice of its own: they take turns sample by
- * sample, and a variant may keep state there between its own calls). */
-static size_t run_workspace_bytes(const plan_case *pc)
+/* The case's workspace: the largest variant's (variants timed one after
+ * another each start from it zeroed), or, interleaved, the sum of all (each
+ * variant keeps a slice of its own: they take turns sample by sample, and a
+ * variant may keep state there between its own calls). */
+static size_t run_workspace_bytes(const plan_case *pc, int interleaved)
 {
     size_t w = 0;
-    const int sum = pc->opts && pc->opts->interleave;
     for (int i = 0; i < pc->variant_count; i++) {
         size_t b = run_workspace_of(pc, ops_variant(pc->variant[i]));
-        w = sum ? w + b : b > w ? b : w;
+        w = interleaved ? w + b : b > w ? b : w;
     }
     return w;
 }
@@ -102,40 +101,34 @@ static size_t run_own_bytes(const plan_case *pc)
     return w;
 }
 
-size_t run_case_bytes(const plan_case *pc)
-{
-    return ops_get(pc->op)->case_bytes(pc) + run_workspace_bytes(pc) + run_own_bytes(pc);
-}
+/* Kept free for the context, cuBLAS workspaces and thrust's temporaries. */
+#define RUN_MEM_RESERVE ((size_t)256 << 20)
 
-int run_check_memory(const plan *p, char *err, size_t err_len)
+/* Whether the case fits in the device's free memory now (what other
+ * processes hold counts), interleaved or only sequentially (plan_case_fit);
+ * a launcher's own buffer is kept between calls and only grows, so only its
+ * growth beyond `held` (the most any earlier case needed) is new. why:
+ * "needed vs free" when it does not fit as asked. */
+static plan_fit run_case_fits(const plan_case *pc, int want_interleaved, size_t held, char *why, size_t why_len)
 {
     size_t free_b = 0, total_b = 0;
     const double gib = 1024.0 * 1024.0 * 1024.0;
     const char *cap = getenv("COMPARE_TEST_FREE_BYTES"); /* test-only: pretend less is free */
-    if (device_mem_info(&free_b, &total_b)) {
-        snprintf(err, err_len, "%s", status_message());
-        return 1;
-    }
+    const size_t own = run_own_bytes(pc);
+    const size_t base = ops_get(pc->op)->case_bytes(pc) + (own > held ? own - held : 0) + RUN_MEM_RESERVE;
+    const size_t seq = run_workspace_bytes(pc, 0), inter = run_workspace_bytes(pc, 1);
+    why[0] = '\0';
+    if (device_mem_info(&free_b, &total_b)) return want_interleaved ? PLAN_FITS_INTERLEAVED : PLAN_FITS_SEQUENTIAL;
     if (cap && strtoull(cap, NULL, 10) < free_b) free_b = (size_t)strtoull(cap, NULL, 10);
-    /* a launcher's own buffer is kept between calls and only grows: at each
-     * case, the largest any case so far has needed */
-    size_t held = 0;
-    for (int i = 0; i < p->count; i++) {
-        const plan_case *pc = &p->cases[i];
-        const size_t own = run_own_bytes(pc);
-        held = own > held ? own : held;
-        size_t need = run_case_bytes(pc) - own + held;
-        /* keep 256 MiB for the context, cuBLAS workspaces and thrust's temporaries */
-        if (need + (256u << 20) > free_b) {
-            const op_desc *op = ops_get(pc->op);
-            snprintf(err, err_len,
-                     "%s needs %.2f GiB of device memory, only %.2f GiB free (of %.2f GiB): choose a smaller %s",
-                     pc->label, (need + (256u << 20)) / gib, free_b / gib, total_b / gib,
-                     op->info.size_kind == OP_SIZE_ELEMS ? "--elems" : "shape (--n, --shape)");
-            return 2;
-        }
-    }
-    return 0;
+    const plan_fit fit = plan_case_fit(base, seq, inter, free_b, want_interleaved);
+    if (fit == PLAN_FITS_SEQUENTIAL && want_interleaved)
+        snprintf(why, why_len,
+                 "timed sequentially: the variants' workspaces together need %.2f GiB, only %.2f GiB free",
+                 (base + inter) / gib, free_b / gib);
+    else if (fit == PLAN_FITS_NOT)
+        snprintf(why, why_len, "not run: the case needs %.2f GiB of device memory, only %.2f GiB free (of %.2f GiB)",
+                 (base + seq) / gib, free_b / gib, total_b / gib);
+    return fit;
 }
 
 // ---------------------------------------------------------------------------
@@ -148,6 +141,7 @@ typedef struct {
     run_progress *prog;
     run_sink *sink;
     int any_bad;     /* a FAIL or ERROR so far */
+    size_t own_held; /* the most any case so far needed for launchers' own buffers (kept between calls) */
     int sticky;      /* the context is unusable: stop */
 } run_state;
 
@@ -164,6 +158,7 @@ static void run_row_init(result_row *r, const op_case *c, const variant *v)
     snprintf(r->case_label, sizeof r->case_label, "%s", c->pc->label);
     r->dist = c->pc->dist;
     op->fill_row(c, v, r);
+    snprintf(r->note, sizeof r->note, "%s", v->note ? v->note : "");
     if (!r->library) {
         r->ref_library = v->info.ref_library ? v->info.ref_library : op->info.ref_library;
         r->best_library = op->info.best_library;
@@ -324,6 +319,7 @@ static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, 
         }
         r->samples_ms = samples[i];
         r->time_ms.count = counts[i];
+        r->interleaved = 1;
         if (status[i] == STATUS_OK) {
             run_note_clocks(r, &cs[i]);
             snprintf(r->timing, sizeof r->timing, "%s", harness_timing_name(how[i]));
@@ -347,11 +343,16 @@ static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, 
 static void run_case(run_state *rs, const plan_case *pc)
 {
     result_row rows[PLAN_MAX_VARIANTS];
-    int nrows = 0, setup_st;
+    int nrows = 0, setup_st = STATUS_OK;
     op_case c;
-    /* --interleave: the checked rows waiting to be timed together, each
-     * variant's case copy (its own workspace slice) */
-    const int interleave = rs->o->interleave && !rs->o->check_only && !rs->o->profile;
+    /* interleaved (the default): the checked rows waiting to be timed
+     * together, each variant's case copy (its own workspace slice); a case
+     * whose workspaces do not fit together is timed sequentially, one that
+     * does not fit at all is SKIP (room[] says why) */
+    char room[256];
+    const plan_fit fit = run_case_fits(pc, rs->o->interleave && !rs->o->check_only && !rs->o->profile,
+                                      rs->own_held, room, sizeof room);
+    const int interleave = fit == PLAN_FITS_INTERLEAVED;
     op_case cv[PLAN_MAX_VARIANTS];
     const variant *pv[PLAN_MAX_VARIANTS];
     int pend[PLAN_MAX_VARIANTS], np = 0;
@@ -367,9 +368,13 @@ static void run_case(run_state *rs, const plan_case *pc)
     check_clear();
     snprintf(rs->prog->label, sizeof rs->prog->label, "%s: inputs and reference", pc->label);
     run_progress_print(rs->prog, "preparing", 0);
-    setup_st = c.op->setup(&c);
-    if (setup_st == STATUS_OK) {
-        c.workspace_bytes = run_workspace_bytes(pc);
+    if (fit != PLAN_FITS_NOT) {
+        const size_t own = run_own_bytes(pc);
+        rs->own_held = own > rs->own_held ? own : rs->own_held;
+        setup_st = c.op->setup(&c);
+    }
+    if (fit != PLAN_FITS_NOT && setup_st == STATUS_OK) {
+        c.workspace_bytes = run_workspace_bytes(pc, interleave);
         if (c.workspace_bytes && check_cuda_status(cudaMalloc(&c.workspace, c.workspace_bytes),
                                                    "cudaMalloc(workspace)", __FILE__, __LINE__))
             setup_st = STATUS_ERROR;
@@ -382,6 +387,14 @@ static void run_case(run_state *rs, const plan_case *pc)
         if (*rs->stop) break;
         run_row_init(r, &c, v);
         nrows++;
+        if (fit == PLAN_FITS_NOT) {
+            r->status = STATUS_SKIP;
+            snprintf(r->message, sizeof r->message, "%s", room);
+            rs->prog->done++;
+            continue;
+        }
+        if (room[0]) /* the fallback first, then the variant's own note */
+            snprintf(r->note, sizeof r->note, "%s%s%s", room, v->note ? "; " : "", v->note ? v->note : "");
         if (setup_st != STATUS_OK) {
             run_row_error(rs, r, "inputs/reference");
             rs->any_bad = 1;
@@ -456,7 +469,7 @@ static void run_case(run_state *rs, const plan_case *pc)
     if (nrows > 0) rs->sink->emit_case(rs->sink->ctx, rows, nrows);
     for (int i = 0; i < nrows; i++) results_row_free(&rows[i]);
     if (c.workspace) cudaFree(c.workspace);
-    c.op->teardown(&c);
+    if (fit != PLAN_FITS_NOT) c.op->teardown(&c);
     (void)cudaGetLastError();
     nvtxRangeEnd(case_range);
 }
@@ -464,7 +477,7 @@ static void run_case(run_state *rs, const plan_case *pc)
 int run_plan(device_ctx *d, const cli_options *o, const plan *p, run_sink *sink, volatile sig_atomic_t *stop)
 {
     run_progress prog = {o->progress, isatty(2), p->runs, 0, harness_now(), ""};
-    run_state rs = {d, o, stop, &prog, sink, 0, 0};
+    run_state rs = {d, o, stop, &prog, sink, 0, 0, 0};
     for (int i = 0; i < p->count && !*stop && !rs.sticky; i++) run_case(&rs, &p->cases[i]);
     if (*stop) return *stop == SIGTERM ? 143 : 130;
     return rs.any_bad || rs.sticky ? 1 : 0;

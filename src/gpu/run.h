@@ -12,20 +12,14 @@
 #include "plan.h"
 #include "results.h"
 
-/* Device memory one case needs: the op's buffers, the largest workspace of
- * its variants (their sum with --interleave) and the most any of them
- * allocates for itself (variant.own_bytes). */
-size_t run_case_bytes(const plan_case *pc);
-
-/* Refuses, before any allocation, cases that cannot fit in free device
- * memory (a launcher's own buffer counted at the largest any case so far
- * needed: it is kept between calls): returns 0, or 2 with "needed vs free"
- * in err. */
-int run_check_memory(const plan *p, char *err, size_t err_len);
-
-/* Runs every case of the plan. Returns 0 if all passed, 1 if a variant failed
- * or a GPU error occurred, or the stop signal's exit code (130 SIGINT,
- * 143 SIGTERM) when *stop was set (to the signal number). */
+/* Runs every case of the plan. Before a case allocates anything, its need
+ * is held against the device's free memory (what other processes use counts):
+ * a case whose variants' workspaces do not fit together is timed
+ * sequentially (its rows say so), one that does not fit at all is SKIP with
+ * "needed vs free", and the other cases run. Returns 0 if all that ran
+ * passed (SKIP rows included), 1 if a variant failed or a GPU error
+ * occurred, or the stop signal's exit code (130 SIGINT, 143 SIGTERM) when
+ * *stop was set (to the signal number). */
 int run_plan(device_ctx *d, const cli_options *o, const plan *p, run_sink *sink, volatile sig_atomic_t *stop);
 
 #endif
