@@ -63,7 +63,7 @@ void test_h200_run_info(run_info *info, const char *device_name);
 /* A parsed CSV text (RFC 4180): records end with LF or CRLF; quoted fields
  * may hold , " CR LF with "" for a quote. Fields are malloc'd. */
 #define TEST_CSV_MAX_FIELDS 96
-#define TEST_CSV_MAX_RECORDS 16
+#define TEST_CSV_MAX_RECORDS 256
 typedef struct {
     int nrec;                                                      /* records, the header included */
     int nfield[TEST_CSV_MAX_RECORDS];                              /* fields per record */
