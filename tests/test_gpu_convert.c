@@ -8,14 +8,21 @@
  *  - 2^20 random floats over a wide exponent range, each type: the GPU's
  *    rounding equals types_round element for element (a double rounding,
  *    a truncation or a wrong tie rule would differ);
- *  - a type the launchers do not convert is an error code, not a launch. */
+ *  - a type the launchers do not convert is an error code, not a launch;
+ *  - inputs_uniform_pm1_as (baselines/inputs.c): cuRAND's FP32 values rounded
+ *    to bf16 and fp8_e4m3 on the device equal types_round of the same FP32
+ *    values, all in [-1, 1]; a type without a conversion, or an in-place
+ *    narrowing, is an error with a message. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
+#include <curand.h>
 
 #include "convert_kernels.h"
+#include "inputs.h"
+#include "status.h"
 #include "sortcases.h"
 #include "testlib_gpu.h"
 #include "types.h"
@@ -191,6 +198,53 @@ static void test_refused(cudaStream_t s)
     CK(cudaFree(d));
 }
 
+static void test_inputs(cudaStream_t s)
+{
+    static const char *const types[] = {"bf16", "fp8_e4m3", "fp16"};
+    const size_t n = (1 << 16) + 3;
+    curandGenerator_t g;
+    float *scratch, *h32 = malloc(n * 4);
+    double *back64 = malloc(n * 8);
+    void *out;
+    CHECK(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10) == CURAND_STATUS_SUCCESS, "curandCreateGenerator");
+    CHECK(curandSetStream(g, s) == CURAND_STATUS_SUCCESS, "curandSetStream");
+    CK(cudaMalloc((void **)&scratch, n * 4));
+    CK(cudaMalloc(&out, n * 2));
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+        const types_info *t = types_find(types[ti]);
+        size_t bad = 0, outside = 0;
+        double *d64;
+        CHECK(inputs_reset(g, 2026) == 0 && inputs_uniform_pm1_as(g, types[ti], out, scratch, n, s) == 0, "%s: %s",
+              types[ti], status_message());
+        CK(cudaMalloc((void **)&d64, n * 8));
+        CK((cudaError_t)convert_to_f64(types[ti], out, d64, (long long)n, s));
+        CK(cudaMemcpyAsync(h32, scratch, n * 4, cudaMemcpyDeviceToHost, s));
+        CK(cudaMemcpyAsync(back64, d64, n * 8, cudaMemcpyDeviceToHost, s));
+        CK(cudaStreamSynchronize(s));
+        CK(cudaFree(d64));
+        for (size_t i = 0; i < n; i++) {
+            bad += !same_value(back64[i], types_round(t, (double)h32[i]));
+            outside += !(back64[i] >= -1.0 && back64[i] <= 1.0);
+        }
+        CHECK(bad == 0 && outside == 0, "%s inputs: %zu of %zu differ from types_round, %zu outside [-1, 1]", types[ti],
+              bad, n, outside);
+    }
+    status_clear();
+    CHECK(inputs_uniform_pm1_as(g, "u32", out, scratch, n, s) == STATUS_ERROR && strstr(status_message(), "'u32'"),
+          "u32 inputs: [%s]", status_message());
+    status_clear();
+    CHECK(inputs_uniform_pm1_as(g, "bf16", scratch, scratch, n, s) == STATUS_ERROR &&
+              strstr(status_message(), "in-place"),
+          "in-place bf16: [%s]", status_message());
+    CHECK(inputs_uniform_pm1_as(g, "fp32", scratch, scratch, n, s) == 0, "fp32 in place: %s", status_message());
+    CK(cudaStreamSynchronize(s));
+    CK(cudaFree(scratch));
+    CK(cudaFree(out));
+    curandDestroyGenerator(g);
+    free(h32);
+    free(back64);
+}
+
 int main(void)
 {
     cudaStream_t s;
@@ -199,6 +253,7 @@ int main(void)
     test_known(s);
     test_random(s);
     test_refused(s);
+    test_inputs(s);
     CK(cudaStreamDestroy(s));
     return test_finish("test_gpu_convert");
 }
