@@ -42,18 +42,19 @@ ALL_COLUMNS = (
     "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source",
     "sm_clock_mhz", "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w",
     "throttle", "hostname", "rank", "device_index", "device_uuid", "pci_bus_id",
-    "dist", "interleave", "timing", "message",
+    "dist", "interleave", "timing", "message", "peak_math", "peak_tflops",
 )
 # Text columns that CSVs written before them lack: read as "" there.
 OPTIONAL_TEXT_COLUMNS = ("kernel", "kernel_note", "source", "throttle", "hostname",
-                         "device_uuid", "pci_bus_id", "dist", "timing", "message")
+                         "device_uuid", "pci_bus_id", "dist", "timing", "message",
+                         "peak_math")
 
 INT_COLUMNS = ("library", "m", "n", "k", "elems", "samples", "seed", "l2_flush")
 FLOAT_COLUMNS = (
     "time_ms_median", "time_ms_min", "time_ms_q1", "time_ms_q3", "spread_pct",
     "tflops", "gbps", "gkeys_per_s", "pct_of_ref_library", "pct_of_best_library",
     "pct_of_peak", "rel_err", "tolerance", "flops", "bytes", "peak_fp32_tflops",
-    "peak_mem_gbps",
+    "peak_mem_gbps", "peak_tflops",
 )
 
 # What each tool needs (a file lacking one of its columns is refused by name):

@@ -19,7 +19,7 @@
 
 #include "fleet.h"
 #include "gpu_api.h"
-#include "metrics.h"
+#include "peaks.h"
 
 struct compare_gpu_device {
     int ordinal;
@@ -111,9 +111,7 @@ static int fake_open(int ordinal, unsigned long long seed, run_info *info, compa
     in->total_mem_bytes = 80LL << 30;
     in->driver_version = in->runtime_version = 13000;
     in->cublas_version = 130100;
-    in->fp32_lanes_per_sm = 128;
-    in->peak_fp32_tflops = metrics_peak_fp32_tflops(in->sms, in->fp32_lanes_per_sm, in->sm_clock_khz);
-    in->peak_mem_gbps = metrics_peak_mem_gbps(in->mem_clock_khz, in->bus_width_bits);
+    peaks_fill(in); /* "Fake GPU" at cc 9.0: FP32 and memory ceilings, no tensor ones (and a note) */
     in->index = ordinal;
     snprintf(in->uuid, sizeof in->uuid, "GPU-fake-%04d", ordinal);
     snprintf(in->pci_bus_id, sizeof in->pci_bus_id, "%08X:%02X:00.0", 0,

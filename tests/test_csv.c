@@ -128,7 +128,7 @@ static const char *const design_columns[] = {
     /* more may follow (DESIGN.md): these do */
     "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
     "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
-    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message", "note"};
+    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message", "note", "peak_math", "peak_tflops"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)
@@ -173,6 +173,8 @@ static void make_hand_row(result_row *r)
     r->best_library = "cublas_tf32";
     r->pct_best = metrics_pct_of(0.515625, r->time_ms.median);
     r->pct_peak = r->tflops / info.dev.peak_fp32_tflops * 100.0;
+    snprintf(r->peak_math, sizeof r->peak_math, "fp32");
+    r->peak_tflops = info.dev.peak_fp32_tflops;
     r->rel_err = 1.25e-7;
     r->tolerance = 3.0517578125e-05;
     r->source = "builtin";
@@ -308,6 +310,8 @@ static void test_rows(void)
     CELL(1, "flops", "17179869184");
     CELL(1, "bytes", "50331648");
     CELL(1, "message", "");
+    CELL(1, "peak_math", "fp32"); /* the ceiling its %peak is of */
+    CELL(1, "peak_tflops", "66.90816");
     /* what ran, and the clocks while it ran */
     CELL(1, "kernel", "tiled32_k");
     CELL(1, "kernel_note", "");
@@ -349,6 +353,7 @@ static void test_rows(void)
     CELL(3, "pct_of_ref_library", "");
     CELL(3, "pct_of_best_library", "");
     CELL(3, "pct_of_peak", "");
+    CELL(3, "peak_tflops", ""); /* not timed: no clock, no ceiling */
     CELL(3, "ref_library", "cublas_fp32");
     CELL(3, "rel_err", "0.5");
     CELL(3, "tolerance", "3.05175781e-05");
@@ -361,6 +366,8 @@ static void test_rows(void)
     CELL(4, "elems", "67108864");
     CELL(4, "tflops", "");
     CELL(4, "gbps", "65.0752621"); /* 2^28 bytes / 4.125 ms */
+    CELL(4, "peak_math", "");      /* memory-bound: of the bandwidth */
+    CELL(4, "peak_tflops", "");
     CELL(4, "ref_library", "thrust");
     CELL(4, "pct_of_ref_library", "80");
     CELL(4, "best_library", "cub");

@@ -1,7 +1,10 @@
 /* tests/test_metrics.c (cpu): work counts, throughputs, percents and device
  * ceilings (src/core/metrics.c), against values worked out by hand. */
 #include "metrics.h"
+#include "peaks.h"
 #include "testlib.h"
+
+#include <string.h>
 
 #include <math.h>
 
@@ -95,11 +98,97 @@ static void test_ceilings(void)
     /* %peak of a row is plan_percents' business: tests/test_plan.c */
 }
 
+/* The peak table (src/core/peaks.c) against NVIDIA's published dense figures:
+ * rate x SMs x the clock they are quoted at gives the figure back. */
+static void test_peak_table(void)
+{
+    /* H100 SXM5: 132 SMs at 1830 MHz: TF32 494.7, FP16/BF16 989.4, FP8 1978.9 */
+    NEAR(metrics_peak_tflops(132, peaks_flop_per_clock_sm(9, 0, "NVIDIA H100 80GB HBM3", TYPES_MATH_TF32), 1830000.0),
+         494.7, 2e-4);
+    NEAR(metrics_peak_tflops(132, peaks_flop_per_clock_sm(9, 0, "NVIDIA H100 80GB HBM3", TYPES_MATH_FP16), 1830000.0),
+         989.4, 2e-4);
+    NEAR(metrics_peak_tflops(132, peaks_flop_per_clock_sm(9, 0, "NVIDIA H200", TYPES_MATH_BF16), 1830000.0), 989.4, 2e-4);
+    NEAR(metrics_peak_tflops(132, peaks_flop_per_clock_sm(9, 0, "NVIDIA H200", TYPES_MATH_FP8), 1830000.0), 1978.9, 2e-4);
+    /* A100: 108 SMs at 1410 MHz: TF32 156, FP16 312 (published rounded to 3 digits) */
+    NEAR(metrics_peak_tflops(108, peaks_flop_per_clock_sm(8, 0, "NVIDIA A100-SXM4-80GB", TYPES_MATH_TF32), 1410000.0),
+         156.0, 3e-3);
+    NEAR(metrics_peak_tflops(108, peaks_flop_per_clock_sm(8, 0, "NVIDIA A100 80GB PCIe", TYPES_MATH_FP16), 1410000.0),
+         312.0, 3e-3);
+    EXACT(peaks_flop_per_clock_sm(8, 0, "NVIDIA A100-SXM4-40GB", TYPES_MATH_FP8), 0.0); /* no FP8 on Ampere */
+    /* GeForce RTX 3090: 82 SMs at 1695 MHz: FP16 with FP32 accumulate 71, TF32 35.6 */
+    NEAR(metrics_peak_tflops(82, peaks_flop_per_clock_sm(8, 6, "NVIDIA GeForce RTX 3090", TYPES_MATH_FP16), 1695000.0),
+         71.0, 3e-3);
+    NEAR(metrics_peak_tflops(82, peaks_flop_per_clock_sm(8, 6, "NVIDIA GeForce RTX 3090", TYPES_MATH_TF32), 1695000.0),
+         35.6, 3e-3);
+    /* A40: 84 SMs at 1740 MHz: BF16 with FP32 accumulate 149.7 (the full rate) */
+    NEAR(metrics_peak_tflops(84, peaks_flop_per_clock_sm(8, 6, "NVIDIA A40", TYPES_MATH_BF16), 1740000.0), 149.7, 3e-3);
+    /* GeForce RTX 4090: 128 SMs at 2520 MHz: FP16 with FP32 accumulate 165.2, FP8 330.3, TF32 82.6 */
+    NEAR(metrics_peak_tflops(128, peaks_flop_per_clock_sm(8, 9, "NVIDIA GeForce RTX 4090", TYPES_MATH_FP16), 2520000.0),
+         165.2, 3e-3);
+    NEAR(metrics_peak_tflops(128, peaks_flop_per_clock_sm(8, 9, "NVIDIA GeForce RTX 4090", TYPES_MATH_FP8), 2520000.0),
+         330.3, 3e-3);
+    /* FP32 is the lanes rule for every cc it knows, whatever the board */
+    EXACT(peaks_flop_per_clock_sm(9, 0, "anything", TYPES_MATH_FP32), 256.0);
+    EXACT(peaks_flop_per_clock_sm(8, 0, "NVIDIA A100", TYPES_MATH_FP32), 128.0);
+    EXACT(peaks_flop_per_clock_sm(99, 0, "NVIDIA H200", TYPES_MATH_FP32), 0.0);
+    /* boards not in the table get no tensor rate: a cut-down sm_90, an unlisted
+     * sm_86 board, a name that only starts like a listed one, newer GPUs */
+    EXACT(peaks_flop_per_clock_sm(9, 0, "NVIDIA H20", TYPES_MATH_TF32), 0.0);
+    EXACT(peaks_flop_per_clock_sm(8, 6, "NVIDIA A10G", TYPES_MATH_FP16), 0.0);
+    EXACT(peaks_flop_per_clock_sm(8, 6, "NVIDIA A400", TYPES_MATH_FP16), 0.0);
+    EXACT(peaks_flop_per_clock_sm(9, 0, "NVIDIA H1000", TYPES_MATH_FP16), 0.0);
+    EXACT(peaks_flop_per_clock_sm(10, 0, "NVIDIA B200", TYPES_MATH_FP16), 0.0);
+    EXACT(peaks_flop_per_clock_sm(9, 0, NULL, TYPES_MATH_FP16), 0.0);
+    /* a listed board at another cc does not match */
+    EXACT(peaks_flop_per_clock_sm(8, 0, "NVIDIA H100", TYPES_MATH_FP16), 0.0);
+    EXACT(peaks_flop_per_clock_sm(9, 0, "NVIDIA H100 PCIe", TYPES_MATH_NONE), 0.0);
+}
+
+/* peaks_fill on a device row: every ceiling at the maximum clock, and the note */
+static void test_peaks_fill(void)
+{
+    device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "NVIDIA H200");
+    d.cc_major = 9;
+    d.sms = 132;
+    d.sm_clock_khz = 1980000;
+    d.mem_clock_khz = 3201000;
+    d.bus_width_bits = 6016;
+    peaks_fill(&d);
+    EXACT(d.fp32_lanes_per_sm, 128);
+    EXACT(d.peak_fp32_tflops, metrics_peak_fp32_tflops(132, 128, 1980000.0));
+    EXACT(d.peak_mem_gbps, metrics_peak_mem_gbps(3201000.0, 6016));
+    EXACT(d.peak_tflops[TYPES_MATH_FP32], d.peak_fp32_tflops);
+    NEAR(d.peak_tflops[TYPES_MATH_TF32], 132.0 * 2048 * 1.98e9 / 1e12, 1e-15); /* 535.26528 */
+    NEAR(d.peak_tflops[TYPES_MATH_FP8], 132.0 * 8192 * 1.98e9 / 1e12, 1e-15);
+    CHECK(d.peaks_note[0] == '\0', "H200: note [%s]", d.peaks_note);
+    /* at a measured clock */
+    NEAR(peaks_tflops(&d, TYPES_MATH_TF32, 1755000.0), 132.0 * 2048 * 1.755e9 / 1e12, 1e-15);
+    EXACT(peaks_tflops(&d, TYPES_MATH_NONE, 0), 0.0);
+
+    /* a GPU the table does not know: FP32 from the lanes rule, no tensor ceiling, a note */
+    snprintf(d.name, sizeof d.name, "NVIDIA B200");
+    d.cc_major = 10;
+    d.sms = 148;
+    peaks_fill(&d);
+    CHECK(d.peak_fp32_tflops > 0 && d.peak_tflops[TYPES_MATH_TF32] == 0 && d.peak_tflops[TYPES_MATH_FP8] == 0,
+          "B200: fp32 %g, tf32 %g", d.peak_fp32_tflops, d.peak_tflops[TYPES_MATH_TF32]);
+    CHECK(strstr(d.peaks_note, "no tf32, fp16, bf16, fp8 ceiling for NVIDIA B200 (cc 10.0)") != NULL,
+          "B200 note: [%s]", d.peaks_note);
+    /* no known lanes either: every math is missing */
+    d.cc_major = 42;
+    peaks_fill(&d);
+    CHECK(d.peak_fp32_tflops == 0 && strstr(d.peaks_note, "no fp32, tf32,") != NULL, "cc 42.0 note: [%s]", d.peaks_note);
+}
+
 int main(void)
 {
     test_work();
     test_rates();
     test_percent();
     test_ceilings();
+    test_peak_table();
+    test_peaks_fill();
     return test_finish("test_metrics");
 }

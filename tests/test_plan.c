@@ -3,6 +3,7 @@
  * and percents of a case's rows, with the code the run itself uses. */
 #include "cli.h"
 #include "metrics.h"
+#include "peaks.h"
 #include "plan.h"
 #include "testlib.h"
 
@@ -133,6 +134,7 @@ static void row(result_row *r, const char *variant, int library, const char *ref
     results_row_clear(r);
     r->op = "sgemm";
     r->variant = variant;
+    r->math = strstr(variant, "tf32") ? "tf32" : "fp32"; /* as the catalog above has them */
     r->library = library;
     r->ref_library = ref;
     r->best_library = best;
@@ -232,6 +234,61 @@ static void test_case_fit(void)
     CHECK(plan_case_fit(100, 10, 30, 50, 0) == PLAN_FITS_NOT, "--sequential, 50 free");
 }
 
+/* %peak of a row is of its own math: a TF32 row against the dense TF32
+ * tensor rate of the GPU at the clock it ran at; a GPU the peak table does
+ * not know gets no %peak (and a note), never one against another ceiling */
+static void test_tensor_peak(void)
+{
+    run_info info;
+    result_row rows[2];
+    /* cc 9.0, 132 SMs: the H200 of test_h200_run_info (device maximum 1980 MHz) */
+    test_h200_run_info(&info, "NVIDIA H200");
+    CHECK(info.dev.cc_major == 9 && info.dev.cc_minor == 0 && info.dev.sms == 132, "the fake H200");
+    row(&rows[0], "cublas_tf32", 1, NULL, NULL, 0.05);
+    rows[0].sm_clock_mhz = 1755; /* measured while it ran */
+    row(&rows[1], "cublas_fp32", 1, NULL, NULL, 0.5);
+    plan_percents(&ops[0], &info.dev, rows, 2);
+    {
+        /* 2^34 FLOPs in 0.05 ms = 343.59738368 TFLOP/s; dense TF32 on sm_90 is
+         * 2048 FLOP per clock per SM: 132 x 2048 x 1.755 GHz = 474.44736 TFLOP/s */
+        double tflops = metrics_tflops(metrics_gemm_flops(2048, 2048, 2048), 0.05);
+        double peak = 132.0 * 2048.0 * 1755e6 / 1e12;
+        CHECK(fabs(rows[0].tflops - tflops) < 1e-9, "cublas_tf32 TFLOP/s %.12g", rows[0].tflops);
+        CHECK(fabs(rows[0].peak_tflops - peak) < 1e-9 && strcmp(rows[0].peak_math, "tf32") == 0,
+              "cublas_tf32 ceiling %.12g (%s), expected %.12g (tf32)", rows[0].peak_tflops, rows[0].peak_math, peak);
+        CHECK(fabs(rows[0].pct_peak - tflops / peak * 100.0) < 1e-9, "cublas_tf32 %%peak %.12g, expected %.12g",
+              rows[0].pct_peak, tflops / peak * 100.0);
+        CHECK(rows[0].pct_peak > 0 && rows[0].pct_peak <= 100.0, "cublas_tf32 %%peak %.1f is not in (0, 100]",
+              rows[0].pct_peak);
+        /* the FP32 row keeps the FP32 SIMT ceiling, at the device maximum (no clock measured) */
+        CHECK(fabs(rows[1].pct_peak - metrics_tflops(metrics_gemm_flops(2048, 2048, 2048), 0.5) / 66.90816 * 100.0) <
+                      1e-9 && strcmp(rows[1].peak_math, "fp32") == 0 && fabs(rows[1].peak_tflops - 66.90816) < 1e-9,
+              "cublas_fp32 %%peak %.12g of %.12g (%s)", rows[1].pct_peak, rows[1].peak_tflops, rows[1].peak_math);
+    }
+
+    /* a GPU the peak table does not know: no tf32 ceiling, so no %peak for the
+     * TF32 row, and the device's note says so; FP32 still from the lanes rule */
+    test_h200_run_info(&info, "NVIDIA B200");
+    info.dev.cc_major = 10;
+    info.dev.sms = 148;
+    peaks_fill(&info.dev);
+    row(&rows[0], "cublas_tf32", 1, NULL, NULL, 0.05);
+    rows[0].sm_clock_mhz = 1755;
+    row(&rows[1], "cublas_fp32", 1, NULL, NULL, 0.5);
+    plan_percents(&ops[0], &info.dev, rows, 2);
+    CHECK(rows[0].tflops > 0 && rows[0].pct_peak < 0 && rows[0].peak_tflops < 0 && strcmp(rows[0].peak_math, "tf32") == 0,
+          "unknown GPU: cublas_tf32 %%peak %g against %g (%s)", rows[0].pct_peak, rows[0].peak_tflops, rows[0].peak_math);
+    CHECK(strstr(info.dev.peaks_note, "no tf32, fp16, bf16, fp8 ceiling for NVIDIA B200 (cc 10.0)") != NULL,
+          "unknown GPU note: [%s]", info.dev.peaks_note);
+    CHECK(rows[1].pct_peak > 0 && fabs(rows[1].peak_tflops - 148.0 * 256 * 1.98e9 / 1e12) < 1e-9,
+          "unknown GPU: the FP32 row keeps its lanes-rule ceiling: %g", rows[1].peak_tflops);
+    /* a math the type table does not know: no ceiling either */
+    row(&rows[0], "cublas_fp32", 1, NULL, NULL, 0.5);
+    rows[0].math = "fp64";
+    plan_percents(&ops[0], &info.dev, rows, 1);
+    CHECK(rows[0].pct_peak < 0 && rows[0].peak_math[0] == '\0', "an unknown math got %%peak %g", rows[0].pct_peak);
+}
+
 /* the op's speed-up pair: the first row names the second */
 static void test_speedup(void)
 {
@@ -288,5 +345,6 @@ int main(void)
     test_percents();
     test_best_is_fastest();
     test_case_fit();
+    test_tensor_peak();
     return test_finish("test_plan");
 }

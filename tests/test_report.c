@@ -8,6 +8,7 @@
  * field by field with the same row written by the CSV writer. */
 #include "csv.h"
 #include "metrics.h"
+#include "peaks.h"
 #include "plan.h"
 #include "report.h"
 #include "testlib.h"
@@ -443,8 +444,15 @@ static void test_table(void)
                  "ceilings: FP32 66.9 TFLOP/s (132 SMs x 128 lanes x 2 x 1.980 GHz), memory 4814 GB/s "
                  "(3201 MHz x 2 x 6016 bit / 8)") == 0,
           "ceilings line: [%s]", line);
+    /* the sm_90 tensor rates (2048, 4096, 4096, 8192 FLOP per clock per SM) at the maximum clock */
+    CHECK(strcmp(line_starting(t, "tensor ceilings", line, sizeof line),
+                 "tensor ceilings (dense, FP32 accumulate): tf32 535.3, fp16 1070.5, bf16 1070.5, fp8 2141.1 TFLOP/s "
+                 "(132 SMs x FLOP per clock per SM x 1.980 GHz); %peak of a row is of its own math") == 0,
+          "tensor ceilings line: [%s]", line);
+    CHECK(!test_contains(t, "\npeaks: "), "a peaks note for a GPU the table knows:\n%s", t);
     CHECK(strcmp(line_starting(t, "sgemm m=n=k=2048", line, sizeof line),
-                 "sgemm m=n=k=2048  (%ref = % of cublas_fp32, %best = % of cublas_tf32, %peak = % of FP32 peak)") == 0,
+                 "sgemm m=n=k=2048  (%ref = % of cublas_fp32, %best = % of cublas_tf32, %peak = % of the dense peak "
+                 "of the row's math)") == 0,
           "sgemm title: [%s]", line);
     CHECK(test_contains(t, "reduce elems=67108864  (%ref = % of thrust, %best = % of cub, %peak = % of memory "
                            "bandwidth)"),
@@ -590,8 +598,8 @@ static void test_json(void)
 {
     static const char *const numeric[] = {"time_ms_median", "time_ms_min", "time_ms_q1", "time_ms_q3", "spread_pct",
                                           "tflops", "gbps", "gkeys_per_s", "pct_of_ref_library", "pct_of_best_library",
-                                          "pct_of_peak", "rel_err", "tolerance", "flops", "bytes"};
-    static const char *const strings[] = {"op", "variant", "math", "status", "message"};
+                                          "pct_of_peak", "rel_err", "tolerance", "flops", "bytes", "peak_tflops"};
+    static const char *const strings[] = {"op", "variant", "math", "status", "message", "peak_math"};
     char *t = render(CLI_FORMAT_JSON, 1);
     char *c = csv_of_rows();
     jv root;
@@ -620,6 +628,16 @@ static void test_json(void)
           "device name does not round-trip");
     CHECK(dev && jget(dev, "cc") && strcmp(jget(dev, "cc")->str, "9.0") == 0, "device cc");
     CHECK(dev && jget(dev, "sms") && jget(dev, "sms")->num == 132, "device sms");
+    {
+        const jv *pk = dev ? jget(dev, "peak_tflops") : NULL;
+        CHECK(pk && jget(pk, "fp32") && fabs(jget(pk, "fp32")->num - 66.90816) < 1e-9 && jget(pk, "tf32") &&
+                  fabs(jget(pk, "tf32")->num - 535.26528) < 1e-9 && jget(pk, "fp8") &&
+                  fabs(jget(pk, "fp8")->num - 2141.06112) < 1e-9,
+              "device peak_tflops");
+        CHECK(dev && jget(dev, "peaks_note") && jget(dev, "peaks_note")->type == J_STR &&
+                  jget(dev, "peaks_note")->str[0] == '\0',
+              "device peaks_note");
+    }
     CHECK(dev && jget(dev, "peak_fp32_tflops") && fabs(jget(dev, "peak_fp32_tflops")->num - 66.90816) < 1e-9,
           "device peak");
     rws = jget(&root, "rows");
@@ -755,7 +773,8 @@ static char *render_case(const run_info *ri, const result_row *rs, int count)
 static void test_notes(void)
 {
     result_row nr[2];
-    char line[512], *t;
+    char line[512], *t, w[8][32];
+    int n;
     run_info ni;
     test_h200_run_info(&ni, "NVIDIA H200");
     for (int i = 0; i < 2; i++) {
@@ -813,11 +832,42 @@ static void test_notes(void)
     t = render_case(&ni, nr, 2);
     CHECK(!test_contains(t, "\n  ~ "), "a clock-gap note within 5%%:\n%s", t);
     nr[1].sm_clock_mhz = 1600;
-    /* %peak at the measured clock: 2 x 4097^3 FLOPs in 4 ms at 1600 MHz */
-    CHECK(fabs(nr[1].pct_peak - metrics_tflops(nr[1].flops, 4.0) / metrics_peak_fp32_tflops(132, 128, 1600000.0) *
+    /* %peak of the TF32 row: against sm_90's dense TF32 rate (2048 FLOP per
+     * clock per SM) at its measured clock: 2 x 4097^3 FLOPs in 4 ms at 1600 MHz */
+    CHECK(fabs(nr[1].pct_peak - metrics_tflops(nr[1].flops, 4.0) / metrics_peak_tflops(132, 2048.0, 1600000.0) *
                                      100.0) < 1e-9,
-          "%%peak %.9g not at the measured clock", nr[1].pct_peak);
+          "%%peak %.9g not of TF32 at the measured clock", nr[1].pct_peak);
+    CHECK(!test_contains(t, "left empty"), "a missing-peak note where every ceiling is known:\n%s", t);
     free(t);
+
+    /* a GPU the peak table does not know: the device block says which maths
+     * have no ceiling, the TF32 rows get no %peak, and the case says why */
+    {
+        run_info ui;
+        result_row ur[2];
+        test_h200_run_info(&ui, "NVIDIA B200");
+        ui.dev.cc_major = 10;
+        peaks_fill(&ui.dev);
+        ur[0] = nr[0];
+        ur[1] = nr[1];
+        ur[0].peak = ur[1].peak = sgemm_op.peak; /* as run.c sets them */
+        plan_percents(&sgemm_op, &ui.dev, ur, 2);
+        CHECK(ur[0].pct_peak < 0 && ur[1].pct_peak < 0, "unknown GPU: %%peak %g %g", ur[0].pct_peak, ur[1].pct_peak);
+        t = render_case(&ui, ur, 2);
+        CHECK(strcmp(line_starting(t, "peaks: ", line, sizeof line),
+                     "peaks: no tf32, fp16, bf16, fp8 ceiling for NVIDIA B200 (cc 10.0) in the peak table "
+                     "(src/core/peaks.c): %peak of those rows is left empty") == 0,
+              "peaks note: [%s]", line);
+        CHECK(!test_contains(t, "tensor ceilings"), "tensor ceilings for an unknown GPU:\n%s", t);
+        CHECK(test_contains(t, "\n  %peak of tf32 rows left empty: the peak table has no ceiling for tf32 on this GPU "
+                               "(device block)\n"),
+              "no missing-peak note under the case:\n%s", t);
+        CHECK(strstr(strstr(t, "left empty: ") + 1, "left empty: ") == NULL, "the missing-peak note twice:\n%s", t);
+        line_starting(t, "tf32_tma ", line, sizeof line);
+        n = sscanf(line, "%31s %31s %31s %31s %31s %31s %31s %31s", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+        CHECK(n == 8 && strcmp(w[7], "-") == 0, "tf32_tma's %%peak cell on an unknown GPU: [%s]", line);
+        free(t);
+    }
 
     /* a pair the op compares: "overlap: 1.25x the speed of pinned" */
     {

@@ -9,6 +9,7 @@
  * tiled float scans of 2^20 values pass, a lost tile, an exclusive scan, a
  * dropped element and an unwritten one fail. */
 #include "testlib.h"
+#include "types.h"
 #include "verify.h"
 
 #include <math.h>
@@ -89,6 +90,92 @@ static void test_tolerances(void)
     CHECK(verify_reduce_tolerance(1LL << 26) == 8.0 * u32 * 27.0, "reduce 2^26: %g",
           verify_reduce_tolerance(1LL << 26));
     CHECK(verify_reduce_tolerance(1000000) > verify_reduce_tolerance(1000), "reduce tolerance does not grow");
+}
+
+// ---- the one rule, for every type ---------------------------------------------------
+
+static double tol_of(const char *in, const char *math, const char *acc, const char *out, long long k)
+{
+    verify_types t = {in, math, acc, out};
+    return verify_tolerance(&t, k);
+}
+
+static void test_type_tolerances(void)
+{
+    const long long ks[] = {1, 64, 1024, 8192};
+    double u32 = ldexp(1.0, -24);
+    CHECK(verify_unit_roundoff("fp16") == ldexp(1.0, -11) && verify_unit_roundoff("bf16") == ldexp(1.0, -8) &&
+              verify_unit_roundoff("fp8_e4m3") == ldexp(1.0, -4) && verify_unit_roundoff("fp8_e5m2") == ldexp(1.0, -3),
+          "unit roundoffs of the half and FP8 types");
+    CHECK(verify_unit_roundoff("u32") == u32 && verify_unit_roundoff("nope") == u32, "other names: u32");
+    for (int i = 0; i < 4; i++) {
+        long long k = ks[i];
+        double acc = 8.0 * u32 * sqrt((double)k);
+        /* FP32 and TF32 keep exactly the GEMM tolerances they had */
+        CHECK(tol_of("fp32", NULL, NULL, NULL, k) == verify_gemm_tolerance("fp32", k) &&
+                  tol_of("fp32", "fp32", "fp32", "fp32", k) == verify_gemm_tolerance("fp32", k),
+              "fp32 at k=%lld", k);
+        CHECK(tol_of("fp32", "tf32", NULL, NULL, k) == verify_gemm_tolerance("tf32", k), "tf32 at k=%lld", k);
+        /* half and FP8 inputs the reference reads as rounded: only the accumulator... */
+        CHECK(tol_of("bf16", NULL, NULL, NULL, k) == acc && tol_of("fp16", "fp16", "fp32", "fp32", k) == acc &&
+                  tol_of("fp8_e4m3", NULL, NULL, "fp32", k) == acc,
+              "rounded inputs add nothing at k=%lld", k);
+        /* ...and the output's rounding when it is coarser than the accumulator */
+        CHECK(tol_of("bf16", NULL, NULL, "bf16", k) == acc + 2.0 * ldexp(1.0, -8), "bf16 out at k=%lld", k);
+        CHECK(tol_of("fp16", NULL, NULL, "fp16", k) == acc + 2.0 * ldexp(1.0, -11), "fp16 out at k=%lld", k);
+        CHECK(tol_of("fp8_e5m2", NULL, NULL, "bf16", k) == acc + 2.0 * ldexp(1.0, -8), "e5m2 in, bf16 out");
+        /* a math that rounds FP32 inputs the reference does not see: 6 u_math */
+        CHECK(tol_of("fp32", "fp16", NULL, NULL, k) == acc + 6.0 * ldexp(1.0, -11), "fp16 math on fp32 inputs");
+        CHECK(tol_of("fp32", "bf16", NULL, "bf16", k) == acc + 6.0 * ldexp(1.0, -8) + 2.0 * ldexp(1.0, -8),
+              "bf16 math and output on fp32 inputs");
+        /* a coarser accumulator grows the k term */
+        CHECK(tol_of("fp16", NULL, "fp16", NULL, k) == 8.0 * ldexp(1.0, -11) * sqrt((double)k), "fp16 accumulator");
+    }
+    CHECK(tol_of("u32", NULL, NULL, NULL, 64) < 0 && tol_of("fp32", "fp12", NULL, NULL, 64) < 0 &&
+              tol_of("bf16", NULL, NULL, "u8", 64) < 0,
+          "a type without a rule gives -1");
+}
+
+/* C = A B with A, B rounded to `in` (the reference reads the rounded values),
+ * accumulated in float, the result rounded to `got_out`, judged as `out`. */
+static int judge_rounded_gemm(const char *in, const char *got_out, const char *out, verify_verdict *v)
+{
+    enum { M = 24, N = 20, K = 256 };
+    static float A[M * K], B[K * N], C[M * N];
+    static double R[M * N];
+    const types_info *ti = types_find(in), *to = types_find(got_out);
+    verify_types t = {in, NULL, NULL, out};
+    verify_sums s;
+    for (int i = 0; i < M * K; i++) A[i] = (float)types_round(ti, rand_pm1());
+    for (int i = 0; i < K * N; i++) B[i] = (float)types_round(ti, rand_pm1());
+    verify_cpu_gemm(A, B, R, M, N, K);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float acc = 0.0f;
+            for (int p = 0; p < K; p++) acc += A[i * K + p] * B[p * N + j];
+            C[i * N + j] = (float)types_round(to, acc);
+        }
+    verify_sums_host(C, R, (size_t)M * N, &s);
+    return verify_judge_types(&s, &t, K, v);
+}
+
+static void test_type_judge(void)
+{
+    verify_verdict v;
+    /* bf16 and FP8 inputs, FP32 accumulation and output: within the accumulator term alone */
+    CHECK(judge_rounded_gemm("bf16", "fp32", "fp32", &v) == 0 && v.pass, "bf16 in, fp32 out: %g > %g", v.rel_err,
+          v.tolerance);
+    CHECK(judge_rounded_gemm("fp8_e4m3", "fp32", "fp32", &v) == 0 && v.pass, "e4m3 in: %g > %g", v.rel_err, v.tolerance);
+    /* a bf16 output passes as bf16... */
+    CHECK(judge_rounded_gemm("bf16", "bf16", "bf16", &v) == 0 && v.pass && v.rel_err > 0, "bf16 out: %g > %g",
+          v.rel_err, v.tolerance);
+    /* ...but not when the output was declared FP32, nor when it really is coarser (FP8) */
+    CHECK(judge_rounded_gemm("bf16", "bf16", "fp32", &v) == 0 && !v.pass, "bf16 out judged as fp32 passed: %g <= %g",
+          v.rel_err, v.tolerance);
+    CHECK(judge_rounded_gemm("bf16", "fp8_e4m3", "bf16", &v) == 0 && !v.pass, "e4m3 out judged as bf16 passed");
+    /* fp16 out passes; an integer output type has no rule */
+    CHECK(judge_rounded_gemm("fp16", "fp16", "fp16", &v) == 0 && v.pass, "fp16 out: %g > %g", v.rel_err, v.tolerance);
+    CHECK(judge_rounded_gemm("fp16", "fp16", "u32", &v) == -1, "an integer output has no rule");
 }
 
 // ---- CPU reference GEMM -------------------------------------------------------------
@@ -516,6 +603,8 @@ static void test_scan_judge(void)
 int main(void)
 {
     test_tolerances();
+    test_type_tolerances();
+    test_type_judge();
     test_cpu_gemm();
     test_gemm_judge();
     test_reduce_judge();

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metrics.h"
+#include "peaks.h"
 #include "results.h"
 
 int test_passed = 0;
@@ -169,9 +169,7 @@ void test_h200_run_info(run_info *info, const char *device_name)
     info->dev.driver_version = 13000;
     info->dev.runtime_version = 13000;
     info->dev.cublas_version = 130100;
-    info->dev.fp32_lanes_per_sm = metrics_fp32_lanes_per_sm(9, 0);
-    info->dev.peak_fp32_tflops = metrics_peak_fp32_tflops(132, 128, 1980000);
-    info->dev.peak_mem_gbps = metrics_peak_mem_gbps(3201000, 6016);
+    peaks_fill(&info->dev); /* 128 lanes, 66.90816 TFLOP/s FP32, 4814.304 GB/s; the sm_90 tensor rates */
     info->dev.index = 0;
     snprintf(info->dev.uuid, sizeof info->dev.uuid, "GPU-00112233-4455-6677-8899-aabbccddeeff");
     snprintf(info->dev.pci_bus_id, sizeof info->dev.pci_bus_id, "0000:19:00.0");

@@ -13,8 +13,11 @@
 typedef enum { OP_SIZE_GEMM, OP_SIZE_ELEMS, OP_SIZE_MATRIX } op_size_kind;
 /* The throughput an op is reported in. */
 typedef enum { OP_RATE_TFLOPS, OP_RATE_GBPS, OP_RATE_GKEYS } op_rate;
-/* The device ceiling behind %peak. */
-typedef enum { OP_PEAK_NONE, OP_PEAK_FP32, OP_PEAK_MEMORY } op_peak;
+/* The device ceiling behind %peak: COMPUTE, the peak of each row's own math
+ * (fp32 SIMT, tf32/fp16/bf16/fp8 tensor; src/core/peaks.c); MEMORY, the
+ * DRAM bandwidth. OP_PEAK_FP32 is COMPUTE's old name, kept so that op
+ * tables written before it still build. */
+typedef enum { OP_PEAK_NONE, OP_PEAK_COMPUTE, OP_PEAK_MEMORY, OP_PEAK_FP32 = OP_PEAK_COMPUTE } op_peak;
 
 #define OP_MAX_TYPES 3
 

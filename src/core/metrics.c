@@ -38,6 +38,11 @@ double metrics_peak_fp32_tflops(int sms, int lanes_per_sm, double sm_clock_khz)
     return (double)sms * lanes_per_sm * 2.0 * sm_clock_khz * 1e3 / 1e12;
 }
 
+double metrics_peak_tflops(int sms, double flop_per_clock_sm, double sm_clock_khz)
+{
+    return (double)sms * flop_per_clock_sm * sm_clock_khz * 1e3 / 1e12;
+}
+
 double metrics_peak_mem_gbps(double mem_clock_khz, int bus_width_bits)
 {
     return mem_clock_khz * 1e3 * 2.0 * (bus_width_bits / 8.0) / 1e9;

@@ -20,6 +20,9 @@ double metrics_pct_of(double library_ms, double hand_ms);
 int metrics_fp32_lanes_per_sm(int cc_major, int cc_minor);
 /* FP32 peak in TFLOP/s: sms * lanes * 2 (an FMA is 2 FLOPs) * clock. */
 double metrics_peak_fp32_tflops(int sms, int lanes_per_sm, double sm_clock_khz);
+/* A compute ceiling in TFLOP/s: sms * FLOP per clock per SM * clock
+ * (src/core/peaks.c has the rates). */
+double metrics_peak_tflops(int sms, double flop_per_clock_sm, double sm_clock_khz);
 /* DRAM bandwidth in GB/s: memory clock * 2 (double data rate) * bus bits / 8. */
 double metrics_peak_mem_gbps(double mem_clock_khz, int bus_width_bits);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "peaks.h"
 #include "sizes.h"
 
 static int plan_selected(const cli_options *o, const catalog *cat, const op_info *op, const variant_info *v)
@@ -157,6 +158,9 @@ void plan_percents(const op_info *op, const device_info *dev, result_row *rows, 
         result_row *r = &rows[i];
         /* the pair the op compares (transfer: overlap against pinned) */
         if (op->speedup[0] && r->variant && strcmp(r->variant, op->speedup[0]) == 0) r->speedup_vs = op->speedup[1];
+        /* the ceiling is worked out here each time (a row may be re-percented) */
+        r->pct_peak = r->peak_tflops = -1;
+        r->peak_math[0] = '\0';
         if (r->status != STATUS_OK || r->time_ms.count == 0) continue;
         double ms = r->time_ms.median;
         switch (op->rate) {
@@ -164,10 +168,14 @@ void plan_percents(const op_info *op, const device_info *dev, result_row *rows, 
         case OP_RATE_GBPS: r->gbps = metrics_gbps(r->bytes, ms); break;
         case OP_RATE_GKEYS: r->gkeys = metrics_gkeys((double)r->elems, ms); break;
         }
-        if (op->peak == OP_PEAK_FP32) {
-            /* the peak at the clock the samples really ran at, when it was measured */
-            double khz = r->sm_clock_mhz > 0 ? r->sm_clock_mhz * 1e3 : dev->sm_clock_khz;
-            double peak = metrics_peak_fp32_tflops(dev->sms, dev->fp32_lanes_per_sm, khz);
+        if (op->peak == OP_PEAK_COMPUTE) {
+            /* the peak of the row's own math (a tf32 row against the dense TF32
+             * tensor rate), at the clock its samples really ran at when that was
+             * measured; a math or GPU the peak table does not know: no %peak */
+            types_math m = types_math_of(r->math);
+            double peak = peaks_tflops(dev, m, r->sm_clock_mhz > 0 ? r->sm_clock_mhz * 1e3 : 0);
+            snprintf(r->peak_math, sizeof r->peak_math, "%s", types_math_name(m));
+            if (peak > 0) r->peak_tflops = peak;
             if (peak > 0 && r->flops > 0) r->pct_peak = metrics_tflops(r->flops, ms) / peak * 100.0;
         } else if (op->peak == OP_PEAK_MEMORY) {
             double khz = r->mem_clock_mhz > 0 ? r->mem_clock_mhz * 1e3 : dev->mem_clock_khz;

@@ -48,9 +48,13 @@ void plan_free(plan *p);
  * / hand median x 100 against the rows named by each hand row's
  * ref_library and against the fastest library row of the case (its name
  * then in best_library; only rows that passed and were timed count),
- * %peak against the device ceiling of the op (FP32 peak or memory
- * bandwidth; the row's measured SM / memory clock, when known, sets the
- * ceiling at the clock the row really ran at, else the device maximum);
+ * %peak against the device ceiling of the op: compute ops, the peak of the
+ * row's own math (peaks.h: fp32 SIMT, or the dense tf32/fp16/bf16/fp8
+ * tensor rate; peak_math and peak_tflops record which and how much; none
+ * when the peak table does not know the math on this GPU), memory-bound
+ * ops the DRAM bandwidth; the row's measured SM / memory clock, when known,
+ * sets the ceiling at the clock the row really ran at, else the device
+ * maximum;
  * and marks the row of the op's speed-up pair (op_info.speedup). */
 void plan_percents(const op_info *op, const device_info *dev, result_row *rows, int count);
 

@@ -18,6 +18,23 @@ static void report_cublas_version(char *buf, size_t len, int v)
     snprintf(buf, len, "%d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
 }
 
+/* The tensor ceilings the peak table knows for this GPU (dense, FP32
+ * accumulate, at the maximum clock), and the note of those it does not. */
+static void report_tensor_ceilings(FILE *f, const char *lead, const char *tail, const device_info *d)
+{
+    int known = 0;
+    for (int m = TYPES_MATH_TF32; m < TYPES_MATH_COUNT; m++) {
+        if (d->peak_tflops[m] <= 0) continue;
+        fprintf(f, "%s%s %s %.1f", known ? "" : lead, known ? "," : "tensor ceilings (dense, FP32 accumulate):",
+                types_math_name((types_math)m), d->peak_tflops[m]);
+        known++;
+    }
+    if (known)
+        fprintf(f, " TFLOP/s (%d SMs x FLOP per clock per SM x %.3f GHz); %%peak of a row is of its own math%s\n",
+                d->sms, d->sm_clock_khz / 1e6, tail);
+    if (d->peaks_note[0]) fprintf(f, "%speaks: %s%s\n", lead, d->peaks_note, tail);
+}
+
 static void report_device_block(report *rp, const char *lead, const char *tail)
 {
     const run_info *in = rp->info;
@@ -52,6 +69,7 @@ static void report_device_block(report *rp, const char *lead, const char *tail)
     fprintf(f, "%sceilings: FP32 %.1f TFLOP/s (%d SMs x %d lanes x 2 x %.3f GHz), memory %.0f GB/s (%.0f MHz x 2 x %d bit / 8)%s\n",
             lead, d->peak_fp32_tflops, d->sms, d->fp32_lanes_per_sm, d->sm_clock_khz / 1e6, d->peak_mem_gbps,
             d->mem_clock_khz / 1e3, d->bus_width_bits, tail);
+    report_tensor_ceilings(f, lead, tail, d);
 }
 
 void report_begin(report *rp, FILE *out, cli_format format, const run_info *info, long long flush_bytes)
@@ -78,10 +96,18 @@ void report_begin(report *rp, FILE *out, cli_format format, const run_info *info
                 ", \"cc\": \"%d.%d\", \"sms\": %d, \"sm_clock_khz\": %.0f, \"mem_clock_khz\": %.0f, "
                 "\"bus_width_bits\": %d, \"l2_bytes\": %lld, \"total_mem_bytes\": %lld, \"driver\": %d, "
                 "\"cuda_runtime\": %d, \"cublas_version\": %d, \"fp32_lanes_per_sm\": %d, "
-                "\"peak_fp32_tflops\": %.9g, \"peak_mem_gbps\": %.9g},\n  \"rows\": [",
+                "\"peak_fp32_tflops\": %.9g, \"peak_mem_gbps\": %.9g, \"peak_tflops\": {",
                 d->cc_major, d->cc_minor, d->sms, d->sm_clock_khz, d->mem_clock_khz, d->bus_width_bits, d->l2_bytes,
                 d->total_mem_bytes, d->driver_version, d->runtime_version, d->cublas_version, d->fp32_lanes_per_sm,
                 d->peak_fp32_tflops, d->peak_mem_gbps);
+        for (int m = 0; m < TYPES_MATH_COUNT; m++) {
+            fprintf(f, "%s\"%s\": ", m ? ", " : "", types_math_name((types_math)m));
+            if (d->peak_tflops[m] > 0) fprintf(f, "%.9g", d->peak_tflops[m]);
+            else fputs("null", f);
+        }
+        fprintf(f, "}, \"peaks_note\": ");
+        report_json_string(f, d->peaks_note);
+        fprintf(f, "},\n  \"rows\": [");
         fflush(f);
         return;
     }
@@ -143,6 +169,9 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_string(f, r->library ? NULL : r->best_library);
     report_json_num(f, "pct_of_best_library", timed ? r->pct_best : -1);
     report_json_num(f, "pct_of_peak", timed ? r->pct_peak : -1);
+    fprintf(f, ", \"peak_math\": ");
+    report_json_string(f, r->peak_math);
+    report_json_num(f, "peak_tflops", timed ? r->peak_tflops : -1);
     report_json_num(f, "rel_err", r->rel_err);
     report_json_num(f, "tolerance", r->rel_err >= 0 ? r->tolerance : -1);
     fprintf(f, ", \"status\": \"%s\"", status_name(r->status));
@@ -197,6 +226,27 @@ static void report_clock_gap(FILE *f, int md, const result_row *r, const result_
     }
 }
 
+/* A timed row of a compute op whose math has no ceiling on this GPU: its
+ * %peak is empty; one line per such math says why. */
+static int report_lacks_peak(const result_row *r)
+{
+    return r->peak == OP_PEAK_COMPUTE && r->status == STATUS_OK && r->time_ms.count > 0 && r->flops > 0 &&
+           r->pct_peak < 0;
+}
+
+static void report_missing_peaks(FILE *f, int md, const result_row *rows, int count)
+{
+    for (int i = 0; i < count; i++) {
+        int seen = 0;
+        if (!report_lacks_peak(&rows[i])) continue;
+        for (int j = 0; j < i && !seen; j++)
+            seen = report_lacks_peak(&rows[j]) && strcmp(rows[j].math ? rows[j].math : "", rows[i].math ? rows[i].math : "") == 0;
+        if (seen) continue;
+        fprintf(f, "%s  %%peak of %s rows left empty: the peak table has no ceiling for %s on this GPU (device block)\n",
+                md ? ">" : "", rows[i].math ? rows[i].math : "?", rows[i].math ? rows[i].math : "their math");
+    }
+}
+
 void report_case(report *rp, const result_row *rows, int count)
 {
     FILE *f = rp->out;
@@ -221,7 +271,7 @@ void report_case(report *rp, const result_row *rows, int count)
     snprintf(title, sizeof title, "%s", rows[0].case_label);
     fprintf(f, "\n%s%s", md ? "#### " : "", title);
     if (ref) fprintf(f, "  (%%ref = %% of %s, %%best = %% of %s%s)", ref, best,
-                     rows[0].peak == OP_PEAK_FP32     ? ", %peak = % of FP32 peak"
+                     rows[0].peak == OP_PEAK_COMPUTE  ? ", %peak = % of the dense peak of the row's math"
                      : rows[0].peak == OP_PEAK_MEMORY ? ", %peak = % of memory bandwidth"
                                                        : "");
     fprintf(f, "\n");
@@ -307,6 +357,7 @@ void report_case(report *rp, const result_row *rows, int count)
                        "mapped memory): launch latency and host time may be in its samples\n",
                     md ? ">" : "", r->variant);
     }
+    report_missing_peaks(f, md, rows, count);
     for (int i = 0; i < count; i++) {
         if (!rows[i].message[0]) continue;
         fprintf(f, "%s  %s %s: ", md ? ">" : "", rows[i].variant, status_name(rows[i].status));

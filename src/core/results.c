@@ -13,7 +13,7 @@ void results_row_clear(result_row *r)
 {
     memset(r, 0, sizeof *r);
     r->tflops = r->gbps = r->gkeys = -1;
-    r->pct_ref = r->pct_best = r->pct_peak = -1;
+    r->pct_ref = r->pct_best = r->pct_peak = r->peak_tflops = -1;
     r->rel_err = r->tolerance = -1;
     r->flops = r->bytes = -1;
     r->sm_clock_mhz = r->sm_clock_min_mhz = r->mem_clock_mhz = r->temp_c = r->power_w = -1;

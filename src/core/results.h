@@ -8,6 +8,7 @@
 #include "catalog.h"
 #include "stats.h"
 #include "status.h"
+#include "types.h"
 
 typedef struct {
     char name[256];            /* device name */
@@ -24,6 +25,11 @@ typedef struct {
     int fp32_lanes_per_sm;     /* FMA lanes per SM for this cc */
     double peak_fp32_tflops;   /* sms * lanes * 2 * clock */
     double peak_mem_gbps;      /* mem clock * 2 * bus / 8 */
+    /* the compute ceiling of each math (types_math: fp32, tf32, fp16, bf16,
+     * fp8; dense, FP32 accumulate) at sm_clock_khz in TFLOP/s, 0 when the
+     * peak table (src/core/peaks.c) does not know it for this GPU */
+    double peak_tflops[TYPES_MATH_COUNT];
+    char peaks_note[256];      /* which maths have no ceiling here and why ("" when all are known) */
     int index;                 /* CUDA device ordinal */
     char uuid[48];             /* "GPU-xxxxxxxx-..." */
     char pci_bus_id[32];       /* "0000:19:00.0" */
@@ -70,7 +76,10 @@ typedef struct {
     double pct_ref;            /* % of ref library, < 0 when n/a */
     const char *best_library;  /* fastest library row name */
     double pct_best;           /* % of best library, < 0 when n/a */
-    double pct_peak;           /* % of FP32 peak (sgemm) or memory bandwidth (reduce), < 0 n/a */
+    double pct_peak;           /* % of the row's ceiling: its math's peak (compute ops) or the
+                                  memory bandwidth (memory-bound ops); < 0 n/a */
+    char peak_math[8];         /* compute ops: the math whose ceiling %peak is of ("tf32"), "" otherwise */
+    double peak_tflops;        /* that ceiling at the row's SM clock, TFLOP/s; < 0 n/a or unknown */
     double rel_err;            /* verification error, < 0 when not verified */
     double tolerance;          /* its bound */
     double flops;              /* operations done, < 0 when n/a */

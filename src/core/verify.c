@@ -3,17 +3,70 @@
 #include <math.h>
 #include <string.h>
 
+#include "types.h"
+
+/* ---- the one tolerance rule ----------------------------------------------------
+ *
+ * A reduction of length k (a GEMM's inner dimension, a row of a norm) is
+ * judged on its relative Frobenius error against an FP64 reference computed
+ * from the SAME stored inputs (a bf16 input is rounded once, on the device,
+ * and the reference reads that rounded value: its rounding is not an error).
+ * Three sources of error remain, each bounded from the unit roundoff u of a
+ * type in src/core/types.c:
+ *
+ *   tol = 8 u_acc sqrt(k) + 6 u_math + 2 u_out
+ *
+ *  - u_acc sqrt(k): the accumulator's rounding, one per addition; with random
+ *    signs the errors walk like sqrt(k), and 8 u sqrt(k) sits well above the
+ *    errors FP32 GEMMs show. Every type's GEMM accumulates in FP32
+ *    here (u_acc = 2^-24). A kernel that keeps fewer accumulator bits (FP8
+ *    MMAs without promotion to FP32) is not within this bound: declare the
+ *    accumulator it really has.
+ *  - u_math: rounding the arithmetic applies to inputs that the reference
+ *    does not see: TF32 math on FP32 inputs rounds each to 10 fraction bits
+ *    (u_math = 2^-11); each product then carries up to 2 u_math relative
+ *    error, which does not grow with k. 0 when the math takes the stored
+ *    inputs exactly (FP32 math on FP32; FP16, BF16 and FP8 inputs, whose
+ *    products are exact in the FP32 accumulator).
+ *  - u_out: the final rounding of each element to an output type coarser
+ *    than the accumulator (a bf16 C): at most u_out relative per element, so
+ *    at most u_out in the Frobenius norm; 2 u_out leaves a margin of two. 0
+ *    when the output is the accumulator's type (its last rounding is then
+ *    part of the accumulation term).
+ *
+ * For FP32 and TF32 on FP32 storage this is the GEMM rule the project
+ * always had (8 u32 sqrt(k) + 6 u_in); the cancellation floor of
+ * verify_gemm_judge (verify.h) scales it for results that cancel. */
+
+/* u of a float type, 0 when unknown or an integer type */
+static double verify_u(const char *name)
+{
+    const types_info *t = types_find(name);
+    return t && t->is_float ? t->unit_roundoff : 0.0;
+}
+
+double verify_tolerance(const verify_types *t, long long k)
+{
+    const char *math = t->math ? t->math : t->in;
+    const char *acc = t->acc ? t->acc : "fp32";
+    const char *out = t->out ? t->out : acc;
+    double u_in = verify_u(t->in), u_math = verify_u(math), u_acc = verify_u(acc), u_out = verify_u(out);
+    if (u_in <= 0 || u_math <= 0 || u_acc <= 0 || u_out <= 0) return -1.0;
+    return 8.0 * u_acc * sqrt((double)(k < 1 ? 1 : k)) + 6.0 * (u_math > u_in ? u_math : 0.0) +
+           2.0 * (u_out > u_acc ? u_out : 0.0);
+}
+
 double verify_unit_roundoff(const char *math)
 {
-    if (strcmp(math, "tf32") == 0) return ldexp(1.0, -11);
-    return ldexp(1.0, -24);
+    double u = verify_u(math);
+    return u > 0 ? u : ldexp(1.0, -24);
 }
 
 double verify_gemm_tolerance(const char *math, long long k)
 {
-    double u32 = ldexp(1.0, -24);
-    double u_in = strcmp(math, "tf32") == 0 ? verify_unit_roundoff("tf32") : 0.0;
-    return 8.0 * u32 * sqrt((double)(k < 1 ? 1 : k)) + 6.0 * u_in;
+    /* FP32 storage in and out; a math this table does not know is judged as FP32 (the strictest) */
+    verify_types t = {"fp32", verify_u(math) > 0 ? math : "fp32", "fp32", "fp32"};
+    return verify_tolerance(&t, k);
 }
 
 double verify_gemm_max_tolerance(const char *math, long long k)
@@ -21,7 +74,9 @@ double verify_gemm_max_tolerance(const char *math, long long k)
     return 16.0 * verify_gemm_tolerance(math, k);
 }
 
-void verify_gemm_judge(const verify_sums *s, const char *math, long long k, verify_verdict *v)
+/* The verdict of sums against a Frobenius tolerance tol (max error: 16 tol),
+ * with the cancellation floor (verify.h). */
+static void verify_judge_sums(const verify_sums *s, double tol, long long k, verify_verdict *v)
 {
     double rms = s->count > 0 ? sqrt(s->sum_sq_ref / s->count) : 0.0;
     v->nonfinite = (long long)s->nonfinite;
@@ -33,8 +88,8 @@ void verify_gemm_judge(const verify_sums *s, const char *math, long long k, veri
         v->rel_err = s->sum_sq_err > 0 ? INFINITY : 0.0;
         v->max_err = s->max_abs_err > 0 ? INFINITY : 0.0;
     }
-    v->tolerance = verify_gemm_tolerance(math, k);
-    v->max_tolerance = verify_gemm_max_tolerance(math, k);
+    v->tolerance = tol;
+    v->max_tolerance = 16.0 * tol;
     if (s->sum_sq_ref > 0 && s->norm_sq_a > 0 && s->norm_sq_b > 0) {
         /* the cancellation floor (verify.h) */
         double floor_sq = s->norm_sq_a * s->norm_sq_b / (4.0 * (double)(k < 1 ? 1 : k));
@@ -46,6 +101,19 @@ void verify_gemm_judge(const verify_sums *s, const char *math, long long k, veri
     }
     v->pass = v->nonfinite == 0 && s->count > 0 && v->rel_err <= v->tolerance &&
               v->max_err <= v->max_tolerance;
+}
+
+void verify_gemm_judge(const verify_sums *s, const char *math, long long k, verify_verdict *v)
+{
+    verify_judge_sums(s, verify_gemm_tolerance(math, k), k, v);
+}
+
+int verify_judge_types(const verify_sums *s, const verify_types *t, long long k, verify_verdict *v)
+{
+    double tol = verify_tolerance(t, k);
+    if (tol <= 0) return -1;
+    verify_judge_sums(s, tol, k, v);
+    return 0;
 }
 
 double verify_reduce_tolerance(long long n)

@@ -27,15 +27,31 @@ typedef struct {
     int pass;           /* 1 if every bound holds and nonfinite == 0 */
 } verify_verdict;
 
-/* Unit roundoff of the arithmetic: "fp32" 2^-24, "tf32" 2^-11 for the inputs. */
+/* The element types of a reduction, by name (src/core/types.c). */
+typedef struct {
+    const char *in;   /* storage type of the inputs, which the FP64 reference reads too ("fp32", "bf16") */
+    const char *math; /* the arithmetic: "tf32" rounds FP32 inputs further; NULL: the inputs' type */
+    const char *acc;  /* the accumulator; NULL: "fp32" */
+    const char *out;  /* the output's type; NULL: the accumulator's */
+} verify_types;
+
+/* The one tolerance rule (documented in verify.c) on the relative Frobenius
+ * error of a reduction of length k:
+ *   tol = 8 u_acc sqrt(k) + 6 u_math + 2 u_out
+ * u_math counted only when the math rounds the stored inputs (u_math > u_in),
+ * u_out only when the output is coarser than the accumulator. -1 when a name
+ * is not a float type of the table. */
+double verify_tolerance(const verify_types *t, long long k);
+
+/* Unit roundoff of a float type ("fp32" 2^-24, "tf32" and "fp16" 2^-11,
+ * "bf16" 2^-8, "fp8_e4m3" 2^-4, "fp8_e5m2" 2^-3); 2^-24 for other names. */
 double verify_unit_roundoff(const char *math);
 
-/* GEMM tolerance on the relative Frobenius error for inner dimension k:
+/* GEMM tolerance on the relative Frobenius error for inner dimension k, FP32
+ * storage in and out, math "fp32" or "tf32" (another name is judged as fp32):
+ * verify_tolerance's rule, which here reads
  *   tol = 8 * u32 * sqrt(k) + 6 * u_in
- * The first term bounds FP32 accumulation (random-sign rounding errors grow
- * like sqrt(k); observed errors are ~20x under it at k = 8192); the second is
- * the input rounding of TF32 (u_in = 2^-11, 0 for FP32): each product carries
- * up to 2 u_in relative error, which does not grow with k. */
+ * u_in = 2^-11 for TF32, 0 for FP32. */
 double verify_gemm_tolerance(const char *math, long long k);
 /* Bound on max |c - ref| / rms(ref): 16 * the Frobenius tolerance (a single
  * dropped or misplaced element is ~1 rms). */
@@ -52,6 +68,9 @@ double verify_gemm_max_tolerance(const char *math, long long k);
  * only when C cancels, and bounds the error the inputs' rounding can make
  * (|c - ref| <= 2 u_in sum_k |a b|, and sum (sum_k |a b|)^2 <= ||A||^2 ||B||^2). */
 void verify_gemm_judge(const verify_sums *s, const char *math, long long k, verify_verdict *v);
+/* The same verdict under verify_tolerance(t, k) (max error: 16 times it).
+ * Returns 0, or -1 (verdict untouched) when t names a type that has no rule. */
+int verify_judge_types(const verify_sums *s, const verify_types *t, long long k, verify_verdict *v);
 /* sum x^2 over n floats (in double): an input's ||.||_F^2 for the floor above */
 double verify_norm_sq(const float *x, size_t n);
 

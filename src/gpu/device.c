@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "metrics.h"
+#include "peaks.h"
 
 static int device_fill_info(device_ctx *d)
 {
@@ -26,9 +26,7 @@ static int device_fill_info(device_ctx *d)
     CK_CUDA(cudaDriverGetVersion(&in->driver_version));
     CK_CUDA(cudaRuntimeGetVersion(&in->runtime_version));
     CK_CUBLAS(cublasGetVersion(d->blas, &in->cublas_version));
-    in->fp32_lanes_per_sm = metrics_fp32_lanes_per_sm(in->cc_major, in->cc_minor);
-    in->peak_fp32_tflops = metrics_peak_fp32_tflops(in->sms, in->fp32_lanes_per_sm, in->sm_clock_khz);
-    in->peak_mem_gbps = metrics_peak_mem_gbps(in->mem_clock_khz, in->bus_width_bits);
+    peaks_fill(in); /* FP32, tensor and memory ceilings, or a note of those the peak table lacks */
     in->index = d->ordinal;
     in->max_sm_clock_mhz = -1;
     {
