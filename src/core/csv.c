@@ -12,7 +12,7 @@ const char *const csv_header =
     "time_ms_q3,spread_pct,tflops,gbps,gkeys_per_s,ref_library,pct_of_ref_library,"
     "best_library,pct_of_best_library,pct_of_peak,rel_err,tolerance,status,flops,bytes,"
     "peak_fp32_tflops,peak_mem_gbps,kernel,kernel_note,source,sm_clock_mhz,sm_clock_min_mhz,"
-    "mem_clock_mhz,temp_c,power_w,throttle,hostname,rank,device_index,device_uuid,pci_bus_id,dist,interleave,timing,message";
+    "mem_clock_mhz,temp_c,power_w,throttle,hostname,rank,device_index,device_uuid,pci_bus_id,dist,interleave,timing,message,shape";
 
 void csv_write_field(FILE *f, const char *s)
 {
@@ -197,7 +197,8 @@ int csv_write_row(csv_writer *w, const run_info *info, const result_row *r)
     csv_write_field(f, r->dist); fputc(',', f);
     fprintf(f, "%d,", info->interleave);
     csv_write_field(f, r->timing); fputc(',', f);
-    csv_write_field(f, r->message);
+    csv_write_field(f, r->message); fputc(',', f);
+    csv_write_field(f, r->shape);
     fputc('\n', f);
     w->rows++;
     if (fflush(f) != 0 || ferror(f)) return -1;
