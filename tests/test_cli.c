@@ -28,9 +28,11 @@
  * test-only row), so that parsing and resolving are tested without the GPU
  * library. */
 static const op_info test_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL}, "", {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL}, "",
+     {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
     {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}},
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, {NULL, NULL}, "", {OP_AXIS_ELEMS, OP_AXIS_TYPE}},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, {NULL, NULL}, "",
+     {OP_AXIS_ELEMS, OP_AXIS_TYPE}},
 };
 static const variant_info test_variants[] = {
     {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", ""}, {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", ""},

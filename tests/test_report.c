@@ -292,7 +292,8 @@ static void timed(result_row *r, double *s, size_t n)
 
 static const op_info sgemm_op = {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32",
                                   "cublas_tf32", {NULL}, {NULL, NULL}, "", {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}};
-static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}};
+static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL},
+                                  {NULL, NULL}, "", {OP_AXIS_ELEMS}};
 
 static void make_rows(void)
 {

@@ -419,7 +419,8 @@ static void test_format(void)
 // ---- (e) cli_parse: sources merged -------------------------------------------------
 
 static const op_info known_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL}, "", {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL}, "",
+     {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
     {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}},
 };
 static const variant_info known_variants[] = {{"sgemm", "naive", 0, "fp32", NULL, 0, "builtin", ""},

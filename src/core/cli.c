@@ -389,8 +389,8 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
                 snprintf(err, err_len, "--axis '%s' is not NAME=LIST (e.g. --axis k=1024:4096:1024)", value);
                 return 2;
             }
-            snprintf(axis_opt, sizeof axis_opt, "--axis %.*s", (int)(e - value < CLI_AXIS_NAME_LEN ? e - value : CLI_AXIS_NAME_LEN - 1),
-                     value);
+            const int name_len = (int)(e - value < CLI_AXIS_NAME_LEN ? e - value : CLI_AXIS_NAME_LEN - 1);
+            snprintf(axis_opt, sizeof axis_opt, "--axis %.*s", name_len, value);
             if (short_id >= 0) {
                 id = short_id;
                 opt = axis_opt;

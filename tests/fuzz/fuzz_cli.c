@@ -45,9 +45,11 @@
 /* Shaped like the real one: several ops, and one name ("thrust") under two ops,
  * which exercises the duplicate handling in the lookup and in the known list. */
 static const op_info fuzz_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, {NULL, NULL}, "", {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, {NULL, NULL}, "",
+     {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
     {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}},
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub_radix", {"u32", "f32"}, {NULL, NULL}, "", {OP_AXIS_ELEMS, OP_AXIS_TYPE}},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub_radix", {"u32", "f32"}, {NULL, NULL}, "",
+     {OP_AXIS_ELEMS, OP_AXIS_TYPE}},
 };
 #define FV(op, name, lib) {op, name, lib, "fp32", NULL, 0, "builtin", ""}
 static const variant_info fuzz_variants[] = {
