@@ -42,12 +42,12 @@ ALL_COLUMNS = (
     "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source",
     "sm_clock_mhz", "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w",
     "throttle", "hostname", "rank", "device_index", "device_uuid", "pci_bus_id",
-    "dist", "interleave", "timing", "message", "peak_math", "peak_tflops",
+    "dist", "interleave", "timing", "message", "note", "peak_math", "peak_tflops", "shape",
 )
 # Text columns that CSVs written before them lack: read as "" there.
 OPTIONAL_TEXT_COLUMNS = ("kernel", "kernel_note", "source", "throttle", "hostname",
                          "device_uuid", "pci_bus_id", "dist", "timing", "message",
-                         "peak_math")
+                         "note", "peak_math", "shape")
 
 INT_COLUMNS = ("library", "m", "n", "k", "elems", "samples", "seed", "l2_flush")
 FLOAT_COLUMNS = (

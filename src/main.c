@@ -22,6 +22,7 @@
 #include "fleet.h"
 #include "fleet_run.h"
 #include "gpu_api.h"
+#include "list.h"
 #include "plan.h"
 #include "report.h"
 #include "stats.h"
@@ -175,33 +176,6 @@ static int main_soak(const compare_gpu_api *api, compare_gpu_device *dev, cli_op
     return rc;
 }
 
-static void main_list(const cli_options *o, const catalog *cat)
-{
-    printf("%-10s %-8s %-8s %-12s %-12s %s\n", "op", "sized by", "unit", "%ref vs", "%best vs", "what");
-    for (int i = 0; i < cat->op_count; i++) {
-        const op_info *op = &cat->ops[i];
-        printf("%-10s %-8s %-8s %-12s %-12s %s\n", op->name, op->size_kind == OP_SIZE_ELEMS ? "--elems" : op->size_kind == OP_SIZE_GEMM ? "shape" : "matrix",
-               catalog_rate_unit(op->rate), op->ref_library, op->best_library, op->about);
-    }
-    printf("\n%-10s %-18s %-8s %-7s %-9s %s\n", "op", "variant", "kind", "math", "source", "what");
-    for (int i = 0; i < cat->variant_count; i++) {
-        const variant_info *v = &cat->variants[i];
-        const op_info *op = &cat->ops[catalog_op(cat, v->op)];
-        char math[32];
-        if (!cli_variant_visible(o, v)) continue;
-        if (strcmp(v->math, "types") == 0) {
-            size_t used = 0;
-            math[0] = '\0';
-            for (int t = 0; t < OP_MAX_TYPES && op->types[t]; t++)
-                used += (size_t)snprintf(math + used, sizeof math - used, "%s%s", t ? "," : "", op->types[t]);
-        } else {
-            snprintf(math, sizeof math, "%s", v->math);
-        }
-        printf("%-10s %-18s %-8s %-7s %-9s %s\n", v->op, v->name, v->is_library ? "library" : "hand", math, v->source,
-               v->about);
-    }
-}
-
 static void main_hostname(char *buf, size_t len)
 {
     if (gethostname(buf, len) != 0) snprintf(buf, len, "unknown");
@@ -258,7 +232,10 @@ static int main_run(int argc, char **argv)
         return rc;
     }
     if (o.list) {
-        if (main_rank == 0) main_list(&o, cat);
+        if (main_rank == 0) {
+            if (o.format == CLI_FORMAT_JSON) list_print_json(stdout, &o, cat);
+            else list_print(stdout, &o, cat);
+        }
         return 0;
     }
     int prc = plan_build(&p, &o, cat, err, sizeof err);

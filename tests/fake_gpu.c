@@ -27,9 +27,10 @@ struct compare_gpu_device {
 };
 
 static const op_info fake_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, 0, {NULL, NULL},
-     "fake GEMM"},
-    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, "fake sum"},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL},
+     "fake GEMM", {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "fake sum",
+     {OP_AXIS_ELEMS}},
 };
 static const variant_info fake_variants[] = {
     {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", "fake library"},

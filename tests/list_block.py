@@ -28,7 +28,7 @@ def table(compare):
             continue
         (ops if part == 0 else variants).append(cols)
     md = ["_Generated from `compare --list` by `tests/list_block.py`; `ctest` checks it._", "",
-          "| op | sized by | unit | % of (reference) | % of (fastest) | what |", "|---|---|---|---|---|---|"]
+          "| op | axes | unit | % of (reference) | % of (fastest) | what |", "|---|---|---|---|---|---|"]
     for c in ops:
         md.append("| %s | %s | %s | `%s` | `%s` | %s |" % (c[0], c[1], c[2], c[3], c[4], c[5] if len(c) > 5 else ""))
     md += ["", "| op | variant | kind | math | source | what |", "|---|---|---|---|---|---|"]

@@ -28,9 +28,11 @@
  * test-only row), so that parsing and resolving are tested without the GPU
  * library. */
 static const op_info test_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, 0, {NULL, NULL}, ""},
-    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""},
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, 0, {NULL, NULL}, ""},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL}, "",
+     {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub", {"u32", "f32"}, {NULL, NULL}, "",
+     {OP_AXIS_ELEMS, OP_AXIS_TYPE}},
 };
 static const variant_info test_variants[] = {
     {"sgemm", "cublas_fp32", 1, "fp32", NULL, 0, "builtin", ""}, {"sgemm", "cublas_tf32", 1, "tf32", NULL, 0, "builtin", ""},
@@ -115,8 +117,9 @@ static void test_parse_direct(void)
 
     /* defaults */
     CHECK(parse(&o, err, sizeof err, none) == 0, "no arguments: %s", err);
-    CHECK(o.gemm_count == 1 && o.gemm[0].n == 2048, "default n %lld (count %d)", o.gemm[0].n, o.gemm_count);
-    CHECK(o.elems_count == 1 && o.elems[0] == (1LL << 26), "default elems %lld", o.elems[0]);
+    /* no shape, no length: each op's axis defaults (test_plan checks what they give) */
+    CHECK(o.gemm_count == 0 && o.elems_count == 0 && o.axis_arg_count == 0, "defaults: %d shapes, %d lengths, %d axes",
+          o.gemm_count, o.elems_count, o.axis_arg_count);
     CHECK(ops_are(&o, "sgemm,reduce,sort"), "default ops %u", o.op_mask);
     CHECK(o.variant_count == 0, "default variants %d", o.variant_count);
     CHECK(o.flush == 1, "flush off by default");
@@ -160,7 +163,7 @@ static void test_parse_direct(void)
     CHECK(o.elems_count == 1 && o.elems[0] == (64LL << 20), "--elems=64M: %lld", o.elems[0]);
     PARSE_OK(&o, "--elems", "1:8,2^32");
     CHECK(o.elems_count == 5 && o.elems[3] == 8 && o.elems[4] == (1LL << 32), "--elems list: %d", o.elems_count);
-    CHECK(o.gemm_count == 1 && o.gemm[0].n == 2048, "--elems changed n");
+    CHECK(o.gemm_count == 0, "--elems gave a shape");
 
     /* ops */
     PARSE_OK(&o, "--ops", "reduce,sort");
@@ -476,6 +479,16 @@ static const bad_row bad_rows[] = {
     {BIN, "--format 'xml' is unknown (expected table, md or json)", {"--format", "xml"}},
     {FUNC, "--format 'TABLE'", {"--format", "TABLE"}},
     {BIN, "--list takes no value", {"--list=3"}},
+    /* --axis (tests/test_axes.c has the rest) */
+    {BIN, "--axis foo: no op has an axis 'foo' (the ops' axes: sgemm: m,n,k", {"--axis", "foo=1"}},
+    {BIN, "--axis 'm' is not NAME=LIST", {"--axis", "m"}},
+    {BIN, "--axis m '0': '0' is too small", {"--axis", "m=0"}},
+    {BIN, "--axis k '1:8:x1'", {"--axis", "k=1:8:x1"}},
+    {BIN, "--n given more than once (--axis n is the same option)", {"--n", "1024", "--axis", "n=2048"}},
+    {BIN, "--axis type is given but no op that has axis type is run (it is an axis of sort",
+     {"--ops", "sgemm", "--axis", "type=u32"}},
+    {BIN, "--axis type 'u64' (sort): 'u64' is not a value of type (expected u32, f32)",
+     {"--ops", "sort", "--axis", "type=u64"}},
     {FUNC, "--help takes no value", {"--help=1"}},
     {FUNC, "--no-flush takes no value", {"--no-flush=0"}},
     {FUNC, "--quiet takes no value", {"--quiet=yes"}},

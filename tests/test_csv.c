@@ -128,7 +128,8 @@ static const char *const design_columns[] = {
     /* more may follow (DESIGN.md): these do */
     "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
     "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
-    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message", "note", "peak_math", "peak_tflops"};
+    "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message", "note", "peak_math", "peak_tflops",
+    "shape"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)
@@ -161,6 +162,7 @@ static void make_hand_row(result_row *r)
     r->math = "fp32";
     r->m = r->n = r->k = 2048;
     r->elems = 0;
+    snprintf(r->shape, sizeof r->shape, "m=2048,n=2048,k=2048");
     r->status = STATUS_OK;
     stats_summarize(samples, 5, &r->time_ms);
     r->flops = metrics_gemm_flops(2048, 2048, 2048);
@@ -217,6 +219,7 @@ static void test_rows(void)
     red.variant = "shuffle";
     red.math = "fp32";
     red.elems = 1LL << 26;
+    snprintf(red.shape, sizeof red.shape, "elems=67108864,chunks=4");
     red.status = STATUS_OK;
     stats_summarize(samples, 5, &red.time_ms);
     red.tflops = -1;
@@ -312,6 +315,7 @@ static void test_rows(void)
     CELL(1, "message", "");
     CELL(1, "peak_math", "fp32"); /* the ceiling its %peak is of */
     CELL(1, "peak_tflops", "66.90816");
+    CELL(1, "shape", "m=2048,n=2048,k=2048");
     /* what ran, and the clocks while it ran */
     CELL(1, "kernel", "tiled32_k");
     CELL(1, "kernel_note", "");
@@ -360,6 +364,7 @@ static void test_rows(void)
     CELL(3, "message", "max err 3.2 at (7, 9), \"C\" poisoned\nsecond line\\end");
     /* the reduce row: no GEMM shape, elems and GB/s */
     CELL(4, "op", "reduce");
+    CELL(4, "shape", "elems=67108864,chunks=4"); /* quoted: it holds commas */
     CELL(4, "m", "");
     CELL(4, "n", "");
     CELL(4, "k", "");

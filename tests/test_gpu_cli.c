@@ -1,4 +1,6 @@
 /* tests/test_gpu_cli.c: `compare` itself on the GPU, end to end:
+ *  - per-op axes: --axis m/n/k (the issue's four-case form), transfer's
+ *    chunks axis, sgemm's cpu_max_n option; the CSV's shape column;
  *  - a smoke run at small sizes: device block, every variant ok in the
  *    table, and the CSV with the documented columns and one row per variant;
  *  - a faulting variant (illegal address): ERROR naming it, rows measured
@@ -341,6 +343,79 @@ static void test_interleave(const char *dir)
     free(text);
 }
 
+/* Runs argv (argv[0] is replaced by the binary) and reads its CSV into d. */
+static int run_csv(char **argv, const char *csv, test_csv_doc *d, const char *what)
+{
+    argv[0] = COMPARE_BIN;
+    test_run(argv, NULL, 0, 0, 300, &proc);
+    CHECK(proc.status == 0, "%s: exit %d; stderr:\n%s\nstdout:\n%s", what, proc.status, proc.err, proc.out);
+    char *text = test_read_file(csv);
+    CHECK(text != NULL, "%s: no CSV written at %s", what, csv);
+    if (!text) return -1;
+    test_csv_parse(text, d);
+    free(text);
+    return d->ok ? 0 : -1;
+}
+
+/* Per-op axes on the GPU: the issue's --axis command (four cases, k
+ * innermost, each row's shape), transfer's chunks as a dimension of its
+ * cases (read by the op from the case), and sgemm's cpu_max_n option. */
+static void test_axes(const char *dir)
+{
+    char csv[512];
+    test_csv_doc d;
+    snprintf(csv, sizeof csv, "%s/axes.csv", dir);
+    char *gemm[] = {"", "--ops", "sgemm", "--axis", "m=64", "--axis", "n=96", "--axis", "k=32:128:32", "--variants",
+                    "cublas_fp32,cublas_tf32,naive", "--reps", "3", "--max-time", "0.2", "--csv", csv, NULL};
+    if (run_csv(gemm, csv, &d, "--axis m n k") == 0) {
+        CHECK(d.nrec == 1 + 4 * 3, "--axis m n k: %d records, expected 1 + 12", d.nrec);
+        for (int r = 1; r < d.nrec; r++) {
+            char want[64];
+            snprintf(want, sizeof want, "m=64,n=96,k=%d", 32 * (1 + (r - 1) / 3));
+            CHECK(strcmp(test_csv_cell(&d, r, "shape"), want) == 0 && strcmp(test_csv_cell(&d, r, "status"), "ok") == 0,
+                  "row %d (%s): shape [%s] status %s, expected [%s] ok", r, test_csv_cell(&d, r, "variant"),
+                  test_csv_cell(&d, r, "shape"), test_csv_cell(&d, r, "status"), want);
+        }
+        CHECK(test_contains(proc.out, "sgemm 64x96x128 (MxNxK)"), "no case title sgemm 64x96x128 in:\n%s", proc.out);
+        test_csv_doc_free(&d);
+    }
+    snprintf(csv, sizeof csv, "%s/chunks.csv", dir);
+    char *chunks[] = {"", "--ops", "transfer", "--axis", "chunks=1,3", "--elems", "1000003", "--reps", "3",
+                      "--max-time", "0.2", "--csv", csv, NULL};
+    if (run_csv(chunks, csv, &d, "--axis chunks") == 0) {
+        int n = listed_variants("transfer"), overlap = 0;
+        CHECK(d.nrec == 1 + 2 * n, "--axis chunks: %d records, expected 1 + 2 x %d", d.nrec, n);
+        for (int r = 1; r < d.nrec; r++) {
+            const char *want = r <= n ? "elems=1000003,chunks=1" : "elems=1000003,chunks=3";
+            CHECK(strcmp(test_csv_cell(&d, r, "shape"), want) == 0 && strcmp(test_csv_cell(&d, r, "status"), "ok") == 0,
+                  "row %d (%s): shape [%s] status %s", r, test_csv_cell(&d, r, "variant"),
+                  test_csv_cell(&d, r, "shape"), test_csv_cell(&d, r, "status"));
+            overlap += strcmp(test_csv_cell(&d, r, "variant"), "overlap") == 0;
+        }
+        CHECK(overlap == 2, "%d overlap rows, expected one per chunks value", overlap);
+        CHECK(test_contains(proc.out, "transfer elems=1000003 chunks=3"), "no chunks=3 case title in:\n%s", proc.out);
+        test_csv_doc_free(&d);
+    }
+    /* cpu_max_n: the CPU row SKIPs past it, runs up to it */
+    for (int allow = 0; allow < 2; allow++) {
+        snprintf(csv, sizeof csv, "%s/cpu%d.csv", dir, allow);
+        char *cpu[] = {"", "--ops", "sgemm", "--n", "64", "--variants", "cpu_omp", allow ? "--axis" : "--cpu-max-n",
+                       allow ? "cpu_max_n=64" : "63", "--reps", "3", "--max-time", "0.2", "--csv", csv, NULL};
+        if (run_csv(cpu, csv, &d, "cpu_max_n") != 0) continue;
+        int found = 0;
+        for (int r = 1; r < d.nrec; r++) {
+            if (strcmp(test_csv_cell(&d, r, "variant"), "cpu_omp") != 0) continue;
+            found = 1;
+            CHECK(strcmp(test_csv_cell(&d, r, "status"), allow ? "ok" : "SKIP") == 0 &&
+                      (allow || test_contains(test_csv_cell(&d, r, "message"), "past --cpu-max-n 63")),
+                  "cpu_omp with cpu_max_n %s: %s %s", allow ? "64" : "63", test_csv_cell(&d, r, "status"),
+                  test_csv_cell(&d, r, "message"));
+        }
+        CHECK(found, "no cpu_omp row");
+        test_csv_doc_free(&d);
+    }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/compare_gpu_cli_XXXXXX";
@@ -353,5 +428,6 @@ int main(void)
     test_interrupt(dir, SIGINT, 130);
     test_interrupt(dir, SIGTERM, 143);
     test_interleave(dir);
+    test_axes(dir);
     return test_finish("test_gpu_cli");
 }

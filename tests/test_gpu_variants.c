@@ -33,14 +33,19 @@ static void collect_case(void *ctx, result_row *rows, int count)
     }
 }
 
-/* Rows one case of op `oi` must give: its visible variants, once per type. */
-static int expected_rows(const catalog *cat, int oi, const cli_options *o)
+/* Rows one size of op `oi` must give: its visible variants, once per value
+ * of each enum axis (element type, input distribution). */
+static int expected_rows(const catalog *cat, int oi)
 {
-    int n = 0, types = 0;
-    while (types < OP_MAX_TYPES && cat->ops[oi].types[types]) types++;
+    const op_info *op = &cat->ops[oi];
+    int n = 0, cases = 1;
+    for (int a = 0; a < catalog_axis_count(op); a++) {
+        const char *names[OP_AXIS_MAX_VALUES];
+        if (op->axes[a].kind == OP_AXIS_ENUM) cases *= catalog_axis_names(op, &op->axes[a], names, OP_AXIS_MAX_VALUES);
+    }
     for (int i = 0; i < cat->variant_count; i++)
-        if (strcmp(cat->variants[i].op, cat->ops[oi].name) == 0 && !cat->variants[i].test_only) n++;
-    return n * (types ? types : 1) * (cat->ops[oi].per_dist ? o->dist_count : 1);
+        if (strcmp(cat->variants[i].op, op->name) == 0 && !cat->variants[i].test_only) n++;
+    return n * cases;
 }
 
 /* Plans and runs op `oi` at one size (--check-only); checks every row. */
@@ -79,10 +84,12 @@ static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long e
         snprintf(what, sizeof what, "%s elems=%lld", cat->ops[oi].name, elems);
     }
     o.seed = seed;
-    o.cpu_max_n = 65536; /* the CPU rows too, at every size (one checked run each) */
+    if (catalog_axis(&cat->ops[oi], "cpu_max_n") >= 0) { /* the CPU rows too, at every size (one checked run each) */
+        char err[256];
+        CHECK(cli_axis_set(&o, "--cpu-max-n", "cpu_max_n", "65536", err, sizeof err) == 0, "%s", err);
+    }
     run_checked(dev, &o, &sink, what);
-    CHECK(c.rows == expected_rows(cat, oi, &o), "%s: %d rows, expected %d", what, c.rows,
-          expected_rows(cat, oi, &o));
+    CHECK(c.rows == expected_rows(cat, oi), "%s: %d rows, expected %d", what, c.rows, expected_rows(cat, oi));
 }
 
 /* rel_err of the rows named cublas_tf32 and tf32_tma */

@@ -292,8 +292,9 @@ static void timed(result_row *r, double *s, size_t n)
 }
 
 static const op_info sgemm_op = {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32",
-                                  "cublas_tf32", {NULL}, 0, {NULL, NULL}, ""};
-static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""};
+                                  "cublas_tf32", {NULL}, {NULL, NULL}, "", {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}};
+static const op_info reduce_op = {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL},
+                                  {NULL, NULL}, "", {OP_AXIS_ELEMS}};
 
 static void make_rows(void)
 {
@@ -309,6 +310,7 @@ static void make_rows(void)
         r->rate = sgemm_op.rate;
         r->peak = sgemm_op.peak;
         snprintf(r->case_label, sizeof r->case_label, "sgemm m=n=k=2048");
+        snprintf(r->shape, sizeof r->shape, "m=2048,n=2048,k=2048");
         r->m = r->n = r->k = 2048;
         r->flops = metrics_gemm_flops(2048, 2048, 2048);
         r->bytes = metrics_gemm_bytes(2048, 2048, 2048);
@@ -599,7 +601,7 @@ static void test_json(void)
     static const char *const numeric[] = {"time_ms_median", "time_ms_min", "time_ms_q1", "time_ms_q3", "spread_pct",
                                           "tflops", "gbps", "gkeys_per_s", "pct_of_ref_library", "pct_of_best_library",
                                           "pct_of_peak", "rel_err", "tolerance", "flops", "bytes", "peak_tflops"};
-    static const char *const strings[] = {"op", "variant", "math", "status", "message", "peak_math"};
+    static const char *const strings[] = {"op", "variant", "math", "status", "message", "peak_math", "shape"};
     char *t = render(CLI_FORMAT_JSON, 1);
     char *c = csv_of_rows();
     jv root;
@@ -645,6 +647,7 @@ static void test_json(void)
     if (rws && rws->n == 6) {
         const jv *r2 = &rws->items[2], *r3 = &rws->items[3];
         CHECK(strcmp(jget(r2, "variant")->str, "tiled32") == 0, "row 2 variant");
+        CHECK(jget(r2, "shape") && strcmp(jget(r2, "shape")->str, "m=2048,n=2048,k=2048") == 0, "row 2 shape");
         CHECK(jget(r2, "time_ms_median")->num == 4.0 && jget(r2, "pct_of_ref_library")->num == 25.0 &&
                   jget(r2, "pct_of_best_library")->num == 12.5,
               "tiled32 figures");

@@ -419,8 +419,9 @@ static void test_format(void)
 // ---- (e) cli_parse: sources merged -------------------------------------------------
 
 static const op_info known_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, 0, {NULL, NULL}, ""},
-    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas_fp32", "cublas_tf32", {NULL}, {NULL, NULL}, "",
+     {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}},
 };
 static const variant_info known_variants[] = {{"sgemm", "naive", 0, "fp32", NULL, 0, "builtin", ""},
                                               {"reduce", "thrust", 1, "fp32", NULL, 0, "builtin", ""}};
@@ -475,7 +476,13 @@ static void test_cli_merge(void)
     write_file(good, "7x8x9\n1024x1024x1024\n", 0);
     write_file(other, "# one\n5x5x5\n", 0);
 
-    CLI_OK(SHAPES(2048, 2048, 2048), "--ops", "sgemm"); /* the default */
+    {
+        /* the default: no shape here, sgemm's axis defaults in the plan (test_plan) */
+        const char *const a[] = {"--ops", "sgemm", NULL};
+        cli_options o;
+        char e[1024] = "";
+        CHECK(cli(&o, e, sizeof e, a) == 0 && o.gemm_count == 0, "--ops sgemm: %d shapes: %s", o.gemm_count, e);
+    }
     CLI_OK(SHAPES(4096, 14336, 4096), "--shape", "4096x14336x4096");
     CLI_OK(SHAPES(4096, 14336, 4096), "--shape=4096x14336x4096");
     CLI_OK(SHAPES(1, 2, 3, 512, 512, 512), "--shape", "1x2x3", "--n", "512");

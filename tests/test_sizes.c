@@ -68,6 +68,15 @@ static void test_accepted(void)
     OK("7:7", 1, MAX_N, 7);
     OK("1K:4K", 1, MAX_N, 1024, 2048, 4096);
     OK("2^10:2^12", 1, MAX_N, 1024, 2048, 4096);
+    /* LO:HI:xF multiplies by F (x2: the doubling range spelled out) */
+    OK("1024:8192:x2", 1, MAX_N, 1024, 2048, 4096, 8192);
+    OK("1024:8192:X2", 1, MAX_N, 1024, 2048, 4096, 8192);
+    OK("1000:5000:x2", 1, MAX_N, 1000, 2000, 4000);
+    OK("1:100:x10", 1, MAX_N, 1, 10, 100);
+    OK("512:8192:x4", 1, MAX_N, 512, 2048, 8192);
+    OK("2^20:2^28:x4", 1, MAX_E, 1LL << 20, 1LL << 22, 1LL << 24, 1LL << 26, 1LL << 28);
+    OK("7:7:x2", 1, MAX_N, 7);
+    OK("4K:64K:x2,3", 1, MAX_N, 4096, 8192, 16384, 32768, 65536, 3);
     OK("1,2^10,3:12", 1, MAX_N, 1, 1024, 3, 6, 12);
     OK("1:2^32", 1, MAX_E, 1LL << 0, 1LL << 1, 1LL << 2, 1LL << 3, 1LL << 4, 1LL << 5, 1LL << 6, 1LL << 7,
        1LL << 8, 1LL << 9, 1LL << 10, 1LL << 11, 1LL << 12, 1LL << 13, 1LL << 14, 1LL << 15, 1LL << 16,
@@ -130,7 +139,17 @@ static void test_rejected(void)
     expect_bad("1:8:", 1, MAX_N, "'1:8:' is not a range");
     expect_bad("::", 1, MAX_N, "'::' is not a range");
     expect_bad("1:8:0", 1, MAX_N, "range '1:8:0': step '0' is too small (at least 1)");
-    expect_bad("1:8:x", 1, MAX_N, "range '1:8:x': step 'x' is not a size");
+    expect_bad("1:8:x", 1, MAX_N, "range '1:8:x': factor 'x' is not xF with F in [2, 1024]");
+    expect_bad("1:8:x1", 1, MAX_N, "factor 'x1' is not xF");
+    expect_bad("1:8:x0", 1, MAX_N, "factor 'x0' is not xF");
+    expect_bad("1:8:x2048", 1, MAX_N, "factor 'x2048' is not xF");
+    expect_bad("1:8:x-2", 1, MAX_N, "factor 'x-2' is not xF");
+    expect_bad("1:8:xx2", 1, MAX_N, "factor 'xx2' is not xF");
+    expect_bad("1:8:x2K", 1, MAX_N, "factor 'x2K' is not xF");
+    expect_bad("8:1:x2", 1, MAX_N, "range '8:1:x2' is empty");
+    expect_bad("1:2^40:x2", 1, MAX_E, "too large");
+    expect_bad("1:2^32:x2,3:2^32:x2,5,7", 1, MAX_E, "more than");
+    expect_bad("1:8:x2,4", 1, MAX_N, "'4' appears twice");
     expect_bad("1:8:99999", 1, MAX_N, "step '99999' is too large (at most 65536)");
     expect_bad("8:1:1", 1, MAX_N, "range '8:1:1' is empty");
     expect_bad("1:9:4,5", 1, MAX_N, "'5' appears twice");

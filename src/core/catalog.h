@@ -8,8 +8,11 @@
 #ifndef COMPARE_CATALOG_H
 #define COMPARE_CATALOG_H
 
+#include <stddef.h>
+
 /* What sizes an op: GEMM shapes (--n, --shape, --m/--n/--k, --shapes), a
- * matrix m x n (the same options; k is not used) or a length (--elems). */
+ * matrix m x n (the same options; k is not used) or a length (--elems). The
+ * shorthands feed the op's axes of those names (m, n, k, elems). */
 typedef enum { OP_SIZE_GEMM, OP_SIZE_ELEMS, OP_SIZE_MATRIX } op_size_kind;
 /* The throughput an op is reported in. */
 typedef enum { OP_RATE_TFLOPS, OP_RATE_GBPS, OP_RATE_GKEYS } op_rate;
@@ -20,20 +23,61 @@ typedef enum { OP_RATE_TFLOPS, OP_RATE_GBPS, OP_RATE_GKEYS } op_rate;
 typedef enum { OP_PEAK_NONE, OP_PEAK_COMPUTE, OP_PEAK_MEMORY, OP_PEAK_FP32 = OP_PEAK_COMPUTE } op_peak;
 
 #define OP_MAX_TYPES 3
+#define OP_MAX_AXES 8          /* axes one op declares */
+#define OP_AXIS_MAX_VALUES 8   /* values an enum axis accepts */
+#define CATALOG_MAX_DIM 65536LL        /* each of m, n, k */
+#define CATALOG_MAX_ELEMS (1LL << 32)  /* a length: 16 GiB of floats */
+
+/* An axis (nvbench's idea): one dimension of an op's cases. The plan runs
+ * the product of an op's axes, each over its values (--axis NAME=LIST, a
+ * shorthand, or its defaults); the case's shape string names the integer
+ * axes. Kinds:
+ *   OP_AXIS_INT   integers in [min, max], any of sizes.h's LIST forms
+ *   OP_AXIS_POW2  the same, each value a power of two
+ *   OP_AXIS_ENUM  names out of values[] (values[0] NULL: the op's element
+ *                 types, op_info.types)
+ * An option (option = 1) takes one value that tunes the op (sgemm's CPU row
+ * limit): not part of the product, nor of the shape string. The axes named
+ * m, n and k take their values from the GEMM shape options (--n, --shape,
+ * --shapes, --m/--k, --axis m=...) as (m, n, k) tuples, each op its part of
+ * every tuple; `type` and `dist` fill the case's element type and input
+ * distribution. */
+typedef enum { OP_AXIS_INT, OP_AXIS_POW2, OP_AXIS_ENUM } op_axis_kind;
+
+typedef struct {
+    const char *name;                 /* "m", "elems", "dist": --axis NAME=LIST, the shape string */
+    op_axis_kind kind;
+    const char *defaults;             /* its LIST when none is given: "2048", "2^26", "uniform,skewed";
+                                         NULL for an enum: all its values */
+    long long min, max;               /* integer kinds: each value's bounds */
+    const char *values[OP_AXIS_MAX_VALUES]; /* enum: the names accepted ({NULL}: the op's types) */
+    int option;                       /* 1: one value, an option of the op, not a dimension of its cases */
+    const char *help;                 /* one line for --list */
+} op_axis;
+
+/* The axes of today's ops, shared by their rows (an op may declare its own). */
+#define OP_AXIS_M {"m", OP_AXIS_INT, "2048", 1, CATALOG_MAX_DIM, {NULL}, 0, "rows of A and C (--m, --n, --shape)"}
+#define OP_AXIS_N {"n", OP_AXIS_INT, "2048", 1, CATALOG_MAX_DIM, {NULL}, 0, "columns of B and C (--n, --shape)"}
+#define OP_AXIS_K {"k", OP_AXIS_INT, "2048", 1, CATALOG_MAX_DIM, {NULL}, 0, "the inner dimension (--k, --n, --shape)"}
+#define OP_AXIS_ELEMS {"elems", OP_AXIS_INT, "2^26", 1, CATALOG_MAX_ELEMS, {NULL}, 0, "elements of the input (--elems)"}
+#define OP_AXIS_TYPE {"type", OP_AXIS_ENUM, NULL, 0, 0, {NULL}, 0, "element type (the op's types)"}
+#define OP_AXIS_DIST                                                                                          \
+    {"dist", OP_AXIS_ENUM, NULL, 0, 0, {"uniform", "skewed"}, 0,                                             \
+     "input distribution: uniform, or skewed (most values in a few bins) (--dist)"}
 
 typedef struct {
     const char *name;                 /* "sgemm": verbatim in --ops, the table, the CSV */
-    op_size_kind size_kind;           /* what sizes it */
+    op_size_kind size_kind;           /* which size shorthands it takes */
     op_rate rate;                     /* throughput unit of its rows */
     op_peak peak;                     /* the ceiling of its %peak column */
     const char *ref_library;          /* hand rows' %ref is taken against this library row */
     const char *best_library;         /* the library expected fastest (always run); %best is against the fastest that ran */
     const char *types[OP_MAX_TYPES];  /* element types run per size, e.g. {"u32", "f32"}; {NULL}: one,
                                          each row's math is its variant's */
-    int per_dist;                     /* 1: one case per input distribution of --dist */
     const char *speedup[2];           /* {"a", "b"}: the table says how much faster variant a ran
                                          than variant b (transfer: overlap vs pinned); NULLs: none */
     const char *about;                /* one line for --list */
+    op_axis axes[OP_MAX_AXES];        /* its axes in product order (first outermost); name NULL ends */
 } op_info;
 
 typedef struct {
@@ -61,5 +105,15 @@ int catalog_op(const catalog *c, const char *name);
 int catalog_variant(const catalog *c, const char *op, const char *name);
 /* The unit string of a rate ("TFLOP/s", "GB/s", "Gkeys/s"). */
 const char *catalog_rate_unit(op_rate r);
+/* How many axes op declares; the index of its axis `name`, -1 if none. */
+int catalog_axis_count(const op_info *op);
+int catalog_axis(const op_info *op, const char *name);
+/* The names an enum axis accepts (its values, or the op's types) into
+ * out[0..cap); returns their count. */
+int catalog_axis_names(const op_info *op, const op_axis *a, const char **out, int cap);
+/* names[0..n) joined by sep into buf ("u8,f32"), truncated to fit. */
+void catalog_join(const char *const *names, int n, const char *sep, char *buf, size_t len);
+/* "int", "pow2" or "enum". */
+const char *catalog_axis_kind_name(op_axis_kind k);
 
 #endif

@@ -6,18 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axes.h"
 #include "csv.h"
 #include "shapes.h"
 
-#define CLI_MAX_ELEMS (1LL << 32)    /* 16 GiB of floats */
+#define CLI_MAX_ELEMS CATALOG_MAX_ELEMS
 
 void cli_defaults(cli_options *o)
 {
-    memset(o, 0, sizeof *o);
-    o->gemm[0] = (cli_shape){2048, 2048, 2048};
-    o->gemm_count = 1;
-    o->elems[0] = 1LL << 26;
-    o->elems_count = 1;
+    memset(o, 0, sizeof *o); /* no shape, no length: each op's axis defaults */
     o->warmup = 2;
     o->min_reps = 10;
     o->max_reps = 200;
@@ -34,11 +31,6 @@ void cli_defaults(cli_options *o)
     o->csv_path = NULL;
     o->format = CLI_FORMAT_TABLE;
     o->progress = 1;
-    o->dists[0] = "uniform";
-    o->dists[1] = "skewed";
-    o->dist_count = 2;
-    o->chunks = 4;
-    o->cpu_max_n = 2048;
 }
 
 void cli_print_help(const char *prog)
@@ -61,6 +53,12 @@ void cli_print_help(const char *prog)
            "                    order given; a shape given twice is an error. At most %d shapes;\n"
            "                    each dimension in [1, %lld]; A, B and C at most 2^31-1 elements\n"
            "  --elems LIST      reduce/sort lengths, default 2^26. Same forms; K/M/G are 2^10/2^20/2^30\n"
+           "  --axis NAME=LIST  set an axis of the ops that have it (repeatable; --list shows each\n"
+           "                    op's axes, kinds and defaults); each op runs the product of its\n"
+           "                    axes. Integer LISTs as above, plus 1024:8192:x2 (times 2 each step);\n"
+           "                    names for the others (--axis dist=skewed). --n, --m, --k, --shape,\n"
+           "                    --shapes and --elems set axes m, n, k and elems; --dist, --chunks\n"
+           "                    and --cpu-max-n set dist, chunks and cpu_max_n\n"
            "  --ops LIST        operations to run (default all; --list shows them)\n"
            "  --variants LIST   variants to run (default all; see --list). The reference and\n"
            "                    fastest library rows of each op always run, for the percents\n"
@@ -108,7 +106,7 @@ void cli_print_help(const char *prog)
            "                    --check-only, --profile and --discard-throttled)\n"
            "  --dist LIST       histogram inputs: uniform, skewed (most values in a few bins) or\n"
            "                    both, the default (uniform,skewed); recorded in the CSV\n"
-           "  --chunks C        transfer: chunks (one stream each) of the overlapped variant (default 4)\n"
+           "  --chunks LIST     transfer: chunks (one stream each) of the overlapped variant (default 4)\n"
            "  --cpu-max-n N     the CPU (OpenMP) sgemm row runs up to max(m,n,k) = N, SKIP beyond\n"
            "                    (default 2048; 0: never)\n"
            "  --quiet           no progress lines on stderr\n"
@@ -228,7 +226,7 @@ typedef enum {
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
     OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_PARALLEL_DEVICES, OPT_FLEET_THRESHOLD,
-    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_COUNT
+    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_AXIS, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -249,7 +247,7 @@ static const struct {
     [OPT_DIST] = {"--dist", 1},    [OPT_CHUNKS] = {"--chunks", 1}, [OPT_CPU_MAX_N] = {"--cpu-max-n", 1},
     [OPT_PARALLEL_DEVICES] = {"--parallel-devices", 0}, [OPT_FLEET_THRESHOLD] = {"--fleet-threshold", 1},
     [OPT_FLEET_SERIAL] = {"--fleet-serial", 0}, [OPT_FLEET_TIMEOUT] = {"--fleet-timeout", 1},
-    [OPT_INTERLEAVE] = {"--interleave", 0}, [OPT_SEQUENTIAL] = {"--sequential", 0},
+    [OPT_INTERLEAVE] = {"--interleave", 0}, [OPT_SEQUENTIAL] = {"--sequential", 0}, [OPT_AXIS] = {"--axis", 1},
 };
 
 /* --device: N, a list N,M,... (each ordinal once) or all. */
@@ -294,6 +292,51 @@ static int cli_devices(const char *v, cli_options *o, char *err, size_t len)
     return 0;
 }
 
+int cli_axis_set(cli_options *o, const char *opt, const char *name, const char *list, char *err, size_t err_len)
+{
+    size_t l = strlen(name);
+    if (l == 0 || l >= CLI_AXIS_NAME_LEN || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != l) {
+        snprintf(err, err_len, "%s: '%.*s' is not an axis name (expected NAME=LIST, NAME of a-z, 0-9, _)", opt,
+                 (int)(l > 40 ? 40 : l), name);
+        return 2;
+    }
+    if (axes_is_shape_dim(name) || strcmp(name, "elems") == 0) {
+        snprintf(err, err_len, "%s: axis %s is set through the shape or length options", opt, name);
+        return 2;
+    }
+    if (list[0] == '\0') {
+        snprintf(err, err_len, "%s: empty LIST (expected %s=LIST)", opt, name);
+        return 2;
+    }
+    for (int i = 0; i < o->axis_arg_count; i++)
+        if (strcmp(o->axis_args[i].name, name) == 0) {
+            snprintf(err, err_len, "%s: axis %s is already set by %s", opt, name, o->axis_args[i].opt);
+            return 2;
+        }
+    if (o->axis_arg_count == CLI_MAX_AXIS_ARGS) {
+        snprintf(err, err_len, "%s: more than %d axes set", opt, CLI_MAX_AXIS_ARGS);
+        return 2;
+    }
+    cli_axis_arg *a = &o->axis_args[o->axis_arg_count++];
+    snprintf(a->name, sizeof a->name, "%s", name);
+    snprintf(a->opt, sizeof a->opt, "%s", opt);
+    a->list = list;
+    return 0;
+}
+
+/* --axis NAME=LIST of m, n, k or elems: the option it stands for (the shape
+ * and length options), else -1 (another axis: cli_axis_set). */
+static int cli_axis_shorthand(const char *name, size_t len)
+{
+    static const struct {
+        const char *name;
+        cli_opt_id id;
+    } map[] = {{"m", OPT_M}, {"n", OPT_N}, {"k", OPT_K}, {"elems", OPT_ELEMS}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i].name) == len && strncmp(map[i].name, name, len) == 0) return map[i].id;
+    return -1;
+}
+
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
 {
     int seen[OPT_COUNT] = {0};
@@ -329,10 +372,6 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             snprintf(err, err_len, "unknown option '%s' (see --help)", arg);
             return 2;
         }
-        if (seen[id]++ && id != OPT_PLUGIN) {
-            snprintf(err, err_len, "%s given more than once", cli_opts[id].name);
-            return 2;
-        }
         if (cli_opts[id].takes_value) {
             if (eq) value = eq + 1;
             else if (i + 1 < argc) value = argv[++i];
@@ -345,7 +384,29 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             return 2;
         }
         const char *opt = cli_opts[id].name;
-        char sub[400];
+        char sub[400], axis_opt[CLI_AXIS_NAME_LEN + 8];
+        if (id == OPT_AXIS) {
+            /* --axis m=LIST is --m LIST (and so on): the same option, seen once */
+            const char *e = strchr(value, '=');
+            int short_id = e ? cli_axis_shorthand(value, (size_t)(e - value)) : -1;
+            if (!e || e == value) {
+                snprintf(err, err_len, "--axis '%s' is not NAME=LIST (e.g. --axis k=1024:4096:1024)", value);
+                return 2;
+            }
+            const int name_len = (int)(e - value < CLI_AXIS_NAME_LEN ? e - value : CLI_AXIS_NAME_LEN - 1);
+            snprintf(axis_opt, sizeof axis_opt, "--axis %.*s", name_len, value);
+            if (short_id >= 0) {
+                id = short_id;
+                opt = axis_opt;
+                value = (char *)e + 1;
+            }
+        }
+        if (seen[id]++ && id != OPT_PLUGIN && id != OPT_AXIS) {
+            int alias = id == OPT_M || id == OPT_N || id == OPT_K || id == OPT_ELEMS;
+            snprintf(err, err_len, "%s given more than once%s%s%s", cli_opts[id].name,
+                     alias ? " (--axis " : "", alias ? cli_opts[id].name + 2 : "", alias ? " is the same option)" : "");
+            return 2;
+        }
         switch ((cli_opt_id)id) {
         case OPT_M:
         case OPT_N:
@@ -357,7 +418,10 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
                 return 2;
             }
             if (!pos[0]) pos[0] = i;
-            if (!o->gemm_option) o->gemm_option = opt;
+            if (!o->gemm_option) {
+                static const char *const names[3][2] = {{"--m", "--axis m"}, {"--n", "--axis n"}, {"--k", "--axis k"}};
+                o->gemm_option = names[d][opt == axis_opt];
+            }
             break;
         }
         case OPT_SHAPE:
@@ -371,9 +435,10 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             if (!o->gemm_option) o->gemm_option = opt;
             break;
         case OPT_ELEMS:
+            o->elems_option = opt == axis_opt ? "--axis elems" : "--elems";
             if (sizes_parse(value, 1, CLI_MAX_ELEMS, o->elems, SIZES_MAX_COUNT, &o->elems_count, sub,
                             sizeof sub)) {
-                snprintf(err, err_len, "--elems '%s': %s", value, sub);
+                snprintf(err, err_len, "%s '%s': %s", opt, value, sub);
                 return 2;
             }
             break;
@@ -450,26 +515,16 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
         case OPT_DISCARD_THROTTLED: o->discard_throttled = 1; break;
         case OPT_INTERLEAVE: o->interleave = 1; break;
         case OPT_SEQUENTIAL: o->interleave = 0; break;
-        case OPT_DIST: {
-            const char *names[4];
-            int count = 0;
-            rc = cli_names(opt, value, names, 2, &count, err, err_len);
-            if (rc) break;
-            for (int j = 0; j < count; j++)
-                if (strcmp(names[j], "uniform") != 0 && strcmp(names[j], "skewed") != 0) {
-                    snprintf(err, err_len, "--dist: unknown distribution '%s' (expected uniform, skewed or both: "
-                             "uniform,skewed)", names[j]);
-                    return 2;
-                }
-            for (int j = 0; j < count; j++) o->dists[j] = names[j];
-            o->dist_count = count;
-            break;
-        }
-        case OPT_CHUNKS: rc = cli_int(opt, value, 1, 64, &o->chunks, err, err_len); break;
-        case OPT_CPU_MAX_N: {
-            int v = 0;
-            rc = cli_int(opt, value, 0, 65536, &v, err, err_len);
-            o->cpu_max_n = v;
+        /* the shorthands of the ops' own axes; their values are checked against
+           the ops that have them once the catalog is known (cli_resolve) */
+        case OPT_DIST: rc = cli_axis_set(o, opt, "dist", value, err, err_len); break;
+        case OPT_CHUNKS: rc = cli_axis_set(o, opt, "chunks", value, err, err_len); break;
+        case OPT_CPU_MAX_N: rc = cli_axis_set(o, opt, "cpu_max_n", value, err, err_len); break;
+        case OPT_AXIS: {
+            char *e = strchr(value, '=');
+            *e = '\0'; /* NAME=LIST: found above */
+            rc = cli_axis_set(o, axis_opt, value, e + 1, err, err_len);
+            *e = '=';
             break;
         }
         case OPT_COUNT: break;
@@ -619,9 +674,9 @@ int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len)
         if (!used) {
             cli_sized_ops(cat, kind ? OP_SIZE_ELEMS : OP_SIZE_GEMM, list, sizeof list);
             snprintf(err, err_len, "%s is given but no op it sizes is run (it sizes %s)",
-                     kind == 0 ? o->gemm_option : "--elems", list[0] ? list : "none");
+                     kind == 0 ? o->gemm_option : o->elems_option, list[0] ? list : "none");
             return 2;
         }
     }
-    return 0;
+    return axes_check(o, cat, err, err_len);
 }

@@ -1,4 +1,8 @@
-/* src/core/cli.h: command-line options of `compare`. */
+/* src/core/cli.h: command-line options of `compare`. The sizes are the ops'
+ * axes (catalog.h): --axis NAME=LIST sets any of them; --n, --m, --k,
+ * --shape, --shapes, --elems, --dist, --chunks and --cpu-max-n are
+ * shorthands for axes m, n, k, elems, dist, chunks and cpu_max_n. No op's
+ * own knob has a field here: the ops read their axes from the plan case. */
 #ifndef COMPARE_CLI_H
 #define COMPARE_CLI_H
 
@@ -14,6 +18,8 @@
 #define CLI_MAX_SHAPES SIZES_MAX_COUNT /* GEMM shapes one run may list */
 #define CLI_MAX_DEVICES 64             /* devices one --device list may name */
 #define CLI_MAX_ORDINAL 1023           /* the largest CUDA device ordinal accepted */
+#define CLI_MAX_AXIS_ARGS 16           /* axes (other than m, n, k, elems) one command line may set */
+#define CLI_AXIS_NAME_LEN 32           /* an axis name, NUL included */
 
 typedef enum { CLI_FORMAT_TABLE, CLI_FORMAT_MD, CLI_FORMAT_JSON } cli_format;
 
@@ -22,10 +28,20 @@ typedef struct {
     long long m, n, k;
 } cli_shape;
 
+/* An axis set on the command line other than m, n, k and elems (which go
+ * to gemm[] and elems[]): its LIST is checked against each op that has the
+ * axis once the catalog is known (cli_resolve), and read by the plan. */
 typedef struct {
-    cli_shape gemm[CLI_MAX_SHAPES];     /* GEMM shapes, in the order given (--n: m = n = k) */
+    char name[CLI_AXIS_NAME_LEN];       /* "dist", "chunks", "cpu_max_n", ... */
+    const char *list;                   /* its LIST as given (into argv) */
+    char opt[CLI_AXIS_NAME_LEN + 8];    /* how it was given, for messages: "--axis chunks", "--chunks" */
+} cli_axis_arg;
+
+typedef struct {
+    cli_shape gemm[CLI_MAX_SHAPES];     /* GEMM shapes, in the order given (--n: m = n = k); none: each
+                                           op's m, n, k axis defaults */
     int gemm_count;
-    long long elems[SIZES_MAX_COUNT];   /* reduce/sort lengths */
+    long long elems[SIZES_MAX_COUNT];   /* lengths (--elems, --axis elems); none: each op's default */
     int elems_count;
     const char *op_names[CLI_MAX_OPS];  /* --ops as given (into argv); 0 = all */
     int op_name_count;
@@ -36,6 +52,7 @@ typedef struct {
     int plugin_count;
     int size_given[2];                  /* a size option was given: [0] a GEMM shape option, [1] --elems */
     const char *gemm_option;            /* the first GEMM size option given ("--n", "--shape", ...), or NULL */
+    const char *elems_option;           /* the length option given ("--elems", "--axis elems"), or NULL */
     int list, help, version;            /* informational modes */
     int warmup;                         /* warm-up runs per variant and size */
     int min_reps;                       /* at least this many timed samples */
@@ -61,10 +78,9 @@ typedef struct {
     int profile;                        /* --profile: verify, then launch each variant once, untimed */
     int discard_throttled;              /* --discard-throttled: re-sample rows measured while throttled */
     int interleave;                     /* 1 (default): a case's variants timed in rounds, one sample each; 0 --sequential */
-    const char *dists[2];               /* --dist: input distributions of the ops that take one */
-    int dist_count;                     /* ("uniform", "skewed"; default both) */
-    int chunks;                         /* --chunks: streams of the overlapped transfer (default 4) */
-    long long cpu_max_n;                /* --cpu-max-n: the CPU sgemm row runs up to this dimension */
+    cli_axis_arg axis_args[CLI_MAX_AXIS_ARGS]; /* the other axes set (--axis NAME=LIST, --dist, --chunks,
+                                                   --cpu-max-n), in the order given; checked by cli_resolve */
+    int axis_arg_count;
     int test_variants;                  /* COMPARE_TEST_VARIANTS=1: the test-only rows are visible */
 } cli_options;
 
@@ -80,6 +96,11 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len);
  * Returns 0, or 2 with a message (unknown op or variant, a variant outside
  * --ops, a size option that no op run uses). */
 int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len);
+/* Records axis `name` = `list` as given by option `opt` ("--axis NAME",
+ * "--dist"): m, n, k and elems are refused here (cli_parse gives them to the
+ * shape and length lists), as is a name set twice or not [a-z0-9_]+. 0 or 2
+ * with err. */
+int cli_axis_set(cli_options *o, const char *opt, const char *name, const char *list, char *err, size_t err_len);
 /* 1 if the variant is visible: not test-only, or COMPARE_TEST_VARIANTS=1. */
 int cli_variant_visible(const cli_options *o, const variant_info *v);
 /* 1 if op `i` of the catalog runs (after cli_resolve). */

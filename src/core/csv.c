@@ -13,7 +13,7 @@ const char *const csv_header =
     "best_library,pct_of_best_library,pct_of_peak,rel_err,tolerance,status,flops,bytes,"
     "peak_fp32_tflops,peak_mem_gbps,kernel,kernel_note,source,sm_clock_mhz,sm_clock_min_mhz,"
     "mem_clock_mhz,temp_c,power_w,throttle,hostname,rank,device_index,device_uuid,pci_bus_id,dist,interleave,timing,message,"
-    "note,peak_math,peak_tflops";
+    "note,peak_math,peak_tflops,shape";
 
 void csv_write_field(FILE *f, const char *s)
 {
@@ -201,7 +201,8 @@ int csv_write_row(csv_writer *w, const run_info *info, const result_row *r)
     csv_write_field(f, r->message); fputc(',', f);
     csv_write_field(f, r->note); fputc(',', f);
     csv_write_field(f, r->peak_math); fputc(',', f);
-    csv_num(f, timed ? r->peak_tflops : -1);
+    csv_num(f, timed ? r->peak_tflops : -1); fputc(',', f);
+    csv_write_field(f, r->shape);
     fputc('\n', f);
     w->rows++;
     if (fflush(f) != 0 || ferror(f)) return -1;

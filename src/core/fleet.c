@@ -82,6 +82,7 @@ void fleet_case_row(const plan_case *pc, const catalog *cat, int i, result_row *
     r->math = strcmp(v->math, "types") == 0 && pc->type ? pc->type : v->math;
     r->source = v->source;
     snprintf(r->case_label, sizeof r->case_label, "%s", pc->label);
+    snprintf(r->shape, sizeof r->shape, "%s", pc->shape);
     r->rate = op->rate;
     r->peak = op->peak;
     r->dist = pc->dist;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axes.h"
 #include "metrics.h"
 #include "peaks.h"
 #include "sizes.h"
@@ -59,18 +60,182 @@ static int plan_push(plan *p, int *cap, const plan_case *c)
     return 0;
 }
 
+/* An op's cases as dimensions of a product: the GEMM shape tuples (its m,
+ * n, k axes, at the first one's place) and each other axis. */
+typedef struct {
+    int axis[OP_MAX_AXES];            /* per dimension: its axis, or -1 for the shape tuples */
+    int count[OP_MAX_AXES];           /* values per dimension */
+    int dims;
+    axes_list values[OP_MAX_AXES];    /* by axis (unused for m, n, k) */
+    long long tuple[CLI_MAX_SHAPES][3]; /* the op's (m, n, k) tuples; 0 for a dimension it lacks */
+    int tuples;
+} plan_axes;
+
+/* The op's part (its dims among m, n, k) of each GEMM shape of the run, each
+ * once, or the product of its m, n, k defaults when no shape was given. */
+static int plan_tuples(const cli_options *o, const op_info *op, plan_axes *pa, char *err, size_t err_len)
+{
+    static const char *const dim[3] = {"m", "n", "k"};
+    int ax[3];
+    for (int d = 0; d < 3; d++) ax[d] = catalog_axis(op, dim[d]);
+    pa->tuples = 0;
+    if (o->gemm_count > 0) {
+        for (int s = 0; s < o->gemm_count; s++) {
+            const long long v[3] = {o->gemm[s].m, o->gemm[s].n, o->gemm[s].k};
+            long long t[3];
+            int dup = 0;
+            for (int d = 0; d < 3; d++) t[d] = ax[d] >= 0 ? v[d] : 0;
+            for (int j = 0; j < pa->tuples && !dup; j++) dup = memcmp(pa->tuple[j], t, sizeof t) == 0;
+            if (!dup) memcpy(pa->tuple[pa->tuples++], t, sizeof t);
+        }
+        return 0;
+    }
+    axes_list l[3];
+    for (int d = 0; d < 3; d++) {
+        memset(&l[d], 0, sizeof l[d]);
+        l[d].count = 1; /* a dimension the op lacks: one 0 */
+        if (ax[d] >= 0 && axes_values(o, op, ax[d], &l[d], err, err_len)) return -1;
+    }
+    for (int a = 0; a < l[0].count; a++)
+        for (int b = 0; b < l[1].count; b++)
+            for (int c = 0; c < l[2].count; c++) {
+                if (pa->tuples == CLI_MAX_SHAPES) {
+                    snprintf(err, err_len, "%s: its m, n, k defaults make more than %d shapes", op->name,
+                             CLI_MAX_SHAPES);
+                    return -1;
+                }
+                long long *t = pa->tuple[pa->tuples++];
+                t[0] = l[0].num[a];
+                t[1] = l[1].num[b];
+                t[2] = l[2].num[c];
+            }
+    return 0;
+}
+
+static int plan_axes_of(const cli_options *o, const op_info *op, plan_axes *pa, char *err, size_t err_len)
+{
+    int shape_dim = 0;
+    pa->dims = 0;
+    for (int a = 0; a < catalog_axis_count(op); a++) {
+        if (axes_is_shape_dim(op->axes[a].name)) {
+            if (shape_dim++) continue;
+            if (plan_tuples(o, op, pa, err, err_len)) return -1;
+            pa->axis[pa->dims] = -1;
+            pa->count[pa->dims++] = pa->tuples;
+            continue;
+        }
+        if (axes_values(o, op, a, &pa->values[a], err, err_len)) return -1;
+        pa->axis[pa->dims] = a;
+        pa->count[pa->dims++] = pa->values[a].count;
+    }
+    return 0;
+}
+
+/* Appends "name=value" (sep before it unless at the start) to buf. */
+static void plan_append(char *buf, size_t len, const char *sep, const char *name, const char *value)
+{
+    size_t used = strlen(buf);
+    if (used + 1 < len) snprintf(buf + used, len - used, "%s%s%s%s", used ? sep : "", name, name[0] ? "=" : "", value);
+}
+
+/* The case's shape string, label and NVTX prefix from its axis values. The
+ * label and NVTX name keep the forms they always had: "sgemm m=n=k=2^12",
+ * "sgemm 4096x14336x4096 (MxNxK)", "transpose 4096x8192", "sort u32
+ * elems=2^26"; any other integer axis follows as " name=value". */
+static void plan_names(const op_info *op, plan_case *c)
+{
+    char tp[64] = "", extra_l[64] = "", extra_n[64] = "", sz[32], raw[32];
+    int has[3] = {catalog_axis(op, "m") >= 0, catalog_axis(op, "n") >= 0, catalog_axis(op, "k") >= 0};
+    int gemm = has[0] && has[1] && has[2], matrix = has[0] && has[1] && !has[2];
+    c->shape[0] = '\0';
+    for (int a = 0; a < c->axis_count; a++) {
+        const op_axis *ax = &c->axes[a];
+        if (ax->kind == OP_AXIS_ENUM) {
+            plan_append(tp, sizeof tp, " ", "", c->axis_name[a]);
+            continue;
+        }
+        if (ax->option) continue;
+        snprintf(raw, sizeof raw, "%lld", c->axis_num[a]);
+        plan_append(c->shape, sizeof c->shape, ",", ax->name, raw);
+        if ((gemm || matrix) && axes_is_shape_dim(ax->name)) continue;
+        if (strcmp(ax->name, "elems") == 0) continue;
+        sizes_format(c->axis_num[a], sz, sizeof sz);
+        plan_append(extra_l, sizeof extra_l, " ", ax->name, sz);
+        plan_append(extra_n, sizeof extra_n, " ", ax->name, raw);
+    }
+    const char *sp = tp[0] ? " " : "";
+    char size_l[64] = "", size_n[64] = "";
+    if (gemm) {
+        snprintf(size_n, sizeof size_n, "%lldx%lldx%lld", c->m, c->n, c->k);
+        if (c->m == c->n && c->n == c->k) {
+            sizes_format(c->n, sz, sizeof sz);
+            snprintf(size_l, sizeof size_l, "m=n=k=%s", sz);
+        } else {
+            snprintf(size_l, sizeof size_l, "%lldx%lldx%lld (MxNxK)", c->m, c->n, c->k);
+        }
+    } else if (matrix) {
+        snprintf(size_n, sizeof size_n, "%lldx%lld", c->m, c->n);
+        snprintf(size_l, sizeof size_l, "%lldx%lld", c->m, c->n);
+    } else if (catalog_axis(op, "elems") >= 0) {
+        sizes_format(c->elems, sz, sizeof sz);
+        snprintf(size_l, sizeof size_l, "elems=%s", sz);
+        snprintf(size_n, sizeof size_n, "%lld", c->elems);
+    }
+    snprintf(c->label, sizeof c->label, "%s%s%s%s%s%s%s", op->name, sp, tp, size_l[0] ? " " : "", size_l,
+             extra_l[0] ? " " : "", extra_l);
+    snprintf(c->nvtx, sizeof c->nvtx, "%s%s%s%s%s%s%s", op->name, sp, tp, size_n[0] ? " " : "", size_n,
+             extra_n[0] ? " " : "", extra_n);
+}
+
+/* Case number `idx` of the product (the last dimension fastest) into c. */
+static void plan_point(const op_info *op, const plan_axes *pa, long long idx, plan_case *c)
+{
+    int at[OP_MAX_AXES];
+    for (int d = pa->dims - 1; d >= 0; d--) {
+        at[d] = (int)(idx % pa->count[d]);
+        idx /= pa->count[d];
+    }
+    c->m = c->n = c->k = c->elems = 0;
+    c->type = c->dist = NULL;
+    for (int d = 0; d < pa->dims; d++) {
+        int a = pa->axis[d];
+        if (a < 0) {
+            const long long *t = pa->tuple[at[d]];
+            c->m = t[0];
+            c->n = t[1];
+            c->k = t[2];
+            continue;
+        }
+        if (op->axes[a].kind == OP_AXIS_ENUM) c->axis_name[a] = pa->values[a].name[at[d]];
+        else c->axis_num[a] = pa->values[a].num[at[d]];
+    }
+    for (int a = 0; a < c->axis_count; a++) {
+        const char *name = op->axes[a].name;
+        if (strcmp(name, "m") == 0) c->axis_num[a] = c->m;
+        else if (strcmp(name, "n") == 0) c->axis_num[a] = c->n;
+        else if (strcmp(name, "k") == 0) c->axis_num[a] = c->k;
+        else if (strcmp(name, "elems") == 0) c->elems = c->axis_num[a];
+        else if (strcmp(name, "type") == 0) c->type = c->axis_name[a];
+        else if (strcmp(name, "dist") == 0) c->dist = c->axis_name[a];
+    }
+    plan_names(op, c);
+}
+
 int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, size_t err_len)
 {
     int cap = 0;
+    static plan_axes pa; /* ~10 KiB: not on the stack (the plan is built by one thread) */
     memset(p, 0, sizeof *p);
     for (int oi = 0; oi < cat->op_count; oi++) {
         const op_info *op = &cat->ops[oi];
         plan_case c;
-        int nsizes;
+        long long points = 1;
         if (!cli_op_runs(o, oi)) continue;
         memset(&c, 0, sizeof c);
         c.op = oi;
         c.opts = o;
+        c.axes = op->axes;
+        c.axis_count = catalog_axis_count(op);
         c.variant_count = plan_order(o, cat, oi, c.variant);
         if (c.variant_count < 0) {
             snprintf(err, err_len, "%s: more than %d variants selected; choose some with --variants", op->name,
@@ -79,55 +244,41 @@ int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, siz
             return 2;
         }
         if (c.variant_count == 0) continue;
-        nsizes = op->size_kind == OP_SIZE_ELEMS ? o->elems_count : o->gemm_count;
-        for (int si = 0; si < nsizes; si++) {
-            int ntypes = 0, ndists = op->per_dist ? o->dist_count : 1;
-            while (ntypes < OP_MAX_TYPES && op->types[ntypes]) ntypes++;
-            for (int ti = 0; ti < (ntypes ? ntypes : 1) * ndists; ti++) {
-                char sz[32], tp[48];
-                c.type = ntypes ? op->types[ti / ndists] : NULL;
-                c.dist = op->per_dist ? o->dists[ti % ndists] : NULL;
-                snprintf(tp, sizeof tp, "%s%s%s%s", c.type ? " " : "", c.type ? c.type : "", c.dist ? " " : "",
-                         c.dist ? c.dist : "");
-                if (op->size_kind == OP_SIZE_MATRIX) {
-                    /* m x n of each shape, k unused: a shape repeating an (m, n) makes no new case */
-                    int dup = 0;
-                    for (int sj = 0; sj < si; sj++) dup |= o->gemm[sj].m == o->gemm[si].m && o->gemm[sj].n == o->gemm[si].n;
-                    if (dup) continue;
-                    c.m = o->gemm[si].m;
-                    c.n = o->gemm[si].n;
-                    c.k = 0;
-                    c.elems = 0;
-                    snprintf(c.label, sizeof c.label, "%s%s %lldx%lld", op->name, tp, c.m, c.n);
-                    snprintf(c.nvtx, sizeof c.nvtx, "%s%s %lldx%lld", op->name, tp, c.m, c.n);
-                } else if (op->size_kind == OP_SIZE_GEMM) {
-                    c.m = o->gemm[si].m;
-                    c.n = o->gemm[si].n;
-                    c.k = o->gemm[si].k;
-                    c.elems = 0;
-                    snprintf(c.nvtx, sizeof c.nvtx, "%s %lldx%lldx%lld", op->name, c.m, c.n, c.k);
-                    if (c.m == c.n && c.n == c.k) {
-                        sizes_format(c.n, sz, sizeof sz);
-                        snprintf(c.label, sizeof c.label, "%s m=n=k=%s", op->name, sz);
-                    } else {
-                        snprintf(c.label, sizeof c.label, "%s %lldx%lldx%lld (MxNxK)", op->name, c.m, c.n, c.k);
-                    }
-                } else {
-                    c.m = c.n = c.k = 0;
-                    c.elems = o->elems[si];
-                    sizes_format(c.elems, sz, sizeof sz);
-                    snprintf(c.label, sizeof c.label, "%s%s elems=%s", op->name, tp, sz);
-                    snprintf(c.nvtx, sizeof c.nvtx, "%s%s %lld", op->name, tp, c.elems);
-                }
-                if (plan_push(p, &cap, &c)) {
-                    snprintf(err, err_len, "out of host memory for the plan");
-                    plan_free(p);
-                    return -1;
-                }
+        if (plan_axes_of(o, op, &pa, err, err_len)) {
+            plan_free(p);
+            return 2;
+        }
+        for (int d = 0; d < pa.dims; d++) points *= pa.count[d];
+        if (points > PLAN_MAX_CASES) {
+            snprintf(err, err_len, "%s: its axes make %lld cases, more than %d; give fewer values", op->name, points,
+                     PLAN_MAX_CASES);
+            plan_free(p);
+            return 2;
+        }
+        for (long long i = 0; i < points; i++) {
+            plan_point(op, &pa, i, &c);
+            if (plan_push(p, &cap, &c)) {
+                snprintf(err, err_len, "out of host memory for the plan");
+                plan_free(p);
+                return -1;
             }
         }
     }
     return 0;
+}
+
+long long plan_case_axis(const plan_case *pc, const char *name)
+{
+    for (int a = 0; a < pc->axis_count; a++)
+        if (strcmp(pc->axes[a].name, name) == 0 && pc->axes[a].kind != OP_AXIS_ENUM) return pc->axis_num[a];
+    return -1;
+}
+
+const char *plan_case_axis_name(const plan_case *pc, const char *name)
+{
+    for (int a = 0; a < pc->axis_count; a++)
+        if (strcmp(pc->axes[a].name, name) == 0 && pc->axes[a].kind == OP_AXIS_ENUM) return pc->axis_name[a];
+    return NULL;
 }
 
 void plan_free(plan *p)

@@ -1,5 +1,5 @@
 /* src/core/plan.h: what a run will do, worked out on the CPU before any GPU
- * work: the cases (op x size x element type), the variants of each in run
+ * work: the cases (each op's product of axes), the variants of each in run
  * order, and, once the rows are measured, their throughputs and percents.
  * Pure logic over the catalog, so the cpu tests pin it down. */
 #ifndef COMPARE_PLAN_H
@@ -12,18 +12,25 @@
 #include "results.h"
 
 #define PLAN_MAX_VARIANTS 64  /* variants one case may run */
+#define PLAN_MAX_CASES 4096   /* cases one op's product of axes may make */
 
 typedef struct {
     int op;                           /* index into the catalog's ops */
-    long long m, n, k;                /* GEMM shape (ops sized by GEMM shapes), else 0 */
-    long long elems;                  /* length (ops sized by --elems), else 0 */
-    const char *type;                 /* element type for ops that run several, else NULL */
-    const char *dist;                 /* input distribution for ops that take one (per_dist), else NULL */
+    long long m, n, k;                /* its axes m, n, k (0 for an op without them) */
+    long long elems;                  /* its axis elems (0 for an op without it) */
+    const char *type;                 /* its axis type: the element type, else NULL */
+    const char *dist;                 /* its axis dist: the input distribution, else NULL */
+    const op_axis *axes;              /* the op's axes (op_info.axes), axis_count of them */
+    int axis_count;
+    long long axis_num[OP_MAX_AXES];  /* each integer axis's value in this case (options too) */
+    const char *axis_name[OP_MAX_AXES]; /* each enum axis's value (NULL for the integer ones) */
+    char shape[128];                  /* the canonical axis string: its integer axes that are not options,
+                                         in the op's order, "m=4096,n=4096,k=1024", "elems=67108864" */
     int variant[PLAN_MAX_VARIANTS];   /* indices into the catalog's variants, in run order */
     int variant_count;
     char label[96];                   /* "sgemm 4096x4096x4096", "sort u32 elems=2^26" */
     char nvtx[96];                    /* prefix of its NVTX ranges: "sgemm 4096x4096x4096" */
-    const cli_options *opts;          /* the run's options (per-op knobs: --chunks, --cpu-max-n) */
+    const cli_options *opts;          /* the run's options (how it is timed; the op's knobs are axes) */
 } plan_case;
 
 typedef struct {
@@ -33,8 +40,10 @@ typedef struct {
 } plan;
 
 /* Builds the plan of a resolved cli_options (cli_resolve) over the visible
- * catalog: ops in catalog order, then sizes in the order given, then element
- * types; per case the variants selected (all when --variants is absent) plus
+ * catalog: ops in catalog order, then per op the product of its axes
+ * (axes.h), the first axis outermost: the GEMM shapes (m, n, k) in the order
+ * given, each op's part of them once (transpose: m x n); then, for today's
+ * ops, lengths, element types, input distributions; per case the variants selected (all when --variants is absent) plus
  * the op's reference and fastest library rows, which always run because the
  * percents need them, ordered: reference library, fastest library, other
  * libraries, hand rows in catalog order. Returns 0; 2 with err when an op
@@ -42,6 +51,12 @@ typedef struct {
  * out of memory. */
 int plan_build(plan *p, const cli_options *o, const catalog *cat, char *err, size_t err_len);
 void plan_free(plan *p);
+
+/* The value of integer axis `name` of the case (options too); -1 when its
+ * op has no integer axis of that name. */
+long long plan_case_axis(const plan_case *pc, const char *name);
+/* The value of enum axis `name` of the case; NULL when none. */
+const char *plan_case_axis_name(const plan_case *pc, const char *name);
 
 /* Fills the throughput, %ref, %best and %peak of a case's rows from their
  * medians: throughput in the op's rate unit, %ref / %best = library median

@@ -153,6 +153,8 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_string(f, r->kernel_note);
     fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"elems\": %lld, \"dist\": ", r->m, r->n, r->k, r->elems);
     report_json_string(f, r->dist);
+    fprintf(f, ", \"shape\": ");
+    report_json_string(f, r->shape);
     fprintf(f, ", \"samples\": %zu", timed ? r->time_ms.count : 0);
     report_json_num(f, "time_ms_median", timed ? r->time_ms.median : -1);
     report_json_num(f, "time_ms_min", timed ? r->time_ms.min : -1);

@@ -57,6 +57,7 @@ typedef struct {
     const char *math;          /* "fp32" | "tf32" | the case's element type ("u32", "f32") */
     const char *source;        /* "builtin" or the plugin's file name */
     char case_label[96];       /* the case's title, e.g. "sgemm 4096x14336x4096" */
+    char shape[128];           /* the case's canonical axis string, "m=4096,n=14336,k=4096" (plan_case.shape) */
     op_rate rate;              /* which throughput the table shows */
     op_peak peak;              /* which ceiling %peak is taken against */
     char kernel[96];           /* the kernel that really ran ("" when not known) */

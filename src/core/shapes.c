@@ -266,8 +266,8 @@ int shapes_product(const long long *const dim[3], const int count[3], shapes_lis
     long long total;
     if (!c[1]) {
         snprintf(err, err_len,
-                 "%s is given without --n (the product m x n x k needs --n; an --m or --k not given takes "
-                 "--n's value)",
+                 "%s is given without --n (the product m x n x k needs --n, or --axis n; an --m or --k not "
+                 "given takes --n's value)",
                  c[0] ? "--m" : "--k");
         return -1;
     }

@@ -116,13 +116,22 @@ int sizes_parse(const char *text, long long min, long long max,
             size_t hl = colon2 ? (size_t)(colon2 - colon - 1) : len - ll - 1;
             size_t sl = colon2 ? len - ll - hl - 2 : 0;
             if (ll == 0 || hl == 0 || (colon2 && (sl == 0 || memchr(colon2 + 1, ':', sl)))) {
-                snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI or LO:HI:STEP)", (int)len, p);
+                snprintf(err, err_len, "'%.*s' is not a range (expected LO:HI, LO:HI:STEP or LO:HI:xF)", (int)len, p);
                 return -1;
             }
             if (sizes_value(p, ll, min, max, &lo, err, err_len) ||
                 sizes_value(colon + 1, hl, min, max, &hi, err, err_len))
                 return -1;
-            if (colon2) {
+            long long factor = 2; /* LO:HI and LO:HI:xF multiply; LO:HI:STEP adds */
+            if (colon2 && (colon2[1] == 'x' || colon2[1] == 'X')) {
+                unsigned long long f = 0;
+                if (sizes_parse_digits(colon2 + 2, sl - 1, &f) || f < 2 || f > 1024) {
+                    snprintf(err, err_len, "range '%.*s': factor '%.*s' is not xF with F in [2, 1024]", (int)len, p,
+                             (int)sl, colon2 + 1);
+                    return -1;
+                }
+                factor = (long long)f;
+            } else if (colon2) {
                 char sub[160];
                 long long smin = 1, smax = max > 1 ? max : 1;
                 if (sizes_value(colon2 + 1, sl, smin, smax, &step, sub, sizeof sub)) {
@@ -146,14 +155,14 @@ int sizes_parse(const char *text, long long min, long long max,
                     out[n++] = lo + j * step;
                 }
             } else {
-                for (long long v = lo; v <= hi; v *= 2) {
+                for (long long v = lo; v <= hi; v *= factor) {
                     if (n >= cap) {
                         snprintf(err, err_len, "'%s' expands to more than %d sizes", text, cap);
                         return -1;
                     }
                     if (sizes_seen(out, n, v, text, err, err_len)) return -1;
                     out[n++] = v;
-                    if (v > hi / 2) break;
+                    if (v > hi / factor) break;
                 }
             }
         } else {

@@ -1,10 +1,12 @@
-/* src/core/sizes.h: parsing of size arguments (--m, --n, --k, --elems).
+/* src/core/sizes.h: parsing of size arguments (--m, --n, --k, --elems, and
+ * the integer axes of --axis NAME=LIST).
  *
  * Accepted forms, combinable in a comma list:
  *   4096        a plain decimal integer
  *   2^26        a power of two
  *   64M, 4K, 1G a binary suffix (K = 2^10, M = 2^20, G = 2^30)
  *   512:8192    a doubling range: 512, 1024, ..., up to and including <= 8192
+ *   512:8192:x2 the same, the factor spelled out (x4: 512, 2048, 8192; F in [2, 1024])
  *   1024:8192:1024  a stepped range (cutlass style): 1024, 2048, ..., 8192;
  *               the end is included when it lands on a step (1:10:4 is 1, 5, 9)
  * Every value must lie in [min, max] and appear once; no sign, no spaces, no

@@ -284,7 +284,7 @@ const op_desc op_histogram = {
      .ref_library = "cub",
      .best_library = "cub",
      .types = {"u8", "f32"},
-     .per_dist = 1,
+     .axes = {OP_AXIS_ELEMS, OP_AXIS_TYPE, OP_AXIS_DIST},
      .about = "u8: 256 bins over bytes; f32: 1024 bins over [-1, 1); uniform and skewed inputs (GB/s of input read)"},
     hist_variants,
     (int)(sizeof hist_variants / sizeof hist_variants[0]),

@@ -305,9 +305,9 @@ static int v_cpu_supports(const plan_case *pc, const device_info *dev, const var
     (void)dev;
     (void)v;
     if (big < pc->k) big = pc->k;
-    if (big <= pc->opts->cpu_max_n) return 1;
-    snprintf(why, len, "CPU row not run past --cpu-max-n %lld (this case's largest dimension is %lld)",
-             pc->opts->cpu_max_n, big);
+    const long long max_n = plan_case_axis(pc, "cpu_max_n");
+    if (big <= max_n) return 1;
+    snprintf(why, len, "CPU row not run past --cpu-max-n %lld (this case's largest dimension is %lld)", max_n, big);
     return 0;
 }
 
@@ -377,7 +377,10 @@ const op_desc op_sgemm = {
      .peak = OP_PEAK_FP32,
      .ref_library = "cublas_fp32",
      .best_library = "cublas_tf32",
-     .about = "C = A B, FP32 row-major (TF32 rows: tensor cores), any m, n, k"},
+     .about = "C = A B, FP32 row-major (TF32 rows: tensor cores), any m, n, k",
+     .axes = {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K,
+              {"cpu_max_n", OP_AXIS_INT, "2048", 0, CATALOG_MAX_DIM, {NULL}, 1,
+               "the CPU (OpenMP) row runs up to max(m, n, k) = N, SKIP beyond; 0: never (--cpu-max-n)"}}},
     sgemm_variants,
     (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),
     sgemm_case_bytes,

@@ -66,7 +66,7 @@ static int transfer_setup(op_case *c)
 {
     device_ctx *dv = c->dev;
     size_t n = (size_t)c->pc->elems;
-    int chunks = c->pc->opts->chunks;
+    long long chunks = plan_case_axis(c->pc, "chunks");
     transfer_data *d = calloc(1, sizeof *d);
     if (!d) {
         status_set_message("out of host memory");
@@ -228,7 +228,10 @@ const op_desc op_transfer = {
      .ref_library = "cuda_memcpy",
      .best_library = "cuda_memcpy",
      .speedup = {"overlap", "pinned"},
-     .about = "host -> device -> kernel -> host of E floats (GB/s across the link)"},
+     .about = "host -> device -> kernel -> host of E floats (GB/s across the link)",
+     .axes = {OP_AXIS_ELEMS,
+              {"chunks", OP_AXIS_INT, "4", 1, TRANSFER_MAX_CHUNKS, {NULL}, 0,
+               "overlap: pieces of the data, one stream each (--chunks)"}}},
     transfer_variants,
     (int)(sizeof transfer_variants / sizeof transfer_variants[0]),
     transfer_case_bytes,

@@ -156,6 +156,7 @@ static void run_row_init(result_row *r, const op_case *c, const variant *v)
     r->rate = op->info.rate;
     r->peak = op->info.peak;
     snprintf(r->case_label, sizeof r->case_label, "%s", c->pc->label);
+    snprintf(r->shape, sizeof r->shape, "%s", c->pc->shape);
     r->dist = c->pc->dist;
     op->fill_row(c, v, r);
     snprintf(r->note, sizeof r->note, "%s", v->note ? v->note : "");

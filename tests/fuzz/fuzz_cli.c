@@ -25,6 +25,7 @@
  * Run: bash .ci/fuzz.sh [SECONDS]   (builds this with clang -fsanitize=fuzzer) */
 #include "cli.h"
 #include "csv.h"
+#include "plan.h"
 #include "shapes.h"
 
 #include <fcntl.h>
@@ -44,9 +45,11 @@
 /* Shaped like the real one: several ops, and one name ("thrust") under two ops,
  * which exercises the duplicate handling in the lookup and in the known list. */
 static const op_info fuzz_ops[] = {
-    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, 0, {NULL, NULL}, ""},
-    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, 0, {NULL, NULL}, ""},
-    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub_radix", {"u32", "f32"}, 0, {NULL, NULL}, ""},
+    {"sgemm", OP_SIZE_GEMM, OP_RATE_TFLOPS, OP_PEAK_FP32, "cublas", "cublas_tf32", {NULL}, {NULL, NULL}, "",
+     {OP_AXIS_M, OP_AXIS_N, OP_AXIS_K}},
+    {"reduce", OP_SIZE_ELEMS, OP_RATE_GBPS, OP_PEAK_MEMORY, "thrust", "cub", {NULL}, {NULL, NULL}, "", {OP_AXIS_ELEMS}},
+    {"sort", OP_SIZE_ELEMS, OP_RATE_GKEYS, OP_PEAK_NONE, "thrust", "cub_radix", {"u32", "f32"}, {NULL, NULL}, "",
+     {OP_AXIS_ELEMS, OP_AXIS_TYPE}},
 };
 #define FV(op, name, lib) {op, name, lib, "fp32", NULL, 0, "builtin", ""}
 static const variant_info fuzz_variants[] = {
@@ -166,8 +169,8 @@ static void fuzz_check_sizes(const long long *v, int count, long long hi, const 
 /* GEMM shapes: within the bounds (shapes_check), each once, at most CLI_MAX_SHAPES. */
 static void fuzz_check_shapes(const cli_options *o)
 {
-    if (o->gemm_count < 1 || o->gemm_count > CLI_MAX_SHAPES)
-        fuzz_fail("gemm_count out of [1, CLI_MAX_SHAPES]", NULL);
+    if (o->gemm_count < 0 || o->gemm_count > CLI_MAX_SHAPES) /* 0: the ops' defaults */
+        fuzz_fail("gemm_count out of [0, CLI_MAX_SHAPES]", NULL);
     for (int i = 0; i < o->gemm_count; i++) {
         char e[256];
         if (shapes_check(&o->gemm[i], e, sizeof e)) fuzz_fail("accepted a GEMM shape out of bounds", e);
@@ -177,10 +180,22 @@ static void fuzz_check_shapes(const cli_options *o)
     }
 }
 
+/* What was accepted plans: every case of an op run, each with its shape string. */
+static void fuzz_check_plan(const cli_options *o)
+{
+    plan p;
+    char err[512];
+    if (plan_build(&p, o, &fuzz_known, err, sizeof err) != 0) fuzz_fail("plan_build refused accepted options", err);
+    for (int i = 0; i < p.count; i++)
+        if (p.cases[i].shape[0] == '\0' || !cli_op_runs(o, p.cases[i].op)) fuzz_fail("a case without a shape", NULL);
+    plan_free(&p);
+}
+
 static void fuzz_check_ok(const cli_options *o, char **args, const size_t *lens, int n)
 {
     fuzz_check_shapes(o);
-    fuzz_check_sizes(o->elems, o->elems_count, 1LL << 32, "--elems sizes");
+    fuzz_check_plan(o);
+    if (o->elems_count) fuzz_check_sizes(o->elems, o->elems_count, 1LL << 32, "--elems sizes");
     if (o->op_mask == 0 || (o->op_mask & ~7u)) fuzz_fail("op mask empty or naming an op not in the catalog", NULL);
     if (o->variant_count < 0 || o->variant_count > CLI_MAX_VARIANTS) fuzz_fail("variant_count", NULL);
     for (int i = 0; i < o->variant_count; i++) {
