@@ -49,7 +49,8 @@
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
 #             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
-#             from the installed package beside tuned (plugin_example.csv)
+#             from the installed package beside tuned (plugin_example.csv) and, its
+#             second op, beside vec4 (plugin_example_reduce.csv)
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 --max-time 1 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
 # Logs and CSVs go to LOGDIR; the last lines printed are a summary. Exit status
@@ -275,7 +276,9 @@ if has bench; then
             step plugin-install cmake --install "$BUILD" --prefix "$prefix" &&
                 step plugin-build bash -c "cmake -S examples/plugin -B '$BUILD/example' -DCMAKE_PREFIX_PATH='$prefix' -DCMAKE_BUILD_TYPE=Release && cmake --build '$BUILD/example'" &&
                 step bench-plugin "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" --ops sgemm \
-                    --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv"
+                    --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv" &&
+                step bench-plugin-reduce "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" \
+                    --ops reduce --elems 1000003,2^24,2^26 --variants mine,vec4 --csv "$LOG/plugin_example_reduce.csv"
         fi
         if [[ $sets == *" reduce-sort "* ]]; then
             step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \

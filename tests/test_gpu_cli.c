@@ -6,6 +6,8 @@
  *  - a faulting variant (illegal address): ERROR naming it, rows measured
  *    before it kept, exit 1, no hang;
  *  - a wrong variant: FAIL, the others still run and pass, exit 1;
+ *  - plugins (ABI 2): the test plugin's rows of every op and outcome, and the
+ *    example plugin's sgemm and reduce rows, verified and timed;
  *  - a size too large for device memory: refused with needed vs free, exit 2
  *    (tf32_tma's own staging buffer counted);
  *  - SIGINT and SIGTERM mid-sweep: exit 130/143 and a CSV with only complete rows;
@@ -181,29 +183,55 @@ static void test_fault(const char *dir)
     CHECK(test_count(proc.out, "  ok") >= 4, "the other variants did not all pass:\n%s", proc.out);
 }
 
-/* 1 if the CSV line holding `needle` (a run of cells ending before
- * `samples`) has a sample count and status ok. */
-static int line_ok_timed(const char *text, const char *needle)
+/* How many CSV lines hold `needle` (a run of cells ending before
+ * `samples`); *ok_timed: how many of them have a sample count and status ok. */
+static int lines_ok_timed(const char *text, const char *needle, int *ok_timed)
 {
-    const char *p = strstr(text, needle);
-    if (!p) return 0;
-    const char *e = strchr(p, '\n');
-    char line[2048];
-    snprintf(line, sizeof line, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
-    return line[strlen(needle)] >= '1' && line[strlen(needle)] <= '9' && strstr(line, ",ok,") != NULL;
+    int n = 0;
+    *ok_timed = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) {
+        const char *e = strchr(p, '\n');
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+        n++;
+        *ok_timed += line[strlen(needle)] >= '1' && line[strlen(needle)] <= '9' && strstr(line, ",ok,") != NULL;
+    }
+    return n;
 }
 
-/* A plugin's variants beside ours: each outcome reported like a built-in
- * row's, and the CSV names the plugin as the source. */
+/* 1 if exactly `want` CSV lines hold `needle` and every one is ok and timed */
+static int rows_ok_timed(const char *text, const char *needle, int want)
+{
+    int ok = 0, n = lines_ok_timed(text, needle, &ok);
+    return n == want && ok == want;
+}
+
+/* A plugin's variants beside ours (tests/plugins/good_plugin.cu, ABI 2):
+ * each outcome reported like a built-in row's, a row of every op verified
+ * and timed through its op's buffer slots (histogram: both distributions),
+ * a type the plugin gave no row for SKIP with the reason, and the CSV names
+ * the plugin as the source. */
 static void test_plugin(const char *dir)
 {
+    static const struct {
+        const char *needle; /* op, variant, library, math, m, n, k, elems: up to `samples` */
+        int rows;
+    } oks[] = {
+        {",sgemm,good_sgemm,0,fp32,100,100,100,,", 1},  {",reduce,good_reduce,0,fp32,,,,4099,", 1},
+        {",sort,good_sort,0,u32,,,,4099,", 1},          {",sort,good_sort,0,f32,,,,4099,", 1},
+        {",sort,good_u32only,0,u32,,,,4099,", 1},       {",transpose,good_transpose,0,fp32,100,100,,,", 1},
+        {",histogram,good_hist,0,u8,,,,4099,", 2},      {",histogram,good_hist,0,f32,,,,4099,", 2},
+        {",scan,good_scan,0,i32,,,,4099,", 1},          {",scan,good_scan,0,f32,,,,4099,", 1},
+        {",transfer,good_transfer,0,fp32,,,,4099,", 1},
+    };
     char csv[512];
     char *text;
     snprintf(csv, sizeof csv, "%s/plugin.csv", dir);
     char *argv[] = {COMPARE_BIN, "--plugin", GOOD_PLUGIN, "--n", "100", "--elems", "4099", "--variants",
-                    "good_sgemm,good_declines,good_error,good_wrong,good_reduce", "--reps", "3", "--max-time", "0.2",
-                    "--csv", csv, "--quiet", NULL};
-    test_run(argv, NULL, 0, 0, 120, &proc);
+                    "good_sgemm,good_declines,good_error,good_wrong,good_reduce,good_sort,good_u32only,"
+                    "good_transpose,good_hist,good_scan,good_transfer",
+                    "--reps", "3", "--max-time", "0.2", "--csv", csv, "--quiet", NULL};
+    test_run(argv, NULL, 0, 0, 300, &proc);
     CHECK(proc.status == 1, "plugin run: exit %d (expected 1: an ERROR and a FAIL row)\n%s\n%s", proc.status, proc.out,
           proc.err);
     CHECK(test_contains(proc.out, "\ngood_sgemm ") && test_contains(proc.out, "\ngood_reduce "), "rows missing:\n%s",
@@ -214,13 +242,40 @@ static void test_plugin(const char *dir)
               test_contains(proc.out, "cudaErrorInvalidConfiguration"),
           "no ERROR naming the launcher's error:\n%s", proc.out);
     CHECK(test_contains(proc.out, "good_wrong FAIL"), "good_wrong not FAIL:\n%s", proc.out);
+    CHECK(test_contains(proc.out, "good_u32only SKIP: good_u32only has no f32 row (its plugin gives u32)"),
+          "no SKIP for the type the plugin lacks:\n%s", proc.out);
     text = test_read_file(csv);
     CHECK(text != NULL, "no CSV");
     if (!text) return;
-    CHECK(test_count(text, ",sgemm,good_sgemm,0,fp32,") == 1 && test_count(text, ",libgood_plugin.so,") == 5,
-          "CSV: the plugin rows and their source:\n%s", text);
-    CHECK(line_ok_timed(text, ",sgemm,good_sgemm,0,fp32,100,100,100,,"), "good_sgemm row not ok and timed:\n%s", text);
-    CHECK(line_ok_timed(text, ",reduce,good_reduce,0,fp32,,,,4099,"), "good_reduce row not ok and timed:\n%s", text);
+    /* 4 sgemm, reduce, 2 sort + 2 u32only (its f32 SKIP), transpose, 4 histogram, 2 scan, transfer */
+    CHECK(test_count(text, ",sgemm,good_sgemm,0,fp32,") == 1 && test_count(text, ",libgood_plugin.so,") == 17,
+          "CSV: the plugin rows and their source (%d rows):\n%s", test_count(text, ",libgood_plugin.so,"), text);
+    for (size_t i = 0; i < sizeof oks / sizeof oks[0]; i++) {
+        int ok = 0, n = lines_ok_timed(text, oks[i].needle, &ok);
+        CHECK(n == oks[i].rows && ok == oks[i].rows, "[%s]: %d rows, %d ok and timed (expected %d):\n%s",
+              oks[i].needle, n, ok, oks[i].rows, text);
+    }
+    free(text);
+}
+
+/* The example plugin (examples/plugin/mine.cu, built in this tree): its two
+ * ops' rows, both named mine, verified and timed beside the libraries. */
+static void test_example_plugin(const char *dir)
+{
+    char csv[512];
+    char *text;
+    snprintf(csv, sizeof csv, "%s/example.csv", dir);
+    char *argv[] = {COMPARE_BIN, "--plugin", EXAMPLE_PLUGIN, "--ops", "sgemm,reduce", "--n", "1000", "--elems",
+                    "1000003", "--variants", "mine", "--reps", "3", "--max-time", "0.2", "--csv", csv, "--quiet",
+                    NULL};
+    test_run(argv, NULL, 0, 0, 120, &proc);
+    CHECK(proc.status == 0, "example plugin run: exit %d (expected 0)\n%s\n%s", proc.status, proc.out, proc.err);
+    text = test_read_file(csv);
+    CHECK(text != NULL, "no CSV of the example plugin");
+    if (!text) return;
+    CHECK(rows_ok_timed(text, ",sgemm,mine,0,fp32,1000,1000,1000,,", 1) &&
+              rows_ok_timed(text, ",reduce,mine,0,fp32,,,,1000003,", 1) && test_count(text, ",libmine.so,") == 2,
+          "the example's sgemm and reduce rows not both ok and timed:\n%s", text);
     free(text);
 }
 
@@ -424,6 +479,7 @@ int main(void)
     test_smoke(dir);
     test_fault(dir);
     test_plugin(dir);
+    test_example_plugin(dir);
     test_memory_refusal();
     test_interrupt(dir, SIGINT, 130);
     test_interrupt(dir, SIGTERM, 143);

@@ -1,12 +1,18 @@
 /* tests/test_plugin.c (cpu): `compare --plugin`, all that needs no GPU.
- *  - the good test plugin's variants join the catalog: --list shows them with
- *    their kind, math and source (the plugin's file name), --variants takes them;
+ *  - the good test plugin's variants (ABI 2, a row for every op; the sort,
+ *    histogram and scan rows of one name joined into one variant) join the
+ *    catalog: --list shows them with their kind, math and source (the
+ *    plugin's file name), --variants takes them; so does the example plugin's
+ *    (examples/plugin: sgemm and reduce, both named mine);
+ *  - a real ABI-1 plugin (tests/plugins/abi1_plugin.cu) is refused with exit 2
+ *    and the steps to port it, before any GPU work;
  *  - every bad plugin is refused with exit 2 and a message naming the plugin
  *    and what is wrong, before any GPU work (CUDA_VISIBLE_DEVICES="" hides any
  *    GPU: the refusal still comes first, exit 2, not 77): a missing file, a
  *    missing symbol (with dlerror's text), an ABI mismatch, a built-in name, an
- *    invalid name, an op that takes no plugin, the wrong launcher for its op, a
- *    name listed twice; and the same plugin given twice. */
+ *    invalid name, an op that takes no plugin, a type its op does not take, a
+ *    name listed twice (for an op without types; for one type of an op with
+ *    types), no launcher, no struct_size; and the same plugin given twice. */
 #include <string.h>
 
 #include "testlib.h"
@@ -38,9 +44,13 @@ int main(void)
     /* the good plugin: its rows in --list, whole columns */
     {
         char *argv[] = {COMPARE_BIN, "--plugin", GOOD_PLUGIN, "--list", NULL};
-        static const char *const rows[][3] = {{"sgemm", "good_sgemm", "fp32"},   {"sgemm", "good_declines", "fp32"},
-                                              {"sgemm", "good_error", "fp32"},   {"sgemm", "good_wrong", "fp32"},
-                                              {"reduce", "good_reduce", "fp32"}};
+        static const char *const rows[][3] = {
+            {"sgemm", "good_sgemm", "fp32"},         {"sgemm", "good_declines", "fp32"},
+            {"sgemm", "good_error", "fp32"},         {"sgemm", "good_wrong", "fp32"},
+            {"reduce", "good_reduce", "fp32"},       {"sort", "good_sort", "u32,f32"},
+            {"sort", "good_u32only", "u32,f32"},     {"transpose", "good_transpose", "fp32"},
+            {"histogram", "good_hist", "u8,f32"},    {"scan", "good_scan", "i32,f32"},
+            {"transfer", "good_transfer", "fp32"}};
         run(argv);
         CHECK(proc.status == 0, "--plugin good --list: exit %d (%s)", proc.status, proc.err);
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -49,6 +59,10 @@ int main(void)
             snprintf(want, sizeof want, "\n%-10s %-18s %-8s %-7s libgood_plugin.so ", rows[i][0], rows[i][1], "hand",
                      rows[i][2]);
             CHECK(test_contains(proc.out, want), "--list lacks [%s]:\n%s", want + 1, proc.out);
+            /* rows of one name and op are one variant: listed once */
+            snprintf(want, sizeof want, "\n%-10s %-15s ", rows[i][0], rows[i][1]);
+            CHECK(test_count(proc.out, want) == 1, "--list shows [%s] %d times:\n%s", want + 1,
+                  test_count(proc.out, want), proc.out);
         }
         CHECK(test_contains(proc.out, "\nsgemm      naive              hand     fp32    builtin "), "built-in rows gone:\n%s",
               proc.out);
@@ -64,6 +78,27 @@ int main(void)
               "--variants good_sgemm without the plugin: exit %d (%s)", proc.status, proc.err);
     }
     {
+        /* the example plugin (examples/plugin/mine.cu, built in this tree): two ops, one name */
+        char *argv[] = {COMPARE_BIN, "--plugin", EXAMPLE_PLUGIN, "--list", NULL};
+        run(argv);
+        CHECK(proc.status == 0, "--plugin libmine.so --list: exit %d (%s)", proc.status, proc.err);
+        CHECK(test_contains(proc.out, "\nsgemm      mine            hand     fp32    libmine.so ") &&
+                  test_contains(proc.out, "\nreduce     mine            hand     fp32    libmine.so "),
+              "--list lacks the example's sgemm and reduce rows:\n%s", proc.out);
+    }
+    {
+        /* a real ABI-1 plugin: refused, exit 2 before any GPU work, with the way to port it */
+        char *argv[] = {COMPARE_BIN, "--plugin", ABI1_PLUGIN, "--n", "64", NULL};
+        run(argv);
+        CHECK(proc.status == 2, "an ABI-1 plugin: exit %d, expected 2 (%s)", proc.status, proc.err);
+        CHECK(test_contains(proc.err, "libabi1_plugin.so': ABI version 1") &&
+                  test_contains(proc.err, "speaks ABI version 2") &&
+                  test_contains(proc.err, "\"Porting from ABI 1\"") && test_contains(proc.err, ".struct_size") &&
+                  test_contains(proc.err, ".launch(const compare_plugin_args *a, cudaStream_t s)"),
+              "the ABI-1 refusal does not say how to port: %s", proc.err);
+        CHECK(proc.out[0] == '\0', "an ABI-1 plugin: wrote to stdout: %s", proc.out);
+    }
+    {
         char *argv[] = {COMPARE_BIN, "--plugin", "/nonexistent/libnone.so", "--list", NULL};
         run(argv);
         CHECK(proc.status == 2 && test_contains(proc.err, "--plugin '/nonexistent/libnone.so': cannot load it") &&
@@ -77,11 +112,15 @@ int main(void)
               proc.status, proc.err);
     }
     bad("libbad_plugin_1.so", "no symbol compare_plugin_get", "undefined symbol");
-    bad("libbad_plugin_2.so", "ABI version 99", "speaks version 1");
+    bad("libbad_plugin_2.so", "ABI version 99", "speaks version 2");
     bad("libbad_plugin_3.so", "variant 'naive' of op sgemm already exists", NULL);
     bad("libbad_plugin_4.so", "invalid name 'Bad-Name'", NULL);
-    bad("libbad_plugin_5.so", "op 'fft' takes no plugin", NULL);
-    bad("libbad_plugin_6.so", "variant 'crossed' (op sgemm): needs exactly its op's launcher", NULL);
-    bad("libbad_plugin_7.so", "variant 'twice' is listed twice", NULL);
+    bad("libbad_plugin_5.so", "op 'fft' takes no plugin", "transfer fp32");
+    bad("libbad_plugin_6.so", "variant 'crossed' (op sgemm): type 'u32' is not one the op takes (fp32|tf32",
+        "inputs A (m x k), B (k x n); output C (m x n)");
+    bad("libbad_plugin_7.so", "variant 'twice' is listed twice (sgemm's cases carry no element type", NULL);
+    bad("libbad_plugin_8.so", "variant 'twice_u32' is listed twice for type u32", NULL);
+    bad("libbad_plugin_9.so", "variant 'nolaunch' (op reduce): no .launch", NULL);
+    bad("libbad_plugin_10.so", "variant 0: struct_size 0", "sizeof(compare_plugin_variant)");
     return test_finish("test_plugin");
 }

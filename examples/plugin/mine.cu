@@ -1,15 +1,20 @@
-/* examples/plugin/mine.cu: a user's own SGEMM, measured by compare beside
- * cuBLAS without any edit of compare's sources.
+/* examples/plugin/mine.cu: a user's own kernels, measured by compare beside
+ * the libraries without any edit of compare's sources: an SGEMM (beside
+ * cuBLAS) and a float sum (beside thrust and CUB), both named "mine".
  *
- * The kernel: 64x64 tiles of C per block of 256 threads, each thread 4x4
+ * The SGEMM: 64x64 tiles of C per block of 256 threads, each thread 4x4
  * outputs held in registers; A and B staged through shared memory 16 columns
- * of k at a time. Every load and store is bounds-checked, so any m, n, k works
- * (the contract in compare_plugin.h). Not fast, and not meant to be: it is the
- * smallest honest example of a plugin.
+ * of k at a time. Every load and store is bounds-checked, so any m, n, k works.
+ * The sum: a grid-stride loop of a fixed grid, a warp-shuffle tree per block
+ * into one partial per block in the workspace compare sizes for it, then one
+ * block sums the partials: two launches, deterministic, no atomics.
+ * Not fast, and not meant to be: the smallest honest example of a plugin of
+ * two ops (compare_plugin.h has the contract and every op's buffer slots).
  *
  *   cmake -S . -B build -DCMAKE_PREFIX_PATH=<compare's install prefix>
  *   cmake --build build
- *   compare --plugin build/libmine.so --ops sgemm --n 2048 --variants mine */
+ *   compare --plugin build/libmine.so --ops sgemm --n 2048 --variants mine
+ *   compare --plugin build/libmine.so --ops reduce --elems 2^24 --variants mine */
 #include <stdio.h>
 
 #include <compare_plugin.h>
@@ -53,27 +58,90 @@ static __global__ void __launch_bounds__(256) mine_kernel(const float *A, const 
         }
 }
 
-/* The launcher: compare's SGEMM signature, row-major, returns the launch's error. */
-static int mine_sgemm(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream)
+/* The launcher: the SGEMM slots of compare_plugin.h (inputs A, B, output
+ * C, row-major), returns the launch's error. */
+static int mine_sgemm(const compare_plugin_args *a, cudaStream_t stream)
 {
-    dim3 grid((n + MINE_TILE - 1) / MINE_TILE, (m + MINE_TILE - 1) / MINE_TILE);
-    if (grid.y > 65535) return (int)cudaErrorInvalidValue; /* m beyond 4 million rows: declined below */
-    mine_kernel<<<grid, 256, 0, stream>>>(A, B, C, m, n, k);
+    dim3 grid((unsigned)((a->n + MINE_TILE - 1) / MINE_TILE), (unsigned)((a->m + MINE_TILE - 1) / MINE_TILE));
+    mine_kernel<<<grid, 256, 0, stream>>>((const float *)a->inputs[0], (const float *)a->inputs[1],
+                                          (float *)a->outputs[0], (int)a->m, (int)a->n, (int)a->k);
     return (int)cudaGetLastError();
 }
 
-static int mine_supports(const compare_plugin_case *c, char *why, size_t why_len)
+static int mine_sgemm_supports(const compare_plugin_args *a, char *why, size_t why_len)
 {
-    if (c->m <= 65535LL * MINE_TILE) return 1;
-    snprintf(why, why_len, "mine: m = %lld rows is more than its grid can cover", c->m);
+    if (a->m <= 65535LL * MINE_TILE) return 1;
+    snprintf(why, why_len, "mine: m = %lld rows is more than its grid can cover", a->m);
     return 0;
 }
 
+// ---------------------------------------------------------------------------
+// the sum
+
+#define MINE_SUM_BLOCKS 512
+#define MINE_SUM_THREADS 256
+
+/* the sum of v over the block (every thread must call it); thread 0 gets it */
+static __device__ float mine_block_sum(float v)
+{
+    __shared__ float warps[MINE_SUM_THREADS / 32];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = threadIdx.x < MINE_SUM_THREADS / 32 ? warps[threadIdx.x] : 0.0f;
+    if (threadIdx.x < 32)
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+static __global__ void __launch_bounds__(MINE_SUM_THREADS) mine_sum_partials(const float *x, long long n,
+                                                                             float *partials)
+{
+    float v = 0.0f;
+    for (long long i = (long long)blockIdx.x * MINE_SUM_THREADS + threadIdx.x; i < n;
+         i += (long long)MINE_SUM_BLOCKS * MINE_SUM_THREADS)
+        v += x[i];
+    v = mine_block_sum(v);
+    if (threadIdx.x == 0) partials[blockIdx.x] = v;
+}
+
+static __global__ void __launch_bounds__(MINE_SUM_THREADS) mine_sum_final(const float *partials, float *out)
+{
+    float v = 0.0f;
+    for (int i = threadIdx.x; i < MINE_SUM_BLOCKS; i += MINE_SUM_THREADS) v += partials[i];
+    v = mine_block_sum(v);
+    if (threadIdx.x == 0) *out = v;
+}
+
+/* The launcher: the reduce slots of compare_plugin.h (input x, output one
+ * float), the partials in the workspace. */
+static int mine_sum(const compare_plugin_args *a, cudaStream_t stream)
+{
+    float *partials = (float *)a->workspace;
+    if (a->workspace_bytes < MINE_SUM_BLOCKS * sizeof(float)) return (int)cudaErrorInvalidValue;
+    mine_sum_partials<<<MINE_SUM_BLOCKS, MINE_SUM_THREADS, 0, stream>>>((const float *)a->inputs[0], a->elems,
+                                                                        partials);
+    mine_sum_final<<<1, MINE_SUM_THREADS, 0, stream>>>(partials, (float *)a->outputs[0]);
+    return (int)cudaGetLastError();
+}
+
+static size_t mine_sum_workspace(const compare_plugin_args *a)
+{
+    (void)a;
+    return MINE_SUM_BLOCKS * sizeof(float);
+}
+
+// ---------------------------------------------------------------------------
+// the table: one row per op (and element type), each with its struct_size
+
 static const compare_plugin_variant mine_variants[] = {
-    {"mine", "sgemm", "fp32", "example plugin: 64x64 tiles, 4x4 per thread", mine_sgemm, NULL, NULL, NULL, NULL,
-     mine_supports},
+    {sizeof(compare_plugin_variant), "mine", "sgemm", "fp32", "example plugin: 64x64 tiles, 4x4 per thread",
+     mine_sgemm, NULL, mine_sgemm_supports},
+    {sizeof(compare_plugin_variant), "mine", "reduce", "fp32",
+     "example plugin: block partials in the workspace, then one block", mine_sum, mine_sum_workspace, NULL},
 };
 
-static const compare_plugin mine_plugin = {COMPARE_PLUGIN_ABI_VERSION, "mine", 1, mine_variants};
+static const compare_plugin mine_plugin = {COMPARE_PLUGIN_ABI_VERSION, sizeof(compare_plugin), "mine",
+                                           (int)(sizeof mine_variants / sizeof mine_variants[0]), mine_variants};
 
 extern "C" const compare_plugin *compare_plugin_get(void) { return &mine_plugin; }

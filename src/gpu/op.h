@@ -17,30 +17,13 @@
 #include <cuda_runtime_api.h>
 
 #include "catalog.h"
+#include "compare_plugin.h"
 #include "device.h"
 #include "plan.h"
 #include "results.h"
 
 typedef struct variant variant;
 typedef struct op_desc op_desc;
-
-/* What a plugin row of an op must give (src/gpu/plugin.c, which has no
- * branch per op): the launcher fields of compare_plugin_variant the op
- * takes, as byte offsets (fn2: OP_PLUGIN_NO_FN for none), every other
- * launcher field NULL; and the .math values it accepts, each with the
- * row's math and reference library. */
-#define OP_PLUGIN_NO_FN ((size_t)-1)
-typedef struct {
-    const char *math;        /* a plugin row's .math */
-    const char *row_math;    /* the catalog row's math */
-    const char *ref_library; /* the row's reference library (NULL: the op's) */
-} op_plugin_math;
-
-typedef struct {
-    size_t fn, fn2;            /* offsetof(compare_plugin_variant, launcher) of variant.fn, .fn2 */
-    op_plugin_math maths[2];   /* unused entries: math NULL */
-    const char *usage;         /* what it takes, for the error (".sgemm, math fp32|tf32") */
-} op_plugin_spec;
 
 /* One case (op x size x type) while it runs. */
 typedef struct {
@@ -53,6 +36,43 @@ typedef struct {
                                   each variant's first call (so a variant's state survives only its own calls) */
     size_t workspace_bytes;
 } op_case;
+
+/* What a plugin row of an op may be, and how a call of it sees the case
+ * (src/gpu/plugin.c serves every op through this; it has no branch per op).
+ * An op takes plugins by filling one of these: its element types, and the
+ * hook that hands its case's buffers (and any axes beyond m, n, k, elems) to
+ * compare_plugin_args, in the slots compare_plugin.h documents for it. */
+#define OP_PLUGIN_MAX_TYPES 8
+#define OP_PLUGIN_MAX_BUFFERS 4
+#define OP_PLUGIN_MAX_AXES 16
+
+typedef struct {
+    const char *type;          /* a plugin row's .type ("fp32", "tf32", "u32") */
+    const char *row_math;      /* the catalog row's math ("types" for an op whose cases carry the type) */
+    const char *ref_library;   /* the row's reference library (NULL: the op's) */
+} op_plugin_type;
+
+/* What the op's bind hook fills: the case's buffers in the op's slots, and
+ * axes of its own (the loader has already put m, n, k, elems, those the case
+ * has, in axes[0 .. axis_count)). */
+typedef struct {
+    compare_plugin_axis axes[OP_PLUGIN_MAX_AXES];
+    int axis_count;
+    const void *inputs[OP_PLUGIN_MAX_BUFFERS];
+    int input_count;
+    void *outputs[OP_PLUGIN_MAX_BUFFERS];
+    int output_count;
+} op_plugin_binding;
+
+typedef struct {
+    op_plugin_type types[OP_PLUGIN_MAX_TYPES]; /* the .type values it takes; unused entries: type NULL */
+    /* Fills b for case pc: its own axes always; with c (a running case,
+     * c->data set up) its buffers too; c is NULL for the workspace and
+     * supports queries, which see no buffer. */
+    void (*bind)(const plan_case *pc, const op_case *c, op_plugin_binding *b);
+    int host_sync;             /* plugin rows timed from an idle stream, like the op's own (variant.host_sync) */
+    const char *slots;         /* the slots, for messages ("inputs A, B; output C") */
+} op_plugin_spec;
 
 /* A launcher of any signature, kept in a row for the row's adapter to cast. */
 typedef void (*variant_fn)(void);
@@ -85,7 +105,7 @@ struct variant {
                                   per-call allocation), or NULL */
     const char *kernel;        /* what the row's `kernel` says when the launcher notes nothing
                                   (NULL: the variant's name) */
-    const void *plugin;        /* a plugin's own variant row, NULL for built-in rows */
+    const void *plugin;        /* a plugin variant's rows (src/gpu/plugin.c), NULL for built-in rows */
 };
 
 struct op_desc {
@@ -106,13 +126,15 @@ struct op_desc {
     void (*fill_row)(const op_case *c, const variant *v, result_row *r);
     /* Frees what setup made (also after a failed setup). */
     void (*teardown)(op_case *c);
-    /* The adapter of a launcher of this op's standard signature (v->fn, and
-     * v->fn2 for a second key type): hand rows and plugins. NULL: the op
-     * takes no plugin. */
-    int (*run_launcher)(const op_case *c, const variant *v, cudaStream_t s);
-    /* What a plugin row of this op must give; NULL with run_launcher NULL. */
+    /* How plugin rows of this op are made and called (compare_plugin.h);
+     * NULL: the op takes none. */
     const op_plugin_spec *plugin;
 };
+
+/* For op_plugin_spec.bind hooks: puts the buffers in b's slots (inputs,
+ * then outputs, each up to its first NULL), and appends an axis. */
+void op_plugin_slots(op_plugin_binding *b, const void *in0, const void *in1, void *out0, void *out1);
+void op_plugin_axis(op_plugin_binding *b, const char *name, long long value);
 
 /* The op table (src/gpu/ops.c) and the variants of every op plus those of
  * the loaded plugins, in catalog order. */

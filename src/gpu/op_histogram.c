@@ -262,6 +262,23 @@ static size_t v_cub_temp(const plan_case *pc, const variant *v)
     return rc ? (1u << 20) : b ? b : 16;
 }
 
+/* a plugin row: type u8 or f32 (rows of one name make one variant over both);
+ * axis bins; input x, output the bins (compare_plugin.h, which states the
+ * f32 range and bin rule above) */
+static void hist_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    const hist_data *d = c ? c->data : NULL;
+    op_plugin_axis(b, "bins", hist_is_float(pc) ? HISTOGRAM_F32_BINS : HISTOGRAM_U8_BINS);
+    if (d) op_plugin_slots(b, d->x, NULL, d->bins, NULL);
+}
+
+static const op_plugin_spec hist_plugin = {
+    {{"u8", "types", NULL}, {"f32", "types", NULL}},
+    hist_plugin_bind,
+    0,
+    "input x (elems bytes or floats); output bins (bins counters)",
+};
+
 // ---------------------------------------------------------------------------
 // the variant table
 
@@ -294,6 +311,5 @@ const op_desc op_histogram = {
     hist_verify,
     hist_fill_row,
     hist_teardown,
-    NULL, /* no plugin: compare_plugin.h's ABI has no launcher of this op yet */
-    NULL,
+    &hist_plugin,
 };

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "compare_plugin.h"
 #include "cpu_omp.h"
 #include "inputs.h"
 #include "op.h"
@@ -214,12 +213,19 @@ static const variant reduce_variants[] = {
      .run = v_cpu, .prepare = v_cpu_prepare, .host_timed = 1},
 };
 
-/* a plugin row: .reduce, math fp32 */
+/* a plugin row: type fp32; input x, output the sum (compare_plugin.h) */
+static void reduce_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    const reduce_data *d = c ? c->data : NULL;
+    (void)pc;
+    if (d) op_plugin_slots(b, d->x, NULL, d->sum_dev, NULL);
+}
+
 static const op_plugin_spec reduce_plugin = {
-    offsetof(compare_plugin_variant, reduce),
-    OP_PLUGIN_NO_FN,
     {{"fp32", "fp32", NULL}},
-    ".reduce, fp32",
+    reduce_plugin_bind,
+    0,
+    "input x (elems floats); output the sum (one float)",
 };
 
 const op_desc op_reduce = {
@@ -239,6 +245,5 @@ const op_desc op_reduce = {
     reduce_verify,
     reduce_fill_row,
     reduce_teardown,
-    v_reduce_hand,
     &reduce_plugin,
 };

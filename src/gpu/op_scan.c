@@ -259,6 +259,22 @@ static size_t v_cub_temp(const plan_case *pc, const variant *v)
     return shim_cub_scan_temp_bytes(pc->elems, &b, msg, sizeof msg) ? (1u << 20) : b ? b : 16;
 }
 
+/* a plugin row: type i32 or f32 (rows of one name make one variant over
+ * both); input in, output out (compare_plugin.h) */
+static void scan_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    const scan_data *d = c ? c->data : NULL;
+    (void)pc;
+    if (d) op_plugin_slots(b, d->in, NULL, d->out, NULL);
+}
+
+static const op_plugin_spec scan_plugin = {
+    {{"i32", "types", NULL}, {"f32", "types", NULL}},
+    scan_plugin_bind,
+    0,
+    "input in (elems values); output out (elems values)",
+};
+
 // ---------------------------------------------------------------------------
 // the variant table
 
@@ -296,6 +312,5 @@ const op_desc op_scan = {
     scan_verify,
     scan_fill_row,
     scan_teardown,
-    NULL, /* no plugin: compare_plugin.h's ABI has no launcher of this op yet */
-    NULL,
+    &scan_plugin,
 };

@@ -16,7 +16,6 @@
 #include "blaslt.h"
 #include "cpu_omp.h"
 #include "check.h"
-#include "compare_plugin.h"
 #include "inputs.h"
 #include "kernel_ran.h"
 #include "metrics.h"
@@ -362,12 +361,20 @@ static const variant sgemm_variants[] = {
      .run = v_test_wrong},
 };
 
-/* a plugin row: .sgemm, math fp32 (against cuBLAS FP32) or tf32 (against cuBLAS TF32) */
+/* a plugin row: type fp32 (against cuBLAS FP32) or tf32 (against cuBLAS
+ * TF32); inputs A, B, output C (compare_plugin.h) */
+static void sgemm_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    const sgemm_data *d = c ? c->data : NULL;
+    (void)pc;
+    if (d) op_plugin_slots(b, d->A, d->B, d->C, NULL);
+}
+
 static const op_plugin_spec sgemm_plugin = {
-    offsetof(compare_plugin_variant, sgemm),
-    OP_PLUGIN_NO_FN,
     {{"fp32", "fp32", NULL}, {"tf32", "tf32", "cublas_tf32"}},
-    ".sgemm, math fp32|tf32",
+    sgemm_plugin_bind,
+    0,
+    "inputs A (m x k), B (k x n); output C (m x n)",
 };
 
 const op_desc op_sgemm = {
@@ -389,6 +396,5 @@ const op_desc op_sgemm = {
     sgemm_verify,
     sgemm_fill_row,
     sgemm_teardown,
-    v_sgemm_hand,
     &sgemm_plugin,
 };

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "compare_plugin.h"
 #include "inputs.h"
 #include "op.h"
 #include "shim.h"
@@ -250,13 +249,20 @@ static const variant sort_variants[] = {
     SORT_HAND_ROWS(SORT_ROW)
 };
 
-/* a plugin row: .sort_u32 and .sort_f32 (variant.fn, .fn2), math "keys" (a
- * row over the key types) */
+/* a plugin row: type u32 or f32 (rows of one name make one variant over
+ * the key types); input the keys, output the sorted keys (compare_plugin.h) */
+static void sort_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    const sort_data *d = c ? c->data : NULL;
+    (void)pc;
+    if (d) op_plugin_slots(b, d->in, NULL, d->out, NULL);
+}
+
 static const op_plugin_spec sort_plugin = {
-    offsetof(compare_plugin_variant, sort_u32),
-    offsetof(compare_plugin_variant, sort_f32),
-    {{"keys", "types", NULL}},
-    ".sort_u32 and .sort_f32, keys",
+    {{"u32", "types", NULL}, {"f32", "types", NULL}},
+    sort_plugin_bind,
+    0,
+    "input in (elems keys); output out (elems keys)",
 };
 
 const op_desc op_sort = {
@@ -277,6 +283,5 @@ const op_desc op_sort = {
     sort_verify,
     sort_fill_row,
     sort_teardown,
-    v_sort_hand,
     &sort_plugin,
 };

@@ -207,6 +207,27 @@ static int v_overlap(const op_case *c, const variant *v, cudaStream_t s)
     return STATUS_OK;
 }
 
+/* a plugin row: type fp32; input x (pinned host), outputs y (pinned host)
+ * and a device buffer (compare_plugin.h). Its round trip lands in pin_out,
+ * where verification reads it. Timed from an idle stream like the rows
+ * above (host_sync). */
+static void transfer_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    transfer_data *d = c ? c->data : NULL;
+    (void)pc;
+    if (!d) return;
+    op_plugin_slots(b, d->pin_in, NULL, d->pin_out, d->dx);
+    d->out = d->pin_out;
+    d->copy_only = 0;
+}
+
+static const op_plugin_spec transfer_plugin = {
+    {{"fp32", "fp32", NULL}},
+    transfer_plugin_bind,
+    1,
+    "input x (elems floats, pinned host); outputs y (elems floats, pinned host), a device buffer (elems floats)",
+};
+
 static const variant transfer_variants[] = {
     {.info = {"transfer", "cuda_memcpy", 1, "fp32", NULL, 0, "builtin",
               "one pinned cudaMemcpyAsync each way, no kernel: the link alone"},
@@ -240,6 +261,5 @@ const op_desc op_transfer = {
     transfer_verify,
     transfer_fill_row,
     transfer_teardown,
-    NULL,
-    NULL,
+    &transfer_plugin,
 };

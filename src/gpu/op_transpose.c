@@ -152,6 +152,22 @@ static int v_geam(const op_case *c, const variant *v, cudaStream_t s)
     return blas_transpose(c->dev->blas, d->in, d->out, (int)c->pc->m, (int)c->pc->n);
 }
 
+/* a plugin row: type fp32; input in (m x n), output out (n x m)
+ * (compare_plugin.h) */
+static void transpose_plugin_bind(const plan_case *pc, const op_case *c, op_plugin_binding *b)
+{
+    const transpose_data *d = c ? c->data : NULL;
+    (void)pc;
+    if (d) op_plugin_slots(b, d->in, NULL, d->out, NULL);
+}
+
+static const op_plugin_spec transpose_plugin = {
+    {{"fp32", "fp32", NULL}},
+    transpose_plugin_bind,
+    0,
+    "input in (m x n floats); output out (n x m floats)",
+};
+
 // ---------------------------------------------------------------------------
 // the variant table
 
@@ -183,6 +199,5 @@ const op_desc op_transpose = {
     transpose_verify,
     transpose_fill_row,
     transpose_teardown,
-    NULL, /* no plugin: compare_plugin.h's ABI has no launcher of this op yet */
-    NULL,
+    &transpose_plugin,
 };

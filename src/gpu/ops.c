@@ -89,3 +89,19 @@ int ops_add_variant(const variant *v, char *err, size_t err_len)
     ops_build();
     return 0;
 }
+
+void op_plugin_slots(op_plugin_binding *b, const void *in0, const void *in1, void *out0, void *out1)
+{
+    const void *ins[] = {in0, in1};
+    void *outs[] = {out0, out1};
+    for (int i = 0; i < 2 && ins[i] && b->input_count < OP_PLUGIN_MAX_BUFFERS; i++) b->inputs[b->input_count++] = ins[i];
+    for (int i = 0; i < 2 && outs[i] && b->output_count < OP_PLUGIN_MAX_BUFFERS; i++)
+        b->outputs[b->output_count++] = outs[i];
+}
+
+void op_plugin_axis(op_plugin_binding *b, const char *name, long long value)
+{
+    if (b->axis_count == OP_PLUGIN_MAX_AXES) return;
+    b->axes[b->axis_count].name = name;
+    b->axes[b->axis_count++].value = value;
+}
