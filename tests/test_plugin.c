@@ -60,7 +60,7 @@ int main(void)
                      rows[i][2]);
             CHECK(test_contains(proc.out, want), "--list lacks [%s]:\n%s", want + 1, proc.out);
             /* rows of one name and op are one variant: listed once */
-            snprintf(want, sizeof want, "\n%-10s %-15s ", rows[i][0], rows[i][1]);
+            snprintf(want, sizeof want, "\n%-10s %-18s ", rows[i][0], rows[i][1]);
             CHECK(test_count(proc.out, want) == 1, "--list shows [%s] %d times:\n%s", want + 1,
                   test_count(proc.out, want), proc.out);
         }
@@ -82,8 +82,8 @@ int main(void)
         char *argv[] = {COMPARE_BIN, "--plugin", EXAMPLE_PLUGIN, "--list", NULL};
         run(argv);
         CHECK(proc.status == 0, "--plugin libmine.so --list: exit %d (%s)", proc.status, proc.err);
-        CHECK(test_contains(proc.out, "\nsgemm      mine            hand     fp32    libmine.so ") &&
-                  test_contains(proc.out, "\nreduce     mine            hand     fp32    libmine.so "),
+        CHECK(test_contains(proc.out, "\nsgemm      mine               hand     fp32    libmine.so ") &&
+                  test_contains(proc.out, "\nreduce     mine               hand     fp32    libmine.so "),
               "--list lacks the example's sgemm and reduce rows:\n%s", proc.out);
     }
     {
