@@ -423,8 +423,9 @@ def with_speedups(rows, pairs):
 
 
 def bytes_note(rows, column):
-    """'4 B per element' where the op's throughput is in bytes and each ok row
-    counts the same whole number of bytes per element (matrix: m x n), else ''."""
+    """'4 bytes moved per element' where the op's throughput is in bytes and
+    each ok row counts the same whole number of bytes per element (matrix:
+    m x n), else ''."""
     if column != "gbps":
         return ""
     per = set()
@@ -435,7 +436,7 @@ def bytes_note(rows, column):
     if len(per) != 1:
         return ""
     value = per.pop()
-    return f"{value:g} B per element" if value == int(value) else ""
+    return f"{value:g} bytes moved per element" if value == int(value) else ""
 
 
 def newest(rows, same_commit=True):

@@ -59,7 +59,11 @@ Keys: csv= one or more comma-separated paths, relative to the README's folder
 (required unless a CSV is given on the command line); op= an op the CSVs hold
 (default: all; one they do not hold stops the run with exit 2); view=
 all|sizes|ladder|shapes (default: all); sizes= sizes as for --sizes
-(default: all); speedup= VARIANT:BASELINE[,...] as for --speedup.
+(default: all); speedup= VARIANT:BASELINE[,...] as for --speedup; plot=
+an image (path relative to the README's folder, drawn by plots/plot.py): the
+block is then that picture and a caption naming the csv= file(s) and their
+device, date and commit; refused (exit 2) when the image is absent or was
+drawn (its PNG Source metadata) from other CSVs than csv= names.
 With --check nothing is written: exit 1 if a block is out of date. A block
 whose csv= does not exist (yet) stops the run with exit 2, naming the block
 and the file, and nothing is written.
@@ -79,7 +83,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvlib as cc  # noqa: E402
 
 VIEWS = ("all", "sizes", "ladder", "shapes")
-MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup")
+MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup", "plot")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FALLBACK_MARK = " *"  # after a figure whose row ran another kernel (notes under the table)
 MARKER_PREFIX = re.compile(r"^\s*<!--\s*tables:")
 BEGIN = re.compile(r"^\s*<!--\s*tables:([A-Za-z0-9_.-]+):begin((?:\s+[a-z_]+=\S+)*)\s*-->\s*$")
@@ -367,8 +372,10 @@ def parse_marker(readme, line_no, name, attributes, default_csvs):
         options[key] = value
     base = os.path.dirname(os.path.abspath(readme))
     if "csv" in options:
-        csvs = [os.path.join(base, p) for p in options["csv"].split(",") if p]
+        shown = [p for p in options["csv"].split(",") if p]
+        csvs = [os.path.join(base, p) for p in shown]
     else:
+        shown = list(default_csvs)
         csvs = list(default_csvs)
     if not csvs:
         raise UsageError(f"{where}: the marker names no csv= and none is given on the command line")
@@ -381,8 +388,11 @@ def parse_marker(readme, line_no, name, attributes, default_csvs):
         speedups = cc.parse_speedups([options.get("speedup", "")])
     except ValueError as e:
         raise UsageError(f"{where}: speedup={e}: expected VARIANT:BASELINE[,...]") from None
-    return {"csvs": csvs, "op": op, "view": view, "sizes": sizes, "name": name,
-            "speedups": speedups}
+    if "plot" in options and ("view" in options or "sizes" in options):
+        raise UsageError(f"{where}: plot= draws a picture: view= and sizes= do not apply")
+    plot = options.get("plot")
+    return {"csvs": csvs, "shown": shown, "op": op, "view": view, "sizes": sizes, "name": name,
+            "speedups": speedups, "plot": plot and (plot, os.path.join(base, plot))}
 
 
 def find_blocks(readme, lines, default_csvs):
@@ -434,7 +444,11 @@ def rewrite_readme(readme, default_csvs):
                              "compare --csv FILE, or correct csv= in the marker")
         rows, _ = cc.read_all(options["csvs"], cc.TABLE_COLUMNS)
         rows, _ = cc.newest(cc.with_speedups(rows, options["speedups"]))
-        text = render(rows, options["op"], options["sizes"], options["view"])
+        if options["plot"]:
+            text = picture(rows, options["op"], options["plot"], options["shown"],
+                           f"{readme}:{begin + 1}")
+        else:
+            text = render(rows, options["op"], options["sizes"], options["view"])
         if not text:
             raise UsageError(f"{readme}:{begin + 1}: the block selects no row"
                              + unknown_op(rows, options["op"], "op="))
@@ -450,7 +464,52 @@ def unknown_op(rows, op, flag):
     selected op has no row at all, else ''."""
     if op is None or any(r.op == op for r in rows):
         return ""
-    return f": {flag}{op}: no row of that op (the CSVs hold {', '.join(cc.first_seen(r.op for r in rows))})"
+    held = ", ".join(cc.first_seen(r.op for r in rows))
+    return f": {flag}{op}: no row of that op (the CSVs hold {held})"
+
+
+def png_source(path):
+    """The Source text of a PNG that plot.py wrote (the CSVs it was drawn
+    from, ', '-separated), or None where the file carries none."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != PNG_SIGNATURE:
+        return None
+    at = 8
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind = data[at + 4:at + 8]
+        if kind == b"tEXt":
+            key, _, value = data[at + 8:at + 8 + length].partition(b"\0")
+            if key == b"Source":
+                return value.decode("latin-1")
+        if kind == b"IEND":
+            break
+        at += 12 + length
+    return None
+
+
+def picture(rows, op, plot, shown, where):
+    """A README picture: the image, then a caption naming (and linking) the
+    CSV(s) it was drawn from (the marker's csv=) and their device, date and
+    commit, as the chart's own caption does. Refused when the image is absent, or when it says (its Source
+    metadata) that it was drawn from other CSVs."""
+    text, path = plot
+    rows = [r for r in rows if op is None or r.op == op]
+    if not rows:
+        return ""
+    if not os.path.exists(path):
+        raise UsageError(f"{where}: plot={text} does not exist: draw it with plots/plot.py")
+    drawn = png_source(path) if path.endswith(".png") else None
+    if drawn is not None:
+        names = sorted({os.path.basename(p) for p in drawn.split(", ") if p})
+        if names != sorted({os.path.basename(p) for p in shown}):
+            raise UsageError(f"{where}: plot={text} was drawn from {drawn}, but the marker's "
+                             f"csv= names {', '.join(shown)}: redraw it or correct csv=")
+    alt = os.path.splitext(os.path.basename(text))[0].replace("_", " ")
+    captions = [cc.source_caption(rows, source) for source in sorted({r.source for r in rows})]
+    files = ", ".join(f"[`{p}`]({p})" for p in shown)
+    return f"![{alt}]({text})\n\n_Drawn from {files}: " + "; ".join(captions) + "_\n"
 
 
 def write_atomically(path, text):

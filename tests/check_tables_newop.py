@@ -17,8 +17,15 @@ shapes that differ in several axes (kept in CSV order). Checks:
   1. each selection prints the Markdown lines below, in that order;
   2. --sizes picks rows by the axes of a shape;
   3. --readme fills a block of the new op (op=softmax) with exactly the
-     printed table; op= of an op the CSV does not hold exits 2 naming it.
+     printed table; op= of an op the CSV does not hold exits 2 naming it;
+  4. a plot= block is the picture and a caption naming its CSV; a picture
+     whose PNG says (Source metadata, as plot.py writes it) it was drawn from
+     another CSV, or an absent one, exits 2 and leaves the README as it was.
 """
+
+import os
+import struct
+import zlib
 
 from checklib import CheckFailed, block, read, readme_fixture, run, run_ok
 
@@ -118,6 +125,49 @@ def check_readme(script, csv_path, work):
           f"{err.strip()}")
 
 
+def write_png(path, source):
+    """A 1x1 grey PNG whose tEXt Source is `source` (what plot.py writes)."""
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))
+                + chunk(b"tEXt", b"Source\0" + source.encode("latin-1"))
+                + chunk(b"IDAT", zlib.compress(b"\0\x80")) + chunk(b"IEND", b""))
+
+
+PICTURE = """<!-- tables:pic:begin csv=results/newop.csv op=softmax plot=pics/softmax_throughput.png -->
+<!-- tables:pic:end -->
+"""
+CAPTION = ("_Drawn from [`results/newop.csv`](results/newop.csv): NVIDIA H200, 2026-12-03, "
+           "commit feedface0001_")
+
+
+def check_picture(script, csv_path, work):
+    readme = readme_fixture(work, csv_path, "newop.csv", PICTURE)
+    os.makedirs(os.path.join(work, "pics"), exist_ok=True)
+    png = os.path.join(work, "pics", "softmax_throughput.png")
+    write_png(png, "results/h200/newop.csv")  # the same file name, as plot.py was given it
+    run_ok(script, "--readme", readme)
+    want = f"![softmax throughput](pics/softmax_throughput.png)\n\n{CAPTION}\n"
+    if block(read(readme), "pic").strip() != want.strip():
+        raise CheckFailed(f"plot= block: expected\n{want}--- got:\n{read(readme)}")
+    print("ok: a plot= block is the picture and a caption naming its CSV")
+    for source, needle in (("results/h200/sweep.csv", "was drawn from results/h200/sweep.csv"),
+                           (None, "does not exist")):
+        before = read(readme)
+        if source:
+            write_png(png, source)
+        else:
+            os.unlink(png)
+        rc, _, err = run(script, "--readme", readme)
+        if rc != 2 or needle not in err or read(readme) != before:
+            raise CheckFailed(f"plot= of a picture {needle}: exit {rc} (expected 2 and the "
+                              f"README unchanged)\n{err}")
+        print(f"ok: a picture that {needle}: exit 2, {err.strip()}")
+
+
 def check_all(script, csv_path, work):
     check_expected(script, csv_path)
     check_readme(script, csv_path, work)
+    check_picture(script, csv_path, work)
