@@ -167,11 +167,13 @@ class Row:
     def case(self):
         """(device, op, variant, math, m, n, k, elems, l2_flush, dist, gpu, shape):
         one measurement of one variant; two commits' rows of the same case are
-        compared on it."""
+        compared on it (shape only where it says more than m, n, k, elems, so
+        that rows from before and after the shape column still match)."""
         get = self.values.get
         return (self.cells["device"], self.cells["op"], self.cells["variant"],
                 self.cells["math"], get("m"), get("n"), get("k"), get("elems"), get("l2_flush"),
-                self.cells["dist"], self.cells.get("gpu", ""), self.cells[SHAPE_COLUMN])
+                self.cells["dist"], self.cells.get("gpu", ""),
+                self.cells[SHAPE_COLUMN] if self.by_shape else "")
 
     @property
     def series(self):
