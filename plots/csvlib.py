@@ -655,7 +655,7 @@ def pct_versus(row, library, case_rows):
 
 def speedup(case_rows):
     """(variant, baseline, baseline time / variant time) for the op's speed-up
-    pair (OpInfo.speedup) among the rows of one case, or None."""
+    pair (OpInfo.speedup) among the rows of one case of one series, or None."""
     info = case_rows[0].info if case_rows else None
     if not info or not info.speedup:
         return None

@@ -354,10 +354,13 @@ def chart_pct(mpl, rows, op, requested, notes):
         draw_pct(mpl, ax, prows, op, panel, bars, sizes)
         for source, size in sizes.items():
             at = [r for r in prows if r.source == source and cc.size_label(r) == size]
-            found = cc.speedup(at)
-            if found:
-                speedups.append(f"{found[0]}: {found[2]:.2f}x the speed of {found[1]} at {size} "
-                                "(median time ratio)")
+            series = cc.series_in_order(at)
+            for one in series:  # a ratio within one series (sort u32), never across two
+                found = cc.speedup([r for r in at if r.series == one])
+                if found:
+                    where = f"{size}, {cc.series_label(one)}" if len(series) > 1 else size
+                    speedups.append(f"{found[0]}: {found[2]:.2f}x the speed of {found[1]} at "
+                                    f"{where} (median time ratio)")
     add_footnote(fig, [b[5] for _, _, bars, _ in drawn for b in bars], speedups, notes,
                  f"{op}_pct_of_library")
     return fig
@@ -716,7 +719,8 @@ def parse_args(argv):
                         help="output directory (default: %(default)s)")
     parser.add_argument("--size", action="append", default=[], metavar="N",
                         help="size of the %%-of-library bar charts: n or MxNxK for matrix ops, "
-                             "elements for the others (e.g. 4096, 2^26); repeat for several "
+                             "elements for the others, axes of a shape string (e.g. 4096, "
+                             "2^26, sq=4096); repeat for several "
                              "ops; each op takes the first one it has (default: the largest "
                              "size whose rows are all ok)")
     parser.add_argument("--speedup", action="append", default=[], metavar="VARIANT:BASELINE",

@@ -536,7 +536,8 @@ def parse_args(argv):
                                      "(default: all)")
     parser.add_argument("--sizes", action="append", default=[], metavar="N[,N...]",
                         help="only these sizes: n (or MxNxK, MxN) for matrix ops, elements "
-                             "for the others (e.g. 2048,4096x14336x4096 or 2^24,2^26; may be "
+                             "for the others, axes of a shape string (e.g. "
+                             "2048,4096x14336x4096 or 2^24,2^26 or sq=4096;sq=8192; may be "
                              "repeated)")
     parser.add_argument("--view", choices=VIEWS, default="all",
                         help="per-size tables, the ladder, both (all, the default), or "

@@ -2,17 +2,18 @@
 """tests/check_plots.py: ctest driver for plots/plot.py (label cpu).
 
     check_plots.py plot --script plots/plot.py --out DIR [--expect STEM]...
-                        [--skipped N] [--footnote STEM=TEXT]... CSV [CSV...]
+                        [--skipped N] [--note TEXT]... [--footnote STEM=TEXT]...
+                        CSV [CSV...]
         Runs plot.py on the CSVs into DIR (emptied of earlier charts first),
         requires exit 0, then checks that each expected chart exists as a
         valid PNG (signature, IHDR with a non-zero size, IEND) and a valid SVG
         (XML with an <svg> root) whose Source metadata names the CSV(s) it
         was drawn from (among those given), that nothing else (no temporary
-        file) is left in DIR and, with --skipped, that the printed note counts N rows
-        whose status is not ok. Each --footnote: chart STEM's SVG holds the
-        fallback footnote (the element id fallback-footnote) and plot.py
-        printed it ("note: STEM: * TEXT"); with --footnote given, no other
-        chart may hold one. Without --expect the expected charts are derived
+        file) is left in DIR and, with --skipped, that the printed note
+        counts N rows whose status is not ok; each --note TEXT is printed.
+        Each --footnote: chart STEM's SVG holds the fallback footnote (the
+        element id fallback-footnote) and plot.py printed it ("note: STEM:
+        * TEXT"); with --footnote given, no other chart may hold one. Without --expect the expected charts are derived
         from the CSVs: per op and file, <op>_throughput for an ok row and
         <op>_pct_of_library for an ok hand row carrying a percent, named
         <op>_shapes_... when a matrix size of that op in that file is not
@@ -226,6 +227,9 @@ def cmd_plot(args):
         note = f"skipped {args.skipped} row(s) whose status is not ok"
         if note not in out:
             raise CheckFailed(f"expected the note '{note}' in plot.py's output:\n{out}")
+    for note in args.note:
+        if note not in out:
+            raise CheckFailed(f"expected '{note}' in plot.py's output:\n{out}")
     if args.footnote:
         check_footnotes(args.out, out, stems, args.footnote)
         print(f"ok: the fallback footnotes are on {len(args.footnote)} chart(s) and no other")
@@ -281,6 +285,8 @@ def parse_args(argv):
                       help="a chart expected, without extension; repeat for each "
                            "(default: derived from the CSVs)")
     plot.add_argument("--skipped", type=int, help="rows whose status is not ok, as noted")
+    plot.add_argument("--note", action="append", default=[], metavar="TEXT",
+                      help="plot.py prints TEXT (a footnote line, say); repeat for each")
     plot.add_argument("--footnote", action="append", default=[], metavar="STEM=TEXT",
                       help="chart STEM carries the fallback footnote '* TEXT' (repeat)")
     plot.add_argument("csv", nargs="+")
