@@ -17,8 +17,8 @@ from the optional speedup_vs column or, for CSVs without it, from the
 caller (--speedup VARIANT:BASELINE, with_speedups()). A CSV of an op never
 seen before is read like any other.
 Series: rows are grouped by op, and further by each of math and dist that
-one variant of the op ran with several values of (an input of the case: a key
-or element type, a distribution; not sgemm's fp32/tf32, each a variant's
+most variants of the op ran with several values of (an input of the case: a
+key or element type, a distribution; not sgemm's fp32/tf32, each a variant's
 own): "sort u32", "scan i32", "histogram u8 skewed"; "sgemm" is one series.
 Series come in the order the rows show them first (the order compare ran).
 Sizes: rows with m and n (GEMM shapes, a transposed matrix) are labelled by
@@ -90,10 +90,11 @@ DIFF_COLUMNS = CASE_COLUMNS + ("time_ms_median", "pct_of_ref_library")
 RATE_UNITS = {"tflops": "TFLOP/s", "gbps": "GB/s", "gkeys_per_s": "Gkeys/s"}
 RATE_PEAKS = {"tflops": ("peak_fp32_tflops", "FP32 peak"),
               "gbps": ("peak_mem_gbps", "memory BW")}
-# Columns that split an op's rows into series when one variant ran with
-# several values of them: an input the case varies (a key or element type,
-# an input distribution), not a property of the variant (sgemm's fp32/tf32
-# rows are different variants, each with one math).
+# Columns that split an op's rows into series when most of its variants ran
+# with several values of them: an input the case varies (a key or element
+# type, an input distribution), not a property of the variant (sgemm's
+# fp32/tf32 rows are different variants, each with one math; one library row
+# that ran both would not split it).
 SPLIT_COLUMNS = ("math", "dist")
 # The canonical axis string of a case ("b=4,h=32,sq=4096"), where the CSV has
 # it; its axes other than these say the case's size instead of m, n, k, elems.
@@ -383,7 +384,7 @@ def op_info(op, rows):
         seen = {}
         for r in rows:
             seen.setdefault((r.variant, r.is_library), set()).add(r.cells[c])
-        if any(len(v) > 1 for v in seen.values()):
+        if 2 * sum(1 for v in seen.values() if len(v) > 1) > len(seen):
             split.append(c)
     pair = next(((r.variant, r.cells[SPEEDUP_COLUMN]) for r in rows
                  if r.cells[SPEEDUP_COLUMN]), ())
