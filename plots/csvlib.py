@@ -7,13 +7,25 @@ needs, or holds a malformed cell raises CsvError, whose text names the file
 (and the line and column where it applies); the scripts turn it into exit
 status 2.
 
-Series: rows are grouped by op, and further by what OPS says splits it: the
-key or element type (`math`) for sort, scan and histogram, the input
-distribution (`dist`) for histogram: "sort u32", "scan i32", "histogram u8
-skewed"; sgemm, reduce, transpose and transfer are one series each.
-Sizes: matrix ops (sgemm: m, n, k; transpose: m, n) are labelled by their
-dimensions, "4096x14336x4096" (or "4096x14336"), and by n alone when square;
-the other ops by their element count ("2^26").
+Ops: nothing here names one. What plots and tables need of an op is read
+from its rows (read_all sets each row's OpInfo): its throughput is the rate
+column its rows fill (tflops, gbps, gkeys_per_s: the unit), its %peak's
+ceiling that rate's peak column where the rows carry a %peak, the roofline
+takes it where its rows count FLOPs and bytes, and a speed-up pair (the
+median time of one variant over another's, shown beside the percents) comes
+from the optional speedup_vs column or, for CSVs without it, from the
+caller (--speedup VARIANT:BASELINE, with_speedups()). A CSV of an op never
+seen before is read like any other.
+Series: rows are grouped by op, and further by each of math and dist that
+most variants of the op ran with several values of (an input of the case: a
+key or element type, a distribution; not sgemm's fp32/tf32, each a variant's
+own): "sort u32", "scan i32", "histogram u8 skewed"; "sgemm" is one series.
+Series come in the order the rows show them first (the order compare ran).
+Sizes: rows with m and n (GEMM shapes, a transposed matrix) are labelled by
+their dimensions, "4096x14336x4096" (or "4096x14336"), and by n alone when
+square; rows whose shape column names axes other than m, n, k, elems by that
+string ("b=4,h=32,sq=4096"): a sweep where one axis varies in the file, a
+list of shapes otherwise; the others by their element count ("2^26").
 Fallbacks: a row whose kernel_note is not empty ran another kernel than its
 variant's own (the `kernel` column names it); fallback_notes() words them.
 Older CSVs (before the kernel, dist, clock and host columns) are read as if
@@ -47,7 +59,7 @@ ALL_COLUMNS = (
 # Text columns that CSVs written before them lack: read as "" there.
 OPTIONAL_TEXT_COLUMNS = ("kernel", "kernel_note", "source", "throttle", "hostname",
                          "device_uuid", "pci_bus_id", "dist", "timing", "message",
-                         "note", "peak_math", "shape")
+                         "note", "peak_math", "shape", "speedup_vs")
 
 INT_COLUMNS = ("library", "m", "n", "k", "elems", "samples", "seed", "l2_flush")
 FLOAT_COLUMNS = (
@@ -72,36 +84,41 @@ TABLE_COLUMNS = CASE_COLUMNS + THROUGHPUT_COLUMNS + PCT_COLUMNS + (
 DIFF_COLUMNS = CASE_COLUMNS + ("time_ms_median", "pct_of_ref_library")
 
 
+# What the CSV says of each op, read from its rows (no op is named here):
+# the throughput is the rate column its rows fill, with its unit; %peak's
+# ceiling is the peak column of that rate, where the rows carry a %peak.
+RATE_UNITS = {"tflops": "TFLOP/s", "gbps": "GB/s", "gkeys_per_s": "Gkeys/s"}
+RATE_PEAKS = {"tflops": ("peak_fp32_tflops", "FP32 peak"),
+              "gbps": ("peak_mem_gbps", "memory BW")}
+# Columns that split an op's rows into series when most of its variants ran
+# with several values of them: an input the case varies (a key or element
+# type, an input distribution), not a property of the variant (sgemm's
+# fp32/tf32 rows are different variants, each with one math; one library row
+# that ran both would not split it).
+SPLIT_COLUMNS = ("math", "dist")
+# The canonical axis string of a case ("b=4,h=32,sq=4096"), where the CSV has
+# it; its axes other than these say the case's size instead of m, n, k, elems.
+SHAPE_COLUMN = "shape"
+LEGACY_AXES = ("m", "n", "k", "elems")
+# Optional: on a row of variant A, the variant B whose median time over A's
+# is A's speed-up (op_info.speedup of the C side); empty elsewhere.
+SPEEDUP_COLUMN = "speedup_vs"
+# The maths a variant's label leaves unsaid (the plain single-precision ones).
+PLAIN_MATHS = ("fp32", "f32", "")
+
+
 @dataclasses.dataclass(frozen=True)
 class OpInfo:
-    """How one op is measured and plotted."""
-    throughput_column: str   # CSV column holding the op's throughput
+    """How one op is measured and plotted, as read from its rows (op_info())."""
+    name: str
+    throughput_column: str   # CSV column holding the op's throughput ("" if no row has one)
     unit: str                # its unit, for axes and table headers
-    size_name: str           # "n" (matrix ops: m, n[, k] name the size) or "elems"
     peak_name: str           # what pct_of_peak is a percent of ("" if none)
     peak_column: str = ""    # the device ceiling in the throughput's unit ("" if none)
     split_by: tuple = ()     # columns whose values make separate series
-    roofline: bool = False   # FLOPs over device-memory bytes mean something
+    roofline: bool = False   # its rows count FLOPs and device-memory bytes
     speedup: tuple = ()      # (variant, baseline): a time ratio the tables show
     throughput_note: str = ""  # what the throughput counts, for axes
-
-
-OPS = {
-    "sgemm": OpInfo("tflops", "TFLOP/s", "n", "FP32 peak", "peak_fp32_tflops", roofline=True),
-    "reduce": OpInfo("gbps", "GB/s", "elems", "memory BW", "peak_mem_gbps", roofline=True,
-                     throughput_note="input read"),
-    "sort": OpInfo("gkeys_per_s", "Gkeys/s", "elems", "", split_by=("math",)),
-    "transpose": OpInfo("gbps", "GB/s", "n", "memory BW", "peak_mem_gbps",
-                        throughput_note="read + written"),
-    "histogram": OpInfo("gbps", "GB/s", "elems", "memory BW", "peak_mem_gbps",
-                        split_by=("math", "dist"), throughput_note="input read"),
-    "scan": OpInfo("gbps", "GB/s", "elems", "memory BW", "peak_mem_gbps", split_by=("math",),
-                   throughput_note="read + written"),
-    "transfer": OpInfo("gbps", "GB/s", "elems", "", speedup=("overlap", "pinned"),
-                       throughput_note="across the host link, both ways"),
-}
-# the order of split values in tables and legends (others follow, sorted)
-SPLIT_ORDER = ("u32", "u8", "i32", "f32", "uniform", "skewed")
 
 
 class CsvError(Exception):
@@ -115,6 +132,8 @@ class Row:
     line: int                # its line number there
     cells: dict              # every cell as text, by column name
     values: dict             # typed INT_COLUMNS / FLOAT_COLUMNS values (or None)
+    info: OpInfo = None      # its op as the rows read with it say (read_all sets it)
+    sweep_axis: str = ""     # a shape row's one axis that varies in its file (read_all)
 
     def __getattr__(self, name):
         values = self.__dict__.get("values", {})
@@ -147,29 +166,45 @@ class Row:
 
     @property
     def case(self):
-        """(device, op, variant, math, m, n, k, elems, l2_flush, dist, gpu): one
-        measurement of one variant; two commits' rows of the same case are
-        compared on it."""
+        """(device, op, variant, math, m, n, k, elems, l2_flush, dist, gpu, shape):
+        one measurement of one variant; two commits' rows of the same case are
+        compared on it (shape only where it says more than m, n, k, elems, so
+        that rows from before and after the shape column still match)."""
         get = self.values.get
         return (self.cells["device"], self.cells["op"], self.cells["variant"],
                 self.cells["math"], get("m"), get("n"), get("k"), get("elems"), get("l2_flush"),
-                self.cells["dist"], self.cells.get("gpu", ""))
+                self.cells["dist"], self.cells.get("gpu", ""),
+                self.cells[SHAPE_COLUMN] if self.by_shape else "")
 
     @property
     def series(self):
-        """(op, value of each OPS[op].split_by column): ('sort', 'u32'),
+        """(op, value of each split_by column): ('sort', 'u32'),
         ('histogram', 'u8', 'skewed'), ('sgemm',)."""
-        info = self.info
-        return (self.cells["op"],) + tuple(self.cells[c] for c in (info.split_by if info else ()))
+        split = self.info.split_by if self.info else ()
+        return (self.cells["op"],) + tuple(self.cells[c] for c in split)
 
     @property
-    def info(self):
-        return OPS.get(self.cells["op"])
+    def axes(self):
+        """The shape column's axes, [(name, value text)] ([] where it is absent)."""
+        text = self.cells[SHAPE_COLUMN].strip()
+        return [tuple(p.strip() for p in item.partition("=")[::2])
+                for item in text.split(",") if item.strip()] if text else []
+
+    @property
+    def by_shape(self):
+        """Sized by its shape string: the shape names an axis other than m, n,
+        k, elems, or the row has none of those."""
+        names = [name for name, _ in self.axes]
+        if not names:
+            return False
+        return (any(n not in LEGACY_AXES for n in names)
+                or all(self.values.get(c) is None for c in LEGACY_AXES))
 
     @property
     def is_matrix(self):
-        """Sized by m, n (and k): sgemm, transpose."""
-        return bool(self.info) and self.info.size_name == "n"
+        """Sized by m and n (and k): GEMM shapes, a transposed matrix."""
+        return (not self.by_shape and self.values.get("m") is not None
+                and self.values.get("n") is not None)
 
     @property
     def dims(self):
@@ -180,17 +215,27 @@ class Row:
 
     @property
     def is_square(self):
-        """A matrix op whose dimensions are all equal (any other op: True)."""
+        """A matrix whose dimensions are all equal, a shape row of a sweep
+        (one axis varies in its file); any other row: True."""
+        if self.by_shape:
+            return bool(self.sweep_axis)
         return len(set(self.dims)) <= 1
 
     @property
     def size_x(self):
-        """The size on a chart's x axis: n for matrix ops, elems otherwise."""
-        return self.values.get(self.info.size_name) if self.info else None
+        """The size on a chart's x axis: n for a matrix, the varying axis of a
+        shape sweep, elems otherwise."""
+        if self.by_shape:
+            value = dict(self.axes).get(self.sweep_axis, "")
+            return int(value) if value.isdigit() else None
+        return self.values.get("n" if self.is_matrix else "elems")
 
     @property
     def size_key(self):
-        """What makes two rows the same case: (m, n, k) for matrix ops, elems otherwise."""
+        """What makes two rows the same case: (m, n, k) for a matrix, the shape
+        string's values for a shape row, elems otherwise."""
+        if self.by_shape:
+            return tuple(int(v) if v.isdigit() else v for _, v in self.axes)
         if self.is_matrix:
             return (self.values.get("m"), self.values.get("n"), self.values.get("k"))
         return self.values.get("elems")
@@ -202,7 +247,8 @@ class Row:
 
     @property
     def throughput(self):
-        return self.values.get(self.info.throughput_column) if self.info else None
+        column = self.info.throughput_column if self.info else ""
+        return self.values.get(column) if column else None
 
     @property
     def date(self):
@@ -278,19 +324,15 @@ def _mark_gpus(rows):
 
 
 def read_all(paths, required):
-    """Rows of every file, in order, every run kept.
+    """Rows of every file, in order, every run kept, each with its op's
+    OpInfo (op_info() over all the rows of that op read here).
 
     A case repeated within one run (the same file read twice, say) keeps its
-    last row. Returns (rows, notes): notes are lines worth printing (repeats,
-    unknown ops)."""
+    last row. Returns (rows, notes): notes are lines worth printing (repeats)."""
     by_key = {}
     repeats = {}
-    unknown = {}
     for path in paths:
         for row in read_csv(path, required):
-            if row.op not in OPS:
-                unknown[row.op] = unknown.get(row.op, 0) + 1
-                continue
             key = (row.run, row.case)
             if key in by_key:
                 pair = (row.path, by_key[key].path)
@@ -298,9 +340,106 @@ def read_all(paths, required):
             by_key[key] = row
     notes = [f"note: {new}: {count} row(s) repeat a case of the same run in {old}: "
              "the later row is used" for (new, old), count in repeats.items()]
-    for op, count in sorted(unknown.items()):
-        notes.append(f"note: skipped {count} row(s) of unknown op '{op}'")
-    return list(by_key.values()), notes
+    rows = list(by_key.values())
+    annotate(rows)
+    return rows, notes
+
+
+def annotate(rows):
+    """Sets each row's info (its op's OpInfo, from these rows) and, for rows
+    sized by a shape string, sweep_axis: the one axis whose value varies among
+    the rows of that op in that file ('' when none or several do: a list of
+    shapes)."""
+    by_op = {}
+    for row in rows:
+        by_op.setdefault(row.op, []).append(row)
+    for op, mine in by_op.items():
+        info = op_info(op, mine)
+        groups = {}
+        for row in mine:
+            row.info = info
+            if row.by_shape:
+                groups.setdefault(row.path, []).append(row)
+        for group in groups.values():
+            values = {}
+            for row in group:
+                for name, value in row.axes:
+                    values.setdefault(name, set()).add(value)
+            varying = [n for n, v in values.items() if len(v) > 1]
+            axis = varying[0] if len(varying) == 1 and all(
+                v.isdigit() for v in values[varying[0]]) else ""
+            for row in group:
+                row.sweep_axis = axis
+
+
+def op_info(op, rows):
+    """What the rows of one op say of it (see OpInfo)."""
+    filled = {c: sum(1 for r in rows if r.values.get(c) is not None) for c in RATE_UNITS}
+    column = max(filled, key=lambda c: filled[c]) if any(filled.values()) else ""
+    peak_column, peak_name = RATE_PEAKS.get(column, ("", ""))
+    if not any(r.pct_of_peak is not None for r in rows):
+        peak_column, peak_name = "", ""
+    split = []
+    for c in SPLIT_COLUMNS:
+        seen = {}
+        for r in rows:
+            seen.setdefault((r.variant, r.is_library), set()).add(r.cells[c])
+        if 2 * sum(1 for v in seen.values() if len(v) > 1) > len(seen):
+            split.append(c)
+    pair = next(((r.variant, r.cells[SPEEDUP_COLUMN]) for r in rows
+                 if r.cells[SPEEDUP_COLUMN]), ())
+    return OpInfo(op, column, RATE_UNITS.get(column, "throughput"), peak_name, peak_column,
+                  tuple(split), any(r.flops and r.bytes for r in rows), pair,
+                  bytes_note(rows, column))
+
+
+def parse_speedups(texts):
+    """['overlap:pinned', ...] -> [('overlap', 'pinned'), ...]; ValueError if
+    an item is not VARIANT:BASELINE."""
+    pairs = []
+    for text in texts:
+        for item in (t for t in text.split(",") if t.strip()):
+            variant, _, baseline = item.strip().partition(":")
+            if not variant or not baseline:
+                raise ValueError(item)
+            pairs.append((variant, baseline))
+    return pairs
+
+
+def with_speedups(rows, pairs):
+    """Gives each op without a speed-up pair (no speedup_vs column) the first
+    of `pairs` (VARIANT, BASELINE) whose two variants its rows hold."""
+    by_op = {}
+    for row in rows:
+        by_op.setdefault(row.op, []).append(row)
+    for mine in by_op.values():
+        info = mine[0].info
+        if info is None or info.speedup:
+            continue
+        variants = {r.variant for r in mine}
+        pair = next((p for p in pairs if set(p) <= variants), None)
+        if pair:
+            info = dataclasses.replace(info, speedup=pair)
+            for row in mine:
+                row.info = info
+    return rows
+
+
+def bytes_note(rows, column):
+    """'4 bytes moved per element' where the op's throughput is in bytes and
+    each ok row counts the same whole number of bytes per element (matrix:
+    m x n), else ''."""
+    if column != "gbps":
+        return ""
+    per = set()
+    for r in rows:
+        count = r.elems if not r.is_matrix else (r.m * r.n if r.m and r.n else None)
+        if r.ok and r.bytes and count:
+            per.add(r.bytes / count)
+    if len(per) != 1:
+        return ""
+    value = per.pop()
+    return f"{value:g} bytes moved per element" if value == int(value) else ""
 
 
 def newest(rows, same_commit=True):
@@ -332,21 +471,32 @@ def first_seen(items):
 
 
 def size_order(key):
-    """Sort key for size keys: (m, n, k) tuples or element counts, None first."""
+    """Sort key for size keys: (m, n, k) tuples, element counts or a shape's
+    values (numbers before text), None first."""
     parts = key if isinstance(key, tuple) else (key,)
-    return tuple(-1 if p is None else p for p in parts)
+    return tuple((0, -1, "") if p is None else (0, p, "") if isinstance(p, int) else (1, 0, p)
+                 for p in parts)
 
 
-def series_order(series):
-    """Sort key for series: by op (OPS order), then SPLIT_ORDER ('u32' before 'f32')."""
-    op = list(OPS).index(series[0]) if series[0] in OPS else len(OPS)
-    return (op,) + tuple((SPLIT_ORDER.index(p) if p in SPLIT_ORDER else len(SPLIT_ORDER), p)
-                         for p in series[1:])
+def sizes_in_order(rows):
+    """The size keys of these rows (one series): sorted, except for a list of
+    shape strings (no axis of a sweep to sort on), which keeps CSV order."""
+    keys = first_seen(r.size_key for r in rows)
+    if any(r.by_shape and not r.sweep_axis for r in rows):
+        return keys
+    return sorted(keys, key=size_order)
+
+
+def series_in_order(rows):
+    """The series of these rows in the order the rows first show them (the
+    order compare ran them: op by op, then each op's types and inputs)."""
+    return first_seen(r.series for r in rows)
 
 
 def is_shape_list(rows):
     """Whether the sizes of these rows (one op, one file) are a list of shapes
-    (some matrix size is not square) rather than a sweep of square sizes."""
+    (some matrix size is not square, or more than one axis of a shape string
+    varies) rather than a sweep of square sizes or of one axis."""
     return any(not r.is_square for r in rows)
 
 
@@ -370,7 +520,10 @@ def pow2_label(value):
 
 def size_short(row):
     """The size as a column or tick label: '2048' for a square matrix,
-    '4096x14336x4096' (MxNxK; MxN for transpose) otherwise, '2^26' for elements."""
+    '4096x14336x4096' (MxNxK; MxN for transpose) otherwise, '2^26' for elements,
+    the shape string ('b=4,h=32,sq=4096') for a row sized by it."""
+    if row.by_shape:
+        return ",".join(f"{n}={v}" for n, v in row.axes)
     if row.is_matrix:
         dims = row.dims
         return str(row.n) if row.is_square else "x".join(map(str, dims))
@@ -378,7 +531,10 @@ def size_short(row):
 
 
 def size_label(row):
-    """The size in a sentence: 'n=2048', '4096x14336x4096', '2^26 elements'."""
+    """The size in a sentence: 'n=2048', '4096x14336x4096', '2^26 elements',
+    'b=4,h=32,sq=4096'."""
+    if row.by_shape:
+        return size_short(row)
     if row.is_matrix:
         return f"n={row.n}" if row.is_square else size_short(row)
     return f"{pow2_label(row.elems)} elements"
@@ -386,8 +542,14 @@ def size_label(row):
 
 def parse_size(text):
     """'2048', '2^26' or '1<<26' -> int; 'MxNxK' or 'MxN' -> a tuple of ints;
-    raises ValueError otherwise."""
+    'name=value[,name=value...]' (axes of a shape string) -> a dict; raises
+    ValueError otherwise."""
     text = text.strip()
+    if "=" in text:
+        axes = [tuple(p.strip() for p in item.partition("=")[::2]) for item in text.split(",")]
+        if any(not name or not value for name, value in axes):
+            raise ValueError(text)
+        return dict(axes)
     if "x" in text:
         dims = tuple(int(p) for p in text.split("x"))
         if len(dims) not in (2, 3) or min(dims) < 1:
@@ -407,7 +569,11 @@ def parse_size(text):
 
 def size_matches(row, size):
     """Whether the row is of a size parse_size returned: an int is n (matrix
-    ops) or the element count, a tuple the matrix dimensions."""
+    ops), the element count or the value of a shape sweep's axis, a tuple the
+    matrix dimensions, a dict axes that the row's shape string has."""
+    if isinstance(size, dict):
+        axes = dict(row.axes)
+        return bool(axes) and all(axes.get(n) == v for n, v in size.items())
     return row.dims == size if isinstance(size, tuple) else row.size_x == size
 
 
@@ -445,16 +611,33 @@ def source_caption(rows, source):
 
 # ---- comparisons --------------------------------------------------------------
 
-TF32_LIBRARY = "cublas_tf32"
+def library_maths(rows):
+    """{library variant: its math} of the library rows among `rows` (the
+    first math seen where one library runs several)."""
+    maths = {}
+    for r in rows:
+        if r.is_library:
+            maths.setdefault(r.variant, r.math)
+    return maths
 
 
-def comparison_library(series, hand_rows):
+def comparison_library(hand_rows, rows):
     """The library a hand variant's rows compare against: the CSV's reference
-    library (the most common one), cublas_tf32 for sgemm TF32 hand rows."""
-    if series[0] == "sgemm" and hand_rows[0].math == "tf32":
-        return TF32_LIBRARY
+    library (the most common one); where that library's rows (among `rows`,
+    the series) have another math than the hand rows and a library of the
+    hand rows' math ran, that one (the fastest library the rows name if it is
+    of that math), so that like is compared with like (a CSV from before
+    each TF32 row named its TF32 reference)."""
     names = [r.ref_library for r in hand_rows if r.ref_library]
-    return max(set(names), key=names.count) if names else ""
+    ref = max(set(names), key=names.count) if names else ""
+    maths = library_maths(rows)
+    math = hand_rows[0].math
+    if not ref or maths.get(ref, math) == math:
+        return ref
+    best = [r.best_library for r in hand_rows if r.best_library]
+    if best and maths.get(best[0]) == math:
+        return best[0]
+    return next((lib for lib, m in maths.items() if m == math), ref)
 
 
 def pct_versus(row, library, case_rows):
@@ -473,7 +656,7 @@ def pct_versus(row, library, case_rows):
 
 def speedup(case_rows):
     """(variant, baseline, baseline time / variant time) for the op's speed-up
-    pair (OPS[op].speedup) among the rows of one case, or None."""
+    pair (OpInfo.speedup) among the rows of one case of one series, or None."""
     info = case_rows[0].info if case_rows else None
     if not info or not info.speedup:
         return None

@@ -1,40 +1,50 @@
 #!/usr/bin/env python3
 """plots/plot.py: charts from the CSV files that `compare --csv FILE` writes.
 
-    python3 plots/plot.py [--out DIR] [--size N ...] CSV [CSV...]
+    python3 plots/plot.py [--out DIR] [--size N ...] [--speedup A:B ...] CSV [CSV...]
     python3 plots/plot.py --out plots/h200 results/h200/*.csv
 
 Writes, as PNG and SVG, into DIR (default: plots/, beside this script), per
-op (sgemm, reduce, sort, transpose, histogram, scan, transfer):
+op the CSVs hold (any op: what a chart needs of it, its unit, peak, series,
+whether it has FLOPs, is read from its rows by plots/csvlib.py; no op is
+named here):
   <op>_pct_of_library   each hand variant's % of the reference and of the
                         fastest library (one bar where they are the same
                         library), at one size per op (default: the largest
                         size whose rows are all ok or SKIP; --size picks one:
                         n or MxNxK for matrix ops, elements for the others,
-                        e.g. 4096, 4096x14336x4096, 2^26)
+                        a shape sweep's axis value or axes, e.g. 4096,
+                        4096x14336x4096, 2^26, sq=4096)
   <op>_throughput       throughput against size, every variant (library
                         lines dashed and grey, hand lines solid)
   <op>_shapes_pct_of_library, <op>_shapes_throughput
                         instead of the two above for a list of GEMM (or
-                        transpose) shapes: grouped bars, one group per shape
-                        (labelled MxNxK, or n when square), one bar per hand
+                        transpose) shapes or of shape strings: grouped bars,
+                        one group per shape (labelled MxNxK, or n when
+                        square, or its shape string), one bar per hand
                         variant (% of its library: cuBLAS FP32, cuBLAS TF32
                         for TF32 rows) or per variant (throughput)
   roofline              FLOP/s against arithmetic intensity, under the FP32
-                        and memory ceilings of each device (sgemm and reduce;
-                        the other ops count no FLOPs and are not drawn)
+                        and memory ceilings of each device (the ops whose
+                        rows count FLOPs and bytes: sgemm and reduce today)
 Line or bars: the sizes of one op in one CSV file form a sweep when every
-matrix size is square (m = n = k): a line over n (or elements) reads well.
-Once one size is rectangular the file is a list of shapes (the LLM shapes of
-shapes/llm.txt, say): shapes have no order a line could follow, so each is a
-group of bars. Histogram charts hold one panel per input distribution
-(uniform, skewed); the key or element type (u8, i32, f32...) follows the
-variant's name. cpu_omp rows (the host, OpenMP) are hand rows like any other.
+matrix size is square (m = n = k), or when one axis of the shape strings
+varies: a line over n (elements, that axis) reads well. Once one size is
+rectangular, or several axes vary, the file is a list of shapes (the LLM
+shapes of shapes/llm.txt, say): shapes have no order a line could follow, so
+each is a group of bars. Charts of an op whose rows have several input
+distributions (dist: histogram's uniform, skewed) hold one panel per
+distribution; where a variant ran several key or element types, the type
+(u8, i32, f32...) follows the variant's name. cpu_omp rows (the host, OpenMP) are hand rows like any other.
 
 Fallbacks: a row whose kernel_note is not empty ran another kernel than its
 variant's own. Its point is hollow (its bar white inside), and a footnote
 under the chart says "variant at size ran <kernel>: <note>" (also printed).
-The transfer chart's footnote gives the speed-up of overlap over pinned.
+An op with a speed-up pair (the CSV's speedup_vs column, or --speedup
+VARIANT:BASELINE for a CSV without it, e.g. overlap:pinned for transfer) has
+it in the footnote of its % chart.
+Captions: under each title, the device, date and commit of each source, then
+"from PATH" naming the CSV file(s) the chart was drawn from (as given).
 
 Several CSVs go on the same charts; their series are told apart by device,
 commit and/or L2 flush in the legend. Where several runs of one device, commit
@@ -68,7 +78,7 @@ LIBRARY_DASHES = ("--", "-.", (0, (1, 1)), (0, (5, 1, 1, 1, 1, 1)))
 BAR_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:red", "tab:cyan")
 SOURCE_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 SOURCE_HATCHES = ("", "//", "..", "xx", "\\\\")
-OP_MARKERS = {"sgemm": "o", "reduce": "s"}
+OP_MARKERS = ("o", "s", "^", "D", "v", "P")  # roofline: one per op, in CSV order
 PANEL_COLUMN = "dist"  # one panel per value (histogram: uniform, skewed)
 FALLBACK_LEGEND = "hollow: ran another kernel (footnote)"
 
@@ -95,7 +105,7 @@ def variant_label(row):
     is not in the name, 'name (libx.so)' for a plugin's variant."""
     if "math" in row.info.split_by:
         label = f"{row.variant} {row.math}"
-    elif row.math not in ("fp32", "f32", "") and row.math not in row.variant:
+    elif row.math not in cc.PLAIN_MATHS and row.math not in row.variant:
         label = f"{row.variant} ({row.math})"
     else:
         label = row.variant
@@ -103,12 +113,23 @@ def variant_label(row):
     return label if source in ("", "builtin") else f"{label} ({source})"
 
 
-def title_caption(rows):
+def title_caption(rows, ax):
+    """Under a chart's title: per source its device, date and commit (and L2
+    flush where they differ), then the CSV file(s) the rows came from (also
+    kept on the figure for the files' Source metadata, save_figure)."""
+    fig = ax.figure
+    fig.compare_csvs = cc.first_seen(getattr(fig, "compare_csvs", []) + [r.path for r in rows])
     sources = sorted({r.source for r in rows})
     flushes = {s[2] for s in sources}
-    return "\n".join(cc.source_caption(rows, s) + (f", {cc.flush_label(s[2])}"
-                                                   if len(flushes) > 1 else "")
-                     for s in sources)
+    lines = [cc.source_caption(rows, s) + (f", {cc.flush_label(s[2])}" if len(flushes) > 1
+                                           else "") for s in sources]
+    return "\n".join(lines + [csv_caption(rows)])
+
+
+def csv_caption(rows):
+    """'from results/h200/sweep.csv' (the paths as given on the command line)."""
+    paths = cc.first_seen(r.path for r in rows)
+    return "from " + ", ".join(paths) if paths else ""
 
 
 def place_legend(ax, fontsize, loc, handles=None, outside=False):
@@ -136,7 +157,7 @@ def source_handles(mpl, sources):
 
 
 def ops_present(rows):
-    return [op for op in cc.OPS if any(r.op == op for r in rows)]
+    return cc.first_seen(r.op for r in rows)
 
 
 def split_by_layout(rows, op):
@@ -151,7 +172,7 @@ def split_by_layout(rows, op):
 def panels(rows):
     """[(panel label, rows)]: one per PANEL_COLUMN value ('' and all rows when
     the rows have one value)."""
-    values = sorted({r.cells[PANEL_COLUMN] for r in rows}, key=lambda v: cc.series_order(("", v)))
+    values = cc.first_seen(r.cells[PANEL_COLUMN] for r in rows)
     if len(values) < 2:
         return [("", rows)]
     return [(v, [r for r in rows if r.cells[PANEL_COLUMN] == v]) for v in values]
@@ -206,7 +227,9 @@ def pick_size(rows, requested):
 
 
 def save_figure(fig, out_dir, stem):
-    """Write stem.png and stem.svg via a temporary file and os.replace."""
+    """Write stem.png and stem.svg via a temporary file and os.replace; their
+    Source metadata names the CSV file(s) drawn from (as the caption does)."""
+    source = ", ".join(getattr(fig, "compare_csvs", []))
     written = []
     for ext in ("png", "svg"):
         final = os.path.join(out_dir, f"{stem}.{ext}")
@@ -214,7 +237,9 @@ def save_figure(fig, out_dir, stem):
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             with os.fdopen(fd, "wb") as f:
-                metadata = {"Date": None} if ext == "svg" else None
+                metadata = {"Source": source}
+                if ext == "svg":
+                    metadata["Date"] = None
                 fig.savefig(f, format=ext, dpi=150, metadata=metadata)
             os.replace(tmp, final)
         except BaseException:
@@ -311,7 +336,7 @@ def draw_pct(mpl, ax, rows, op, panel, bars, sizes):
     place_legend(ax, 8, "upper left", handles)
     used = [r for r in rows if r.source in sizes]
     ax.set_title(f"{op_title(op, panel)}: hand kernels as % of library, {size_text}\n"
-                 f"{title_caption(used)}", fontsize=10)
+                 f"{title_caption(used, ax)}", fontsize=10)
 
 
 def chart_pct(mpl, rows, op, requested, notes):
@@ -329,10 +354,13 @@ def chart_pct(mpl, rows, op, requested, notes):
         draw_pct(mpl, ax, prows, op, panel, bars, sizes)
         for source, size in sizes.items():
             at = [r for r in prows if r.source == source and cc.size_label(r) == size]
-            found = cc.speedup(at)
-            if found:
-                speedups.append(f"{found[0]}: {found[2]:.2f}x the speed of {found[1]} at {size} "
-                                "(median time ratio)")
+            series = cc.series_in_order(at)
+            for one in series:  # a ratio within one series (sort u32), never across two
+                found = cc.speedup([r for r in at if r.series == one])
+                if found:
+                    where = f"{size}, {cc.series_label(one)}" if len(series) > 1 else size
+                    speedups.append(f"{found[0]}: {found[2]:.2f}x the speed of {found[1]} at "
+                                    f"{where} (median time ratio)")
     add_footnote(fig, [b[5] for _, _, bars, _ in drawn for b in bars], speedups, notes,
                  f"{op}_pct_of_library")
     return fig
@@ -353,14 +381,13 @@ def throughput_series(rows):
 
 def peak_lines(rows, op):
     """{(device, peak)} in the op's throughput unit (FP32 or memory), if it has one."""
-    column = cc.OPS[op].peak_column
+    column = rows[0].info.peak_column if rows else ""
     if not column:
         return set()
     return {(r.device, r.values[column]) for r in rows if r.ok and r.values.get(column)}
 
 
-def throughput_axis_label(op):
-    info = cc.OPS[op]
+def throughput_axis_label(info):
     return info.unit + (f" ({info.throughput_note})" if info.throughput_note else "")
 
 
@@ -371,6 +398,10 @@ def style_size_axis(mpl, ax, rows, xs):
     if rows[0].is_matrix:
         ax.set_xticklabels([str(x) for x in sorted(xs)])
         ax.set_xlabel("n (square matrices: " + " = ".join("mnk"[:len(rows[0].dims)]) + ")")
+    elif rows[0].by_shape:
+        fixed = [f"{n}={v}" for n, v in rows[0].axes if n != rows[0].sweep_axis]
+        ax.set_xticklabels([str(x) for x in sorted(xs)])
+        ax.set_xlabel(rows[0].sweep_axis + (f" ({', '.join(fixed)})" if fixed else ""))
     else:
         ax.set_xticklabels([cc.pow2_label(x) for x in sorted(xs)])
         ax.set_xlabel("elements")
@@ -411,9 +442,10 @@ def draw_throughput(mpl, ax, rows, op, panel, styles):
                              label=key[1] + (" (library)" if key[0] else ""))
                for key in styles if any(k[1:] == key for k in series)]
     for device, peak in sorted(peak_lines(rows, op)):
-        what = "FP32 peak" if cc.OPS[op].peak_column == "peak_fp32_tflops" else "memory bandwidth"
+        info = rows[0].info
+        what = "FP32 peak" if info.peak_column == "peak_fp32_tflops" else "memory bandwidth"
         handles.append(ax.axhline(peak, color="tab:red", linestyle=":", linewidth=1.2,
-                                  label=f"{what}, {device}: {cc.fmt_sig(peak)} {cc.OPS[op].unit}"))
+                                  label=f"{what}, {device}: {cc.fmt_sig(peak)} {info.unit}"))
     if any(p[2].fallback for pts in series.values() for p in pts):
         handles.append(fallback_handle(mpl))
     handles += source_handles(mpl, sources)
@@ -423,11 +455,11 @@ def draw_throughput(mpl, ax, rows, op, panel, styles):
     else:
         ax.set_ylim(bottom=0)
     style_size_axis(mpl, ax, rows, {p[0] for pts in series.values() for p in pts})
-    ax.set_ylabel(throughput_axis_label(op))
+    ax.set_ylabel(throughput_axis_label(rows[0].info))
     ax.grid(True, which="major", alpha=0.3)
     place_legend(ax, 8, "best", handles)
     used = [r for r in rows if r.ok]
-    ax.set_title(f"{op_title(op, panel)}: throughput against size\n{title_caption(used)}",
+    ax.set_title(f"{op_title(op, panel)}: throughput against size\n{title_caption(used, ax)}",
                  fontsize=10)
 
 
@@ -449,7 +481,6 @@ def shape_bars(rows, op, pct):
     """[(shape key, group label, source, value, row)] of the ok rows: with pct,
     the hand rows' % of their library (cc.comparison_library), else every
     row's throughput. Also {group label: library} for the pct title."""
-    series = (op,)
     against = {}
     bars = []
     for row in rows:
@@ -459,7 +490,7 @@ def shape_bars(rows, op, pct):
         if pct:
             if label not in against:
                 mine = [r for r in rows if not r.is_library and variant_label(r) == label]
-                against[label] = cc.comparison_library(series, mine)
+                against[label] = cc.comparison_library(mine, rows)
             case_rows = [r for r in rows if r.source == row.source and r.size_key == row.size_key]
             value = cc.pct_versus(row, against[label], case_rows)
         else:
@@ -478,6 +509,14 @@ def against_text(against):
         if lib and lib != usual:
             others.setdefault(lib, []).append(label)
     return "; ".join([f"% of {usual}"] + [f"{', '.join(v)}: % of {k}" for k, v in others.items()])
+
+
+def shape_axis_label(rows):
+    """'shape (MxNxK; n where square)', 'shape (MxN; ...)' or 'shape' (shape strings)."""
+    if any(r.is_matrix for r in rows):
+        names = "MxNxK" if any(len(r.dims) == 3 for r in rows) else "MxN"
+        return f"shape ({names}; n where square)"
+    return "shape"
 
 
 def chart_shapes(mpl, rows, op, pct, notes):
@@ -521,8 +560,7 @@ def chart_shapes(mpl, rows, op, pct, notes):
     ax.set_xticks(range(len(shapes)), labels, rotation=30 if long_labels else 0,
                   ha="right" if long_labels else "center")
     ax.set_xlim(-0.6, len(shapes) - 0.4)
-    ax.set_xlabel("shape (MxNxK; n where square)" if op == "sgemm"
-                  else "shape (MxN; n where square)")
+    ax.set_xlabel(shape_axis_label(rows))
     ax.grid(True, axis="y", which="major", alpha=0.3)
     handles = [mpl["Patch"](color=color[g], label=g[1] + (" (library)" if g[0] else ""))
                for g in groups]
@@ -546,10 +584,10 @@ def chart_shapes(mpl, rows, op, pct, notes):
         values = [b[3] for b in bars if b[3] > 0]
         if values and max(values) / min(values) > 20:
             ax.set_yscale("log")
-        ax.set_ylabel(throughput_axis_label(op))
+        ax.set_ylabel(throughput_axis_label(rows[0].info))
         title = f"{op}: throughput per shape"
     place_legend(ax, 8, "upper left", handles, outside=True)
-    ax.set_title(f"{title}\n{title_caption(used)}", fontsize=10)
+    ax.set_title(f"{title}\n{title_caption(used, ax)}", fontsize=10)
     stem = f"{op}_shapes_{'pct_of_library' if pct else 'throughput'}"
     add_footnote(fig, [b[4] for b in bars], notes=notes, stem=stem)
     return fig
@@ -559,7 +597,7 @@ def chart_shapes(mpl, rows, op, pct, notes):
 
 def roofline_points(rows):
     """{(source, op, is_library, label): [(intensity, TFLOP/s, row)]} of the ok
-    rows of the ops OPS marks for the roofline, and the count of others left
+    rows of the ops whose rows count FLOPs and bytes, and the count of others left
     out (an ok roofline row without FLOPs, bytes or time)."""
     points = {}
     left_out = 0
@@ -613,7 +651,7 @@ def draw_ceilings(ax, roofs, lo, hi):
 def chart_roofline(mpl, rows, notes):
     points, left_out = roofline_points(rows)
     if not points:
-        notes.append("note: roofline: no ok sgemm or reduce row with FLOPs and bytes: "
+        notes.append("note: roofline: no ok row with FLOPs and bytes: "
                      "chart not written")
         return None
     sources = sorted({k[0] for k in points})
@@ -624,6 +662,8 @@ def chart_roofline(mpl, rows, notes):
     lo, hi = min(xs + ridges) / 4, max(xs + ridges) * 4
     handles = draw_ceilings(ax, roofs, lo, hi)
     styles = roofline_styles(rows, points)
+    ops = cc.first_seen(key[0] for key, _ in styles)
+    op_marker = {op: OP_MARKERS[i % len(OP_MARKERS)] for i, op in enumerate(ops)}
     ringed = []
     for key, style in styles:
         op = key[0]
@@ -631,12 +671,12 @@ def chart_roofline(mpl, rows, notes):
             pts = points.get((source,) + key)
             if not pts:
                 continue
-            marker = (OP_MARKERS.get(op, "o") if len(sources) == 1
+            marker = (op_marker[op] if len(sources) == 1
                       else SOURCE_MARKERS[sources.index(source) % len(SOURCE_MARKERS)])
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, **style)
             ringed += [p for p in pts if p[2].fallback]
         label = f"{op} {key[2]}" + (" (library)" if key[1] else "")
-        handles.append(mpl["Line2D"]([], [], marker=OP_MARKERS.get(op, "o"), label=label,
+        handles.append(mpl["Line2D"]([], [], marker=op_marker[op], label=label,
                                      **style))
     if ringed:  # library rows are hollow here already: a fallback gets a ring
         ax.plot([p[0] for p in ringed], [p[1] for p in ringed], linestyle="none", marker="o",
@@ -650,7 +690,7 @@ def chart_roofline(mpl, rows, notes):
         handles.append(mpl["Line2D"]([], [], linestyle="none",
                                      label=f"not drawn (no FLOP count): {', '.join(not_drawn)}"))
     if left_out:
-        notes.append(f"note: roofline: {left_out} ok sgemm/reduce row(s) lack FLOPs, "
+        notes.append(f"note: roofline: {left_out} ok row(s) of those ops lack FLOPs, "
                      "bytes or time: not drawn")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -663,7 +703,7 @@ def chart_roofline(mpl, rows, notes):
         ax.text(0.01, 0.99, "TF32 rows use tensor cores and may pass the FP32 ceiling.",
                 transform=ax.transAxes, fontsize=8, ha="left", va="top")
     used = [r for r in rows if r.ok and r.info.roofline]
-    ax.set_title(f"Roofline (FP32 and memory ceilings)\n{title_caption(used)}", fontsize=10)
+    ax.set_title(f"Roofline (FP32 and memory ceilings)\n{title_caption(used, ax)}", fontsize=10)
     add_footnote(fig, [p[2] for p in ringed], notes=notes, stem="roofline")
     return fig
 
@@ -679,10 +719,19 @@ def parse_args(argv):
                         help="output directory (default: %(default)s)")
     parser.add_argument("--size", action="append", default=[], metavar="N",
                         help="size of the %%-of-library bar charts: n or MxNxK for matrix ops, "
-                             "elements for the others (e.g. 4096, 2^26); repeat for several "
+                             "elements for the others, axes of a shape string (e.g. 4096, "
+                             "2^26, sq=4096); repeat for several "
                              "ops; each op takes the first one it has (default: the largest "
                              "size whose rows are all ok)")
+    parser.add_argument("--speedup", action="append", default=[], metavar="VARIANT:BASELINE",
+                        help="for an op whose CSV has no speedup_vs column: note under its "
+                             "%% chart how many times faster VARIANT ran than BASELINE "
+                             "(median times), e.g. overlap:pinned; repeat for several")
     args = parser.parse_args(argv)
+    try:
+        args.speedup = cc.parse_speedups(args.speedup)
+    except ValueError as e:
+        parser.error(f"--speedup: expected VARIANT:BASELINE, got {e}")
     try:
         args.size = [cc.parse_size(s) for s in args.size]
     except ValueError:
@@ -724,7 +773,7 @@ def main(argv):
     mpl = load_matplotlib()
     try:
         rows, notes = cc.read_all(args.csv, cc.PLOT_COLUMNS)
-        rows, left_out = cc.newest(rows)
+        rows, left_out = cc.newest(cc.with_speedups(rows, args.speedup))
         notes += left_out
     except cc.CsvError as e:
         print(f"plot.py: error: {e}", file=sys.stderr)

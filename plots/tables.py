@@ -5,30 +5,41 @@
     python3 plots/tables.py results/h200/shapes_llm.csv --op sgemm --view shapes
     python3 plots/tables.py --readme README.md [--check] [CSV]
 
-Series: one set of tables per op, and per key or element type (sort, scan,
-histogram) and input distribution (histogram): "histogram u8 skewed".
+Ops: any op the CSV holds; what a table needs of it (unit, %peak ceiling,
+series) is read from its rows (plots/csvlib.py), so a new op's CSV is
+tabled without a change here.
+Series: one set of tables per op, and per key or element type and input
+distribution where one variant ran several (sort, scan, histogram):
+"histogram u8 skewed"; in the order the CSV shows them.
 Views (--view, or view= in a marker):
   sizes   per series and size, a table of every variant: median ms, spread %,
           throughput, % of the reference and of the fastest library (one
           column where they are the same library: transpose, histogram,
           transfer), % of device peak, relative error, status
   ladder  hand variants x sizes, each cell the variant's % of its library:
-          the op's reference library, except sgemm TF32 hand rows (e.g.
-          tf32_mma), whose line is against cublas_tf32; a second line against
-          the fastest library where it differs (reduce, sort, scan: cub)
+          the rows' reference library (a library of the hand rows' own math,
+          e.g. cublas_tf32 for TF32 rows); a second line against the fastest
+          library where it differs and computes in the same math (reduce,
+          sort, scan: cub)
   all     sizes, then ladder (the default)
   shapes  sizes (rows, in CSV order) x variants: each library's throughput,
           then each hand variant's % of its library: the view for a list of
           GEMM shapes (results/h200/shapes_llm.csv)
-Sizes: matrix ops (sgemm; transpose) read "4096x14336x4096" (MxNxK; MxN)
-where the dimensions differ, n where square; the others "2^26". --sizes and
-sizes= take n, MxNxK / MxN or element counts (2^26 accepted).
+Sizes: rows with m and n (sgemm; transpose) read "4096x14336x4096" (MxNxK;
+MxN) where the dimensions differ, n where square; rows sized by a shape
+string (the CSV's shape column, axes other than m, n, k, elems) read it,
+"b=4,h=32,sq=4096"; the others "2^26". --sizes and sizes= take n, MxNxK /
+MxN, element counts (2^26 accepted), a shape sweep's axis value, or axes a
+shape must have ("sq=4096", several separated by ';').
 Fallbacks: a row whose kernel_note is not empty ran another kernel than its
 variant's own: its figure is marked " *" (the status in a size table; in the
 shapes view the cell says "(ran KERNEL)"), and a list under the table says
-"* VARIANT at SIZE ran KERNEL: NOTE". transfer: under each size table and as
-a ladder line, the speed-up of overlap over pinned (pinned's median time over
-overlap's). cpu_omp rows (the host, OpenMP) are hand rows like any other; a
+"* VARIANT at SIZE ran KERNEL: NOTE". Speed-up pairs: under each size table
+and as a ladder line, how many times faster a variant ran than another (the
+baseline's median time over the variant's): the pair comes from the CSV's
+speedup_vs column (on the variant's rows, the baseline's name) or, for CSVs
+without it, from --speedup VARIANT:BASELINE / speedup= (transfer: the README
+asks for overlap:pinned). cpu_omp rows (the host, OpenMP) are hand rows like any other; a
 plugin's variant carries its file's name.
 One block per source (device, commit, L2 flush), each under a caption line;
 where several runs of one source measured the same case, the newest run's row
@@ -45,9 +56,14 @@ so that README tables are generated, never typed:
 
 NAME is any [A-Za-z0-9_.-] word naming the block (begin and end must agree).
 Keys: csv= one or more comma-separated paths, relative to the README's folder
-(required unless a CSV is given on the command line); op= sgemm|reduce|sort|
-transpose|histogram|scan|transfer (default: all); view= all|sizes|ladder|shapes
-(default: all); sizes= comma-separated sizes as for --sizes (default: all).
+(required unless a CSV is given on the command line); op= an op the CSVs hold
+(default: all; one they do not hold stops the run with exit 2); view=
+all|sizes|ladder|shapes (default: all); sizes= sizes as for --sizes
+(default: all); speedup= VARIANT:BASELINE[,...] as for --speedup; plot=
+an image (path relative to the README's folder, drawn by plots/plot.py): the
+block is then that picture and a caption naming the csv= file(s) and their
+device, date and commit; refused (exit 2) when the image is absent or was
+drawn (its PNG Source metadata) from other CSVs than csv= names.
 With --check nothing is written: exit 1 if a block is out of date. A block
 whose csv= does not exist (yet) stops the run with exit 2, naming the block
 and the file, and nothing is written.
@@ -67,6 +83,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvlib as cc  # noqa: E402
 
 VIEWS = ("all", "sizes", "ladder", "shapes")
+MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup", "plot")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FALLBACK_MARK = " *"  # after a figure whose row ran another kernel (notes under the table)
 MARKER_PREFIX = re.compile(r"^\s*<!--\s*tables:")
 BEGIN = re.compile(r"^\s*<!--\s*tables:([A-Za-z0-9_.-]+):begin((?:\s+[a-z_]+=\S+)*)\s*-->\s*$")
@@ -173,7 +191,7 @@ def pct_cell(row, column, usual):
 def size_table(rows, series):
     """The per-size table: every variant of one series at one size (one
     percent column where the reference is also the fastest library)."""
-    info = cc.OPS[series[0]]
+    info = rows[0].info
     ref = usual_name(rows, "ref_library")
     best = usual_name(rows, "best_library")
     one = ref and all(r.cells["best_library"] == r.cells["ref_library"] for r in rows)
@@ -201,8 +219,7 @@ def hand_variants(rows, series):
         mine = {r.size_key: r for r in rows if not r.is_library
                 and (r.variant, r.math) == (variant, math_)}
         first = next(iter(mine.values()))
-        plain = ("math" in cc.OPS[series[0]].split_by or math_ in ("fp32", "f32", "")
-                 or math_ in variant)
+        plain = "math" in first.info.split_by or math_ in cc.PLAIN_MATHS or math_ in variant
         name = variant_cell(first) if plain else f"{variant_cell(first)} ({math_})"
         out.append((name, mine))
     return out
@@ -220,17 +237,20 @@ def pct_figure(row, library, case_rows, fallback):
 def ladder_table(rows, series):
     """Hand variants x sizes, cells = % of the line's library; under it the
     op's speed-up line (transfer: overlap vs pinned), then the fallback notes."""
-    keys = sorted({r.size_key for r in rows}, key=cc.size_order)
+    keys = cc.sizes_in_order(rows)
     by_size = {k: [r for r in rows if r.size_key == k] for k in keys}
     labels = [cc.size_short(by_size[k][0]) for k in keys]
     body = []
+    maths = cc.library_maths(rows)
     for name, mine in hand_variants(rows, series):
-        library = cc.comparison_library(series, list(mine.values()))
+        library = cc.comparison_library(list(mine.values()), rows)
         libraries = [library]
-        # reduce and sort: a second line against the fastest library (cub);
-        # sgemm's fastest library is TF32, another arithmetic than the FP32 ladder
+        # a second line against the fastest library where it differs (reduce,
+        # sort: cub) and computes in the hand rows' math (not the FP32 GEMM
+        # ladder against a TF32 library: another arithmetic)
         best = [r.best_library for r in mine.values() if r.best_library]
-        if series[0] != "sgemm" and best and best[0] != library:
+        math_ = next(iter(mine.values())).math
+        if best and best[0] != library and maths.get(best[0], math_) == math_:
             libraries.append(best[0])
         for lib in libraries:
             cells = [pct_figure(mine[k], lib, by_size[k], lambda r: FALLBACK_MARK)
@@ -238,7 +258,7 @@ def ladder_table(rows, series):
             body.append([name, lib or "-"] + cells)
     if not body:
         return ""
-    pair = cc.OPS[series[0]].speedup
+    pair = rows[0].info.speedup
     ratios = [cc.speedup(by_size[k]) for k in keys]
     if pair and any(ratios):
         body.append([pair[0], f"speed-up vs {pair[1]}"]
@@ -253,13 +273,13 @@ def shapes_table(rows, series):
     hand variant's % of its library; a cell whose row ran another kernel names
     it, "(ran tf32_mma)", and the notes under the table say why. Returns
     (the line saying which library each percent is of, the table)."""
-    info = cc.OPS[series[0]]
+    info = rows[0].info
     keys = cc.first_seen(r.size_key for r in rows)
     by_size = {k: [r for r in rows if r.size_key == k] for k in keys}
     libraries = cc.first_seen(r.variant for r in rows if r.is_library)
     hand = hand_variants(rows, series)
-    against = [(name, cc.comparison_library(series, list(mine.values()))) for name, mine in hand]
-    header = ["shape" if by_size[keys[0]][0].is_matrix else "size"]
+    against = [(name, cc.comparison_library(list(mine.values()), rows)) for name, mine in hand]
+    header = [size_word(by_size[keys[0]][0])]
     header += [f"{lib} {info.unit}" for lib in libraries] + [name for name, _ in hand]
     body = []
     for k in keys:
@@ -286,13 +306,18 @@ def shapes_table(rows, series):
     return "; ".join(what), table + ("\n\n" + notes if notes else "")
 
 
+def size_word(row):
+    """'shape' for rows sized by dimensions or a shape string, 'size' otherwise."""
+    return "shape" if row.is_matrix or row.by_shape else "size"
+
+
 def render(rows, op=None, sizes=None, view="all"):
     """Markdown for the selected rows: per source, per series, per size."""
     rows = [r for r in rows if (op is None or r.op == op)
             and (not sizes or any(cc.size_matches(r, s) for s in sizes))]
     if not rows:
         return ""
-    series_order = sorted({r.series for r in rows}, key=cc.series_order)
+    series_order = cc.series_in_order(rows)
     parts = []
     for source in sorted({r.source for r in rows}):
         mine = [r for r in rows if r.source == source]
@@ -303,7 +328,7 @@ def render(rows, op=None, sizes=None, view="all"):
                 continue
             name = cc.series_label(series)
             if view in ("all", "sizes"):
-                for key in sorted({r.size_key for r in srows}, key=cc.size_order):
+                for key in cc.sizes_in_order(srows):
                     at = [r for r in srows if r.size_key == key]
                     parts.append(f"**{name}, {cc.size_label(at[0])}**")
                     parts.append(size_table(at, series))
@@ -315,7 +340,7 @@ def render(rows, op=None, sizes=None, view="all"):
             if view == "shapes" and any(not r.is_library for r in srows):
                 what, table = shapes_table(srows, series)
                 parts.append(f"**{name}: hand kernels as % of library throughput, per "
-                             f"{'shape' if srows[0].is_matrix else 'size'}** ({what})")
+                             f"{size_word(srows[0])}** ({what})")
                 parts.append(table)
     return "\n\n".join(parts) + "\n"
 
@@ -323,8 +348,11 @@ def render(rows, op=None, sizes=None, view="all"):
 # ---- README rewriting -----------------------------------------------------------
 
 def parse_sizes(text):
+    """Sizes separated by commas, or by semicolons where they are shape
+    strings (which hold commas): 'b=4,sq=1024;b=4,sq=2048'."""
+    separator = r"[;\s]+" if "=" in text else r"[,\s]+"
     try:
-        return [cc.parse_size(s) for s in re.split(r"[,\s]+", text.strip()) if s]
+        return [cc.parse_size(s) for s in re.split(separator, text.strip()) if s]
     except ValueError:
         raise UsageError(f"sizes: expected comma-separated integers, 2^K or MxNxK, "
                          f"got {text!r}") \
@@ -332,30 +360,39 @@ def parse_sizes(text):
 
 
 def parse_marker(readme, line_no, name, attributes, default_csvs):
-    """The options a begin marker carries: {'csvs', 'op', 'view', 'sizes'}."""
+    """The options a begin marker carries: {'csvs', 'op', 'view', 'sizes',
+    'speedups'}."""
     where = f"{readme}:{line_no}"
     options = {}
     for item in attributes.split():
         key, _, value = item.partition("=")
-        if key not in ("csv", "op", "view", "sizes") or key in options:
+        if key not in MARKER_KEYS or key in options:
             raise UsageError(f"{where}: unknown or repeated marker key '{key}' "
-                             "(accepted: csv=, op=, view=, sizes=)")
+                             f"(accepted: {', '.join(k + '=' for k in MARKER_KEYS)})")
         options[key] = value
     base = os.path.dirname(os.path.abspath(readme))
     if "csv" in options:
-        csvs = [os.path.join(base, p) for p in options["csv"].split(",") if p]
+        shown = [p for p in options["csv"].split(",") if p]
+        csvs = [os.path.join(base, p) for p in shown]
     else:
+        shown = list(default_csvs)
         csvs = list(default_csvs)
     if not csvs:
         raise UsageError(f"{where}: the marker names no csv= and none is given on the command line")
     op = options.get("op")
-    if op is not None and op not in cc.OPS:
-        raise UsageError(f"{where}: op={op}: expected one of {', '.join(cc.OPS)}")
     view = options.get("view", "all")
     if view not in VIEWS:
         raise UsageError(f"{where}: view={view}: expected one of {', '.join(VIEWS)}")
     sizes = parse_sizes(options["sizes"]) if "sizes" in options else None
-    return {"csvs": csvs, "op": op, "view": view, "sizes": sizes, "name": name}
+    try:
+        speedups = cc.parse_speedups([options.get("speedup", "")])
+    except ValueError as e:
+        raise UsageError(f"{where}: speedup={e}: expected VARIANT:BASELINE[,...]") from None
+    if "plot" in options and ("view" in options or "sizes" in options):
+        raise UsageError(f"{where}: plot= draws a picture: view= and sizes= do not apply")
+    plot = options.get("plot")
+    return {"csvs": csvs, "shown": shown, "op": op, "view": view, "sizes": sizes, "name": name,
+            "speedups": speedups, "plot": plot and (plot, os.path.join(base, plot))}
 
 
 def find_blocks(readme, lines, default_csvs):
@@ -406,15 +443,73 @@ def rewrite_readme(readme, default_csvs):
                              f"{', '.join(absent)} does not exist (yet): write it with "
                              "compare --csv FILE, or correct csv= in the marker")
         rows, _ = cc.read_all(options["csvs"], cc.TABLE_COLUMNS)
-        rows, _ = cc.newest(rows)
-        text = render(rows, options["op"], options["sizes"], options["view"])
+        rows, _ = cc.newest(cc.with_speedups(rows, options["speedups"]))
+        if options["plot"]:
+            text = picture(rows, options["op"], options["plot"], options["shown"],
+                           f"{readme}:{begin + 1}")
+        else:
+            text = render(rows, options["op"], options["sizes"], options["view"])
         if not text:
-            raise UsageError(f"{readme}:{begin + 1}: the block selects no row")
+            raise UsageError(f"{readme}:{begin + 1}: the block selects no row"
+                             + unknown_op(rows, options["op"], "op="))
         out += lines[done:begin + 1]
         out.append(newline + text.replace("\n", newline) + newline)
         done = end
     out += lines[done:]
     return old, "".join(out)
+
+
+def unknown_op(rows, op, flag):
+    """': op=nope: no row of that op (the CSVs hold sgemm, reduce)' where the
+    selected op has no row at all, else ''."""
+    if op is None or any(r.op == op for r in rows):
+        return ""
+    held = ", ".join(cc.first_seen(r.op for r in rows))
+    return f": {flag}{op}: no row of that op (the CSVs hold {held})"
+
+
+def png_source(path):
+    """The Source text of a PNG that plot.py wrote (the CSVs it was drawn
+    from, ', '-separated), or None where the file carries none."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != PNG_SIGNATURE:
+        return None
+    at = 8
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind = data[at + 4:at + 8]
+        if kind == b"tEXt":
+            key, _, value = data[at + 8:at + 8 + length].partition(b"\0")
+            if key == b"Source":
+                return value.decode("latin-1")
+        if kind == b"IEND":
+            break
+        at += 12 + length
+    return None
+
+
+def picture(rows, op, plot, shown, where):
+    """A README picture: the image, then a caption naming (and linking) the
+    CSV(s) it was drawn from (the marker's csv=) and their device, date and
+    commit, as the chart's own caption does. Refused when the image is absent, or when it says (its Source
+    metadata) that it was drawn from other CSVs."""
+    text, path = plot
+    rows = [r for r in rows if op is None or r.op == op]
+    if not rows:
+        return ""
+    if not os.path.exists(path):
+        raise UsageError(f"{where}: plot={text} does not exist: draw it with plots/plot.py")
+    drawn = png_source(path) if path.endswith(".png") else None
+    if drawn is not None:
+        names = sorted({os.path.basename(p) for p in drawn.split(", ") if p})
+        if names != sorted({os.path.basename(p) for p in shown}):
+            raise UsageError(f"{where}: plot={text} was drawn from {drawn}, but the marker's "
+                             f"csv= names {', '.join(shown)}: redraw it or correct csv=")
+    alt = os.path.splitext(os.path.basename(text))[0].replace("_", " ")
+    captions = [cc.source_caption(rows, source) for source in sorted({r.source for r in rows})]
+    files = ", ".join(f"[`{p}`]({p})" for p in shown)
+    return f"![{alt}]({text})\n\n_Drawn from {files}: " + "; ".join(captions) + "_\n"
 
 
 def write_atomically(path, text):
@@ -437,14 +532,20 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="tables.py", description="Markdown tables from compare's CSV files.")
     parser.add_argument("csv", nargs="*", metavar="CSV", help="CSV file written by compare --csv")
-    parser.add_argument("--op", choices=list(cc.OPS), help="only this op (default: all)")
+    parser.add_argument("--op", help="only this op, as the CSV's op column names it "
+                                     "(default: all)")
     parser.add_argument("--sizes", action="append", default=[], metavar="N[,N...]",
                         help="only these sizes: n (or MxNxK, MxN) for matrix ops, elements "
-                             "for the others (e.g. 2048,4096x14336x4096 or 2^24,2^26; may be "
+                             "for the others, axes of a shape string (e.g. "
+                             "2048,4096x14336x4096 or 2^24,2^26 or sq=4096;sq=8192; may be "
                              "repeated)")
     parser.add_argument("--view", choices=VIEWS, default="all",
                         help="per-size tables, the ladder, both (all, the default), or "
                              "shapes: sizes x variants in CSV order")
+    parser.add_argument("--speedup", action="append", default=[], metavar="VARIANT:BASELINE",
+                        help="for an op whose CSV has no speedup_vs column: show how many "
+                             "times faster VARIANT ran than BASELINE (median times) where "
+                             "both ran (e.g. overlap:pinned; repeat for several)")
     parser.add_argument("--readme", metavar="FILE",
                         help="rewrite the marker blocks of FILE instead of printing")
     parser.add_argument("--check", action="store_true",
@@ -454,8 +555,13 @@ def parse_args(argv):
         parser.error("--check needs --readme")
     if not args.readme and not args.csv:
         parser.error("give a CSV file (or --readme FILE)")
-    if args.readme and (args.op or args.sizes or args.view != "all"):
-        parser.error("with --readme, --op/--sizes/--view go in the markers (op=, sizes=, view=)")
+    if args.readme and (args.op or args.sizes or args.view != "all" or args.speedup):
+        parser.error("with --readme, --op/--sizes/--view/--speedup go in the markers "
+                     "(op=, sizes=, view=, speedup=)")
+    try:
+        args.speedup = cc.parse_speedups(args.speedup)
+    except ValueError as e:
+        parser.error(f"--speedup: expected VARIANT:BASELINE, got {e}")
     try:
         args.sizes = parse_sizes(",".join(args.sizes)) if args.sizes else None
     except UsageError as e:
@@ -482,13 +588,13 @@ def main(argv):
                 print(f"{args.readme}: tables already up to date")
             return 0
         rows, notes = cc.read_all(args.csv, cc.TABLE_COLUMNS)
-        rows, left_out = cc.newest(rows)
+        rows, left_out = cc.newest(cc.with_speedups(rows, args.speedup))
         notes += left_out
         for line in notes:
             print(line, file=sys.stderr)
         text = render(rows, args.op, args.sizes, args.view)
         if not text:
-            raise UsageError("no row matches the selection")
+            raise UsageError("no row matches the selection" + unknown_op(rows, args.op, "--op "))
         sys.stdout.write(text)
         return 0
     except (cc.CsvError, UsageError) as e:

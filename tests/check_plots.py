@@ -2,21 +2,24 @@
 """tests/check_plots.py: ctest driver for plots/plot.py (label cpu).
 
     check_plots.py plot --script plots/plot.py --out DIR [--expect STEM]...
-                        [--skipped N] [--footnote STEM=TEXT]... CSV [CSV...]
+                        [--skipped N] [--note TEXT]... [--footnote STEM=TEXT]...
+                        CSV [CSV...]
         Runs plot.py on the CSVs into DIR (emptied of earlier charts first),
         requires exit 0, then checks that each expected chart exists as a
         valid PNG (signature, IHDR with a non-zero size, IEND) and a valid SVG
-        (XML with an <svg> root), that nothing else (no temporary file) is
-        left in DIR and, with --skipped, that the printed note counts N rows
-        whose status is not ok. Each --footnote: chart STEM's SVG holds the
-        fallback footnote (the element id fallback-footnote) and plot.py
-        printed it ("note: STEM: * TEXT"); with --footnote given, no other
-        chart may hold one. Without --expect the expected charts are derived
+        (XML with an <svg> root) whose Source metadata names the CSV(s) it
+        was drawn from (among those given), that nothing else (no temporary
+        file) is left in DIR and, with --skipped, that the printed note
+        counts N rows whose status is not ok; each --note TEXT is printed.
+        Each --footnote: chart STEM's SVG holds the fallback footnote (the
+        element id fallback-footnote) and plot.py printed it ("note: STEM:
+        * TEXT"); with --footnote given, no other chart may hold one. Without --expect the expected charts are derived
         from the CSVs: per op and file, <op>_throughput for an ok row and
         <op>_pct_of_library for an ok hand row carrying a percent, named
         <op>_shapes_... when a matrix size of that op in that file is not
-        square (a list of shapes, not a sweep); roofline if an ok sgemm or
-        reduce row has FLOPs and bytes.
+        square or its shape strings vary in more than one axis (a list of
+        shapes, not a sweep); roofline if an ok row has FLOPs and bytes. No
+        op is named here: a CSV of any op is checked alike.
 
     check_plots.py missing-column --script plots/plot.py --work DIR
                                   --column NAME [--column NAME ...] CSV
@@ -106,8 +109,34 @@ def empty_chart_dir(path):
         os.unlink(os.path.join(path, name))
 
 
-MATRIX_OPS = ("sgemm", "transpose")
-ROOFLINE_OPS = ("sgemm", "reduce")
+LEGACY_AXES = ("m", "n", "k", "elems")
+
+
+def shape_axes(row):
+    """The shape column's axes as (name, value) pairs, [] where it is absent."""
+    text = (row.get("shape") or "").strip()
+    return [tuple(p.strip() for p in item.partition("=")[::2])
+            for item in text.split(",") if item.strip()] if text else []
+
+
+def by_shape(row):
+    names = [n for n, _ in shape_axes(row)]
+    return bool(names) and (any(n not in LEGACY_AXES for n in names)
+                            or not any(row.get(c) for c in LEGACY_AXES))
+
+
+def is_shape_list(rows):
+    """One op's rows of one file: a list of shapes (a matrix size not square,
+    or not exactly one axis of the shape strings varying), not a sweep."""
+    matrix = [r for r in rows if not by_shape(r) and r["m"] and r["n"]]
+    if any(len({r[d] for d in ("m", "n", "k") if r[d]}) > 1 for r in matrix):
+        return True
+    values = {}
+    for row in (r for r in rows if by_shape(r)):
+        for name, value in shape_axes(row):
+            values.setdefault(name, set()).add(value)
+    varying = [v for v in values.values() if len(v) > 1]
+    return bool(values) and (len(varying) != 1 or not all(x.isdigit() for x in varying[0]))
 
 
 def expected_stems(csv_paths):
@@ -116,8 +145,8 @@ def expected_stems(csv_paths):
     for path in csv_paths:
         with open(path, newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
-        shaped = {r["op"] for r in rows if r["op"] in MATRIX_OPS
-                  and len({r[d] for d in ("m", "n", "k") if r[d]}) > 1}
+        ops = {r["op"] for r in rows}
+        shaped = {op for op in ops if is_shape_list([r for r in rows if r["op"] == op])}
         for row in rows:
             if row["status"] != "ok":
                 continue
@@ -126,9 +155,26 @@ def expected_stems(csv_paths):
             has_pct = row["pct_of_ref_library"] or row["pct_of_best_library"]
             if row["library"] == "0" and has_pct:
                 stems.add(f"{op}_pct_of_library")
-            if row["op"] in ROOFLINE_OPS and row["flops"] and row["bytes"]:
+            if row["flops"] and row["bytes"] and float(row["flops"]) and float(row["bytes"]):
                 stems.add("roofline")
     return sorted(stems)
+
+
+DC_SOURCE = "{http://purl.org/dc/elements/1.1/}source"
+
+
+def check_source(svg, csv_paths):
+    """The chart names the CSV file(s) it was drawn from: its SVG's Source
+    metadata (which the caption under the title repeats) lists some of the
+    CSVs given, and no other file."""
+    sources = [e.text or "" for e in ET.parse(svg).getroot().iter(DC_SOURCE)]
+    named = [p.strip() for text in sources for p in text.split(", ") if p.strip()]
+    if not named:
+        raise CheckFailed(f"{svg}: no Source metadata naming the CSV it was drawn from")
+    strangers = [p for p in named if p not in csv_paths]
+    if strangers:
+        raise CheckFailed(f"{svg}: Source names {', '.join(strangers)}, not a CSV given "
+                          f"({', '.join(csv_paths)})")
 
 
 def check_footnotes(out_dir, stdout, stems, footnotes):
@@ -175,10 +221,15 @@ def cmd_plot(args):
     for name in sorted(wanted):
         path = os.path.join(args.out, name)
         check_png(path) if name.endswith(".png") else check_svg(path)
+        if name.endswith(".svg"):
+            check_source(path, args.csv)
     if args.skipped is not None:
         note = f"skipped {args.skipped} row(s) whose status is not ok"
         if note not in out:
             raise CheckFailed(f"expected the note '{note}' in plot.py's output:\n{out}")
+    for note in args.note:
+        if note not in out:
+            raise CheckFailed(f"expected '{note}' in plot.py's output:\n{out}")
     if args.footnote:
         check_footnotes(args.out, out, stems, args.footnote)
         print(f"ok: the fallback footnotes are on {len(args.footnote)} chart(s) and no other")
@@ -234,6 +285,8 @@ def parse_args(argv):
                       help="a chart expected, without extension; repeat for each "
                            "(default: derived from the CSVs)")
     plot.add_argument("--skipped", type=int, help="rows whose status is not ok, as noted")
+    plot.add_argument("--note", action="append", default=[], metavar="TEXT",
+                      help="plot.py prints TEXT (a footnote line, say); repeat for each")
     plot.add_argument("--footnote", action="append", default=[], metavar="STEM=TEXT",
                       help="chart STEM carries the fallback footnote '* TEXT' (repeat)")
     plot.add_argument("csv", nargs="+")

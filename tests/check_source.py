@@ -15,8 +15,13 @@ tree that a reader cannot see broken until it hurts, checked on every run.
      and neither has the plugin loader (no op's name in src/gpu/plugin.c's
      code: what each op takes is its op_desc.plugin)
   5. no CUDA header is reachable from src/core
+  6. the plots name no op in their code (plots/*.py, tests/check_plots.py: no
+     string but a docstring holds an op's name, an op being a file
+     src/gpu/op_<name>.c): what they need of an op comes from the CSV, so a
+     new op is plotted and tabled with no change there
 Prints each violation as FILE:LINE: rule: text; exit 1 if any.
 """
+import ast
 import os
 import re
 import sys
@@ -93,6 +98,32 @@ for path in files(os.path.join("src", "core"), (".c", ".h")):
     for i, l in enumerate(open(path, encoding="utf-8").read().split("\n")):
         if re.match(r'\s*#\s*include\s*[<"](cuda|cublas|curand|nvml|nvtx)', l):
             bad.append(f"{rel}:{i + 1}: a CUDA header in the core: {l.strip()}")
+
+def docstrings(tree):
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+    return ids
+
+
+ops = sorted(n[3:-2] for n in os.listdir(os.path.join(ROOT, "src", "gpu"))
+             if n.startswith("op_") and n.endswith(".c"))
+op_word = re.compile(r"\b(" + "|".join(map(re.escape, ops)) + r")\b")
+py_files = [p for p in files("plots", (".py",))] + [os.path.join(ROOT, "tests", "check_plots.py")]
+for path in py_files:
+    rel = os.path.relpath(path, ROOT)
+    tree = ast.parse(open(path, encoding="utf-8").read(), rel)
+    skip = docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            m = op_word.search(node.value)
+            if m:
+                bad.append(f"{rel}:{node.lineno}: an op's name ({m.group(1)}) in the plots' code: "
+                           f"{node.value.strip()[:80]!r}")
 
 for b in bad:
     print(b)

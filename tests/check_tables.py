@@ -14,7 +14,8 @@ those of check_tables_labs.py (the newer columns and ops). Otherwise, in order:
   3. --readme on a copy in DIR: --check reports the stale blocks (exit 1), the
      rewrite puts exactly the selected tables between the markers and keeps
      every other line, a second run changes nothing, --check then passes; a
-     malformed marker is refused (exit 2) and leaves the file as it was;
+     block of an op the CSV does not hold, and a malformed marker, are refused
+     (exit 2) and leave the file as it was;
   4. a CSV without a needed column exits 2 naming the file and the column;
   5. the caption says the samples were held by the timing gate when the
      CSV's timing column says so, counting rows timed without it, and says
@@ -28,6 +29,7 @@ import os
 import sys
 
 import check_tables_labs
+import check_tables_newop
 from checklib import CheckFailed, block, fresh_work_dir, read, readme_fixture, run, run_ok
 
 EXPECTED_ROWS = (
@@ -131,10 +133,18 @@ def check_readme(script, csv_path, work):
     if leftovers:
         raise CheckFailed(f"temporary files left in {work}: {leftovers}")
     with open(readme, "a", encoding="utf-8") as f:
-        f.write("<!-- tables:broken:begin op=nope csv=results/synthetic.csv -->\n")
+        f.write("<!-- tables:none:begin op=nope csv=results/synthetic.csv -->\n"
+                "<!-- tables:none:end -->\n")
     before = read(readme)
     rc, _, err = run(script, "--readme", readme)
-    if rc != 2 or "op=nope" not in err or read(readme) != before:
+    if rc != 2 or "op=nope: no row of that op" not in err or read(readme) != before:
+        raise CheckFailed(f"a block of an op no CSV holds: exit {rc} (expected 2), file "
+                          f"{'unchanged' if read(readme) == before else 'CHANGED'}\n{err}")
+    with open(readme, "a", encoding="utf-8") as f:
+        f.write("<!-- tables:broken:begin view=nope csv=results/synthetic.csv -->\n")
+    before = read(readme)
+    rc, _, err = run(script, "--readme", readme)
+    if rc != 2 or "view=nope" not in err or read(readme) != before:
         raise CheckFailed(f"a malformed marker: exit {rc} (expected 2), file "
                           f"{'unchanged' if read(readme) == before else 'CHANGED'}\n{err}")
     print("ok: --readme rewrites the blocks, is idempotent, --check works, "
@@ -177,12 +187,18 @@ def main(argv):
                         help="scratch directory (recreated; must be new or made by this script)")
     parser.add_argument("--labs", action="store_true",
                         help="CSV is synthetic_labs.csv: run check_tables_labs.py's checks")
-    parser.add_argument("csv", help="tests/data/synthetic.csv (or synthetic_labs.csv)")
+    parser.add_argument("--newop", action="store_true",
+                        help="CSV is synthetic_newop.csv: run check_tables_newop.py's checks")
+    parser.add_argument("csv", help="tests/data/synthetic.csv (or synthetic_labs.csv, "
+                                    "synthetic_newop.csv)")
     args = parser.parse_args(argv)
     try:
         fresh_work_dir(args.work, SENTINEL)
         if args.labs:
             check_tables_labs.check_all(args.script, args.csv, args.work)
+            return 0
+        if args.newop:
+            check_tables_newop.check_all(args.script, args.csv, args.work)
             return 0
         check_full_output(args.script, args.csv)
         check_selection(args.script, args.csv)

@@ -1,7 +1,7 @@
 """tests/checklib.py: what the Python ctest drivers (check_tables.py,
-check_tables_labs.py, check_diff.py) share: the failure they raise, running a
-tool, reading a file and a README block, and a scratch directory they may
-safely recreate."""
+check_tables_labs.py, check_tables_newop.py, check_diff.py) share: the
+failure they raise, running a tool, reading a file and a README block, and a
+scratch directory they may safely recreate."""
 
 import os
 import shutil

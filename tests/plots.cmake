@@ -8,11 +8,16 @@
 #                             charts that hold a fallback row and on no other
 #   test_plot_mixed           both synthetic CSVs at once (an older CSV beside a newer one): the
 #                             charts derived from the CSVs
+#   test_plot_newop           on tests/data/synthetic_newop.csv (ops softmax and attention, which
+#                             no Python file names; a shape column): their charts and the roofline
+#   (every test_plot_*: each chart's Source metadata names the CSV it was drawn from)
 #   test_plot_h200            the same on results/h200/*.csv (registered only when such files exist)
 #   test_plot_missing_column  a CSV lacking a column, or absent: exit 2 naming the file and column
 #   test_tables               tables.py rows, selections, and the --readme rewrite on a copy
 #   test_tables_labs          tables.py on synthetic_labs.csv: the shapes view and the new ops print
 #                             the expected Markdown; README blocks of them; an absent csv= exits 2
+#   test_tables_newop         tables.py on synthetic_newop.csv: the unknown ops' tables (unit,
+#                             %peak, series, shape strings, speedup_vs) and a README block
 #   test_readme_tables        the README's generated tables are up to date
 #   test_diff_identical       compare_csv.py diff: identical figures exit 0
 #   test_diff_regression      a hand variant 5% slower exits 1 and is named
@@ -34,17 +39,20 @@ set(compare_plots_py "${compare_plots_dir}/plot.py")
 set(compare_plots_check "${compare_plots_root}/tests/check_plots.py")
 set(compare_plots_fixture "${compare_plots_root}/tests/data/synthetic.csv")
 set(compare_plots_labs "${compare_plots_root}/tests/data/synthetic_labs.csv")
+set(compare_plots_newop "${compare_plots_root}/tests/data/synthetic_newop.csv")
 
 # CONFIGURE_DEPENDS: adding a CSV under results/h200 re-runs the configure step
 # at the next build, so test_plot_h200 appears as soon as there is data.
 file(GLOB compare_h200_csvs CONFIGURE_DEPENDS "${compare_plots_root}/results/h200/*.csv")
 
-set(compare_plot_tests test_plot_synthetic test_plot_labs test_plot_mixed test_plot_missing_column)
+set(compare_plot_tests test_plot_synthetic test_plot_labs test_plot_mixed test_plot_newop
+                       test_plot_missing_column)
 if(compare_h200_csvs)
   list(APPEND compare_plot_tests test_plot_h200)
 endif()
 set(compare_diff_checks identical regression threshold missing-column)
-set(compare_csv_tests test_tables test_tables_labs test_readme_tables test_docs_tables test_csv_merge_runs)
+set(compare_csv_tests test_tables test_tables_labs test_tables_newop test_readme_tables
+                      test_docs_tables test_csv_merge_runs)
 foreach(check IN LISTS compare_diff_checks)
   string(REPLACE "-" "_" name "${check}")
   list(APPEND compare_csv_tests test_diff_${name})
@@ -72,17 +80,27 @@ if(COMPARE_PLOT_PYTHON_WHY)
   set(compare_why --why "${COMPARE_PLOT_PYTHON_WHY}")
 endif()
 
-set(compare_expected_charts "")
-foreach(stem sgemm_pct_of_library sgemm_throughput reduce_pct_of_library reduce_throughput
-             sort_pct_of_library sort_throughput roofline)
-  list(APPEND compare_expected_charts --expect ${stem})
-endforeach()
+# test: plot.py on one CSV writes exactly the CHARTS named, counts `skipped`
+# rows whose status is not ok, and prints each of NOTES
+function(compare_plot_expect test out skipped csv)
+  cmake_parse_arguments(arg "" "" "CHARTS;NOTES" ${ARGN})
+  set(expects "")
+  foreach(stem IN LISTS arg_CHARTS)
+    list(APPEND expects --expect ${stem})
+  endforeach()
+  foreach(note IN LISTS arg_NOTES)
+    list(APPEND expects "--note=${note}")
+  endforeach()
+  add_test(NAME ${test}
+           COMMAND ${compare_plot_check} plot ${compare_why}
+                   --script "${compare_plots_py}"
+                   --out "${CMAKE_CURRENT_BINARY_DIR}/${out}"
+                   ${expects} --skipped ${skipped} "${csv}")
+endfunction()
 
-add_test(NAME test_plot_synthetic
-         COMMAND ${compare_plot_check} plot ${compare_why}
-                 --script "${compare_plots_py}"
-                 --out "${CMAKE_CURRENT_BINARY_DIR}/plots_synthetic"
-                 ${compare_expected_charts} --skipped 2 "${compare_plots_fixture}")
+compare_plot_expect(test_plot_synthetic plots_synthetic 2 "${compare_plots_fixture}"
+                    CHARTS sgemm_pct_of_library sgemm_throughput reduce_pct_of_library
+                           reduce_throughput sort_pct_of_library sort_throughput roofline)
 
 set(compare_labs_charts "")
 foreach(op sgemm_shapes reduce transpose histogram scan transfer)
@@ -107,6 +125,13 @@ add_test(NAME test_plot_mixed
                  --script "${compare_plots_py}"
                  --out "${CMAKE_CURRENT_BINARY_DIR}/plots_mixed"
                  "${compare_plots_fixture}" "${compare_plots_labs}")
+
+# the speed-up from the speedup_vs column, one per series (never fp32 over bf16)
+compare_plot_expect(test_plot_newop plots_newop 1 "${compare_plots_newop}"
+                    CHARTS softmax_pct_of_library softmax_throughput
+                           attention_shapes_pct_of_library attention_shapes_throughput roofline
+                    NOTES "online: 2.11x the speed of naive at rows=4096,cols=1024, softmax fp32"
+                          "online: 2.11x the speed of naive at rows=4096,cols=1024, softmax bf16")
 
 if(compare_h200_csvs)
   add_test(NAME test_plot_h200
@@ -133,6 +158,11 @@ add_test(NAME test_tables_labs
          COMMAND "${COMPARE_PYTHON}" "${compare_plots_root}/tests/check_tables.py" --labs
                  --script "${compare_plots_dir}/tables.py"
                  --work "${CMAKE_CURRENT_BINARY_DIR}/tables_labs_work" "${compare_plots_labs}")
+
+add_test(NAME test_tables_newop
+         COMMAND "${COMPARE_PYTHON}" "${compare_plots_root}/tests/check_tables.py" --newop
+                 --script "${compare_plots_dir}/tables.py"
+                 --work "${CMAKE_CURRENT_BINARY_DIR}/tables_newop_work" "${compare_plots_newop}")
 
 # The README's result tables are generated from the committed CSVs
 # (plots/tables.py --readme); this fails when they are stale or hand-edited.

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""plots/ncu_sort_table.py: a Markdown table of the sort rows' kernel time from
+"""tests/ncu_sort_table.py: a Markdown table of the sort rows' kernel time from
 `ncu --nvtx --csv --metrics gpu__time_duration.sum` over
 `compare --ops sort --profile` (docs/tuning/library_rows.md says the command).
 
-  python3 plots/ncu_sort_table.py NCU.csv
+  python3 tests/ncu_sort_table.py NCU.csv
 
 Per size, key type and variant: the sum of the kernels launched inside the
 row's --profile NVTX range ("sort cub u32 16777216"), the percent of
