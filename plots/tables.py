@@ -252,9 +252,16 @@ def ladder_table(rows, series):
         math_ = next(iter(mine.values())).math
         if best and best[0] != library and maths.get(best[0], math_) == math_:
             libraries.append(best[0])
-        for lib in libraries:
-            cells = [pct_figure(mine[k], lib, by_size[k], lambda r: FALLBACK_MARK)
-                     if k in mine else "-" for k in keys]
+        for i, lib in enumerate(libraries):
+            # the fastest library can differ from size to size (sort: cub or
+            # cub_i32): each cell is against its own size's fastest, named
+            # where it is not the line's
+            own = i > 0 and len({r.best_library for r in mine.values() if r.best_library}) > 1
+            cells = [("-" if k not in mine
+                      else pct_figure(mine[k], mine[k].best_library, by_size[k], lambda r: FALLBACK_MARK)
+                      + (f" (of {mine[k].best_library})" if mine[k].best_library != lib and mine[k].ok else "")
+                      if own else pct_figure(mine[k], lib, by_size[k], lambda r: FALLBACK_MARK)
+                      if k in mine else "-") for k in keys]
             body.append([name, lib or "-"] + cells)
     if not body:
         return ""
