@@ -132,7 +132,7 @@ static int fleet_local_rank(void)
 }
 
 /* Opens this rank's GPU into *dev and fills its HELLO. */
-static void fleet_open_own(const compare_gpu_api *api, const cli_options *o, const plan *p, const run_info *base,
+static void fleet_open_own(const compare_gpu_api *api, const cli_options *o, const run_info *base,
                            compare_gpu_device **dev, fleet_hello *h)
 {
     const char *bad = getenv("COMPARE_FLEET_TEST_BAD_RANK");
@@ -494,7 +494,7 @@ int fleet_mpi_run(const compare_gpu_api *api, const cli_options *o, const plan *
         if (fleet_rank == 0) fprintf(stderr, "compare: --soak is not for compare-mpi (run compare --soak)\n");
         return 2;
     }
-    fleet_open_own(api, o, p, base, &dev, &own);
+    fleet_open_own(api, o, base, &dev, &own);
     if (fleet_rank != 0) return fleet_member_rank(api, o, p, dev, &own, stop);
 
     memset(&r, 0, sizeof r);
