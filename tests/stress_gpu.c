@@ -1,6 +1,6 @@
 /* tests/stress_gpu.c: the hand kernels whose blocks talk to each other, run
  * again and again, counting every wrong result (the gpu-check phase `stress`;
- * results/h200/sort_stress.txt). A kernel that is wrong one time in a
+ * results/h200/tuning/sort_stress.txt). A kernel that is wrong one time in a
  * hundred passes a test that runs it once; this runs each case hundreds of
  * times, alone and beside a second process loading the GPU.
  *
