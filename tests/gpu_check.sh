@@ -21,8 +21,8 @@
 #             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
 #             SANITIZE_TOOLS narrows the four
 #             tools of the test sets; SANITIZE_TIMEOUT, default 400 s, bounds each shapes run)
-#   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
-#             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan, stream-K tf32_tma;
+#   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (every hand
+#             sort, reduce and scan of the catalog, stream-K tuned, stream-K tf32_tma;
 #             STRESS_FAMILIES narrows them) ${STRESS_REPS:-500}
 #             times, first alone, then while a second process (compare --soak) loads the
 #             GPU; plus the pageable-copy race probe; log stress.txt (results/h200/tuning/sort_stress.txt)
