@@ -74,7 +74,7 @@
 // a 2 us sleep between publishing A and the first look back (then 600 ns polls):
 // a tile that looks at once mostly finds its predecessors unpublished and polls
 // L2 while they are still loading. In the probe runs on the H200
-// (results/h200/scan_probe.txt) the sleep mattered most, then the tile shape;
+// (docs/tuning/scan.md) the sleep mattered most, then the tile shape;
 // persistent grids (blocks looping over tiles, with or without the next
 // tile's loads issued before the look-back) were slower at every size and are
 // not kept (the "persist" and "prefetch" rows of the probe log).

@@ -12,15 +12,14 @@
  * of 16, 32, 64 rows that holds m (NARROW16 .. SMALL64): the tile's rows
  * are the wgmma's N, so m = 16 in a 128-row tile made 7/8 of every MMA on
  * zero rows; such a shape streams B once and is bound by DRAM, and with the
- * MMA cut to what m needs it runs at the rate of the copies (the figures at
- * m = 16, 32, 64: results/h200/search_tma_thin.txt). When a thin m's
+ * MMA cut to what m needs it runs at the rate of the copies. When a thin m's
  * 128-column tiles fill at most half the SMs (a short n, e.g. 4096: 32
  * tiles), each SM streams a strip of B alone and too few pull from DRAM, so
  * the persistent split-k form of the same tile takes it (SPLIT16 .. 64: k
  * cut so that the parts fill the SMs, added with float atomics into C,
  * zeroed first). The split-k 2-CTA
- * persistent candidate won the search at 512 and 1024 over SMALL by a few
- * points but lost in `compare` at 256, 129 and 16x14336x4096 and needs a
+ * persistent candidate won the search at 512 and 1024 over SMALL but lost
+ * in `compare` at 256, 129 and 16x14336x4096, and needs a
  * memset of C and float atomics; NARROW beat both at 256 .. 1024. Beyond 1024^2
  * outputs the persistent warp-specialised 256x128 kernel with setmaxnreg
  * and fragment prefetch (_pf: the next slab's B^T fragments are loaded
@@ -30,10 +29,9 @@
  * half the clusters cut into k pieces that run in one round (the split
  * tail, _kst: LARGE; whole waves alone are the same kernel as
  * tf32_tma_m256n128k32_s4_pf_pers_c2). Each was the best of the
- * search or of tests/probes/tf32_probe.cu (compare-search --family
- * tf32-tma, results/h200/search_tma*.txt, tf32_probe.txt) in its range.
- * The stream-K candidates (_stk, _stkl) lost to the whole-tile LARGE pick
- * (results/h200/search_tma_streamk.txt). When LARGE's workspace (stream-K
+ * search or of tests/probes/tf32_probe.cu in its range (docs/tuning/
+ * tf32_tma.md). The stream-K candidates (_stk, _stkl) lost to the
+ * whole-tile LARGE pick. When LARGE's workspace (stream-K
  * or split tail) cannot be had, SGEMM_TMA_LARGE_WHOLE runs, noted.
  * Overridable without an edit: -DCOMPARE_KERNEL_DEFS=
  * "SGEMM_TMA_NARROW=NAME;SGEMM_TMA_SMALL=NAME;SGEMM_TMA_WAVE=NAME;SGEMM_TMA_LARGE=NAME"
@@ -68,29 +66,11 @@
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
  * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
- * At 8192 (issue 17's "drift"): the TF32 rows run power-capped, and how far
- * the cap pulls each kernel's clock changes from run to run; that, not
- * memory, moves tf32_tma's percent of cuBLAS between runs. Nsight Compute,
- * one launch at a time with caches flushed (results/h200/ncu_tf32_8192.txt,
- * tests/gpu_check.sh phase ncu), has both kernels at the same capped clock,
- * this one reading less from DRAM with a higher L2 hit rate than cuBLAS's
- * (the grouped tile order keeps L2 reuse) but moving more sectors from L2 to
- * the SMs: the remaining gap is in feeding the SMs, not in DRAM. Sustained
- * for seconds (results/h200/power_8192.txt: nvidia-smi sampled beside the
- * probe) both kernels sit at the board's power cap, this one at a lower SM
- * clock than cuBLAS's and doing about the same work per clock: under the
- * cap what is left is energy per FLOP (the L2 -> SM traffic above is one
- * suspect), and in short rows how far the cap has pulled each clock
- * depends on what ran before. Timed with `compare --interleave` (cuBLAS
- * and this kernel alternating sample by sample, so the cap catches both
- * alike, and the timing gate keeping cuBLAS's host path out of its
- * intervals) the three runs at 8192 agreed within a point, a few points
- * under cuBLAS at the same clock (results/h200/sgemm_interleave_run*.csv):
- * at 8192 the gap is per clock, not only power. The same holds at long
- * k (4096x4096x14336, where rows timed after the whole FP32 ladder read
- * well under cuBLAS): under Nsight Compute both kernels read the same DRAM
- * bytes in the same cycles, and timed alone or interleaved they are level
- * (results/h200/ncu_tf32_k14336.txt, tf32_k14336_runs.csv).
+ * At 8192 the TF32 rows run power-capped, and how far the cap pulls each
+ * kernel's clock changes from run to run: that, not memory, moves
+ * tf32_tma's share of cuBLAS between sequential runs. Timed interleaved
+ * (both kernels under the same cap) the gap is per clock, not only power;
+ * at long k the two are level. What was measured: docs/tuning/tf32_8192.md.
  * Run just this: ./compare --variants tf32_tma */
 #include <limits.h>
 

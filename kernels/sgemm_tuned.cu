@@ -68,9 +68,9 @@
  * -DCOMPARE_KERNEL_DEFS="SGEMM_TUNED_LARGE=NAME;SGEMM_TUNED_SMALL=NAME" (and
  * SGEMM_TUNED_LARGE_ST, SGEMM_TUNED_SLICED_FEW, SGEMM_TUNED_SLICED_MANY;
  * the small sk's fallback is the st kernel of its shape; tests/gpu_check.sh's search
- * phase passes compare-search's winner as the large one). The figures behind
- * the rule are compare-search's (results/h200/search_fp32*.txt and later
- * runs at the model shapes). */
+ * phase passes compare-search's winner as the large one). The rule was
+ * fitted on compare-search's timings of the candidates at the sizes and
+ * model shapes it names (the logs: docs/tuning/). */
 #ifndef SGEMM_TUNED_LARGE
 #define SGEMM_TUNED_LARGE 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk
 #endif

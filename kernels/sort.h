@@ -24,6 +24,14 @@
 extern "C" {
 #endif
 
+/* the contract as types: the op's table (src/gpu/op_sort.c) and the tests
+ * call every hand sort through these */
+typedef size_t (*sort_scratch_query)(long long n);
+typedef int (*sort_u32_launcher)(const uint32_t *in, uint32_t *out, long long n, void *scratch,
+                                 size_t scratch_bytes, cudaStream_t stream);
+typedef int (*sort_f32_launcher)(const float *in, float *out, long long n, void *scratch, size_t scratch_bytes,
+                                 cudaStream_t stream);
+
 size_t sort_radix_scratch_bytes(long long n);
 
 int sort_radix_u32(const uint32_t *in, uint32_t *out, long long n,

@@ -63,11 +63,11 @@
 /* fast's vector path: one name of TRANSPOSE_FAST_CANDIDATES (transpose_fast.cuh).
  * b4 (64 x 64 in 4x4 register blocks, row-major, __ldg, one block a tile): the
  * fastest in the probe on the H200 at 8192^2 and 4096^2
- * (results/h200/transpose_probe.txt), as fast as a plain float4 copy kernel of
+ * (docs/tuning/transpose.md), as fast as a plain float4 copy kernel of
  * the same bytes there; no grouping, diagonal order, cache hint, tile shape or
  * persistent grid beat its base shape. The device-to-device cudaMemcpy beside
  * it in the probe is faster still, but it runs on a copy engine (Nsight
- * Compute lists no kernel for it: results/h200/ncu_transpose.txt); the copies
+ * Compute lists no kernel for it); the copies
  * the SMs can issue, float4 loads and stores or TMA bulk copies, stop short of
  * it too, so that is not a bound a transpose on the SMs can reach. */
 #define TRANSPOSE_FAST_PICK b4

@@ -74,7 +74,7 @@
  *   blocks; blocks loop past the cap (ids id, id + gridDim.x, ...). Persistent
  *   grids (SMs x resident blocks, and one that issued the next tile's loads
  *   while storing the current one) were tried and were slower than one block
- *   a tile (results/h200/transpose_probe.txt, the persist and prefetch rows);
+ *   a tile (the probe's persist and prefetch rows: docs/tuning/transpose.md);
  *   they are not kept. Rows tried there that lost at both sizes and were
  *   removed from the table: the CS and NA hints on the 64 x 64 tile (the hint
  *   code stays), tiles 32 x 128 (256 threads) and 32 x 64 (128 threads, 16

@@ -21,11 +21,11 @@
 #             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
 #             SANITIZE_TOOLS narrows the four
 #             tools of the test sets; SANITIZE_TIMEOUT, default 400 s, bounds each shapes run)
-#   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (radix and
-#             onesweep sorts, reduce vec4, stream-K tuned, decoupled scan, stream-K tf32_tma;
+#   stress    tests/stress_gpu.c: the kernels whose blocks talk to each other (every hand
+#             sort, reduce and scan of the catalog, stream-K tuned, stream-K tf32_tma;
 #             STRESS_FAMILIES narrows them) ${STRESS_REPS:-500}
 #             times, first alone, then while a second process (compare --soak) loads the
-#             GPU; plus the pageable-copy race probe; log stress.txt (results/h200/sort_stress.txt)
+#             GPU; plus the pageable-copy race probe; log stress.txt (results/h200/tuning/sort_stress.txt)
 #   sanitize-full  racecheck and synccheck at full sizes: test_gpu_kernels (1M-key sorts,
 #             2^22-element reductions) and stress_gpu --reps 2 (every stressed kernel)
 #   fleet     compare-mpi built (-DCOMPARE_MPI=ON) and run with 2 ranks on the GPU
@@ -213,7 +213,7 @@ if has sanitize; then
             "$BUILD/compare" --interleave --ops sgemm,reduce --n 256 --elems 2^16 --reps 3 --max-reps 3 \
             --variants cublas_tf32,tuned,tf32_tma,cub,vec4,thrust --csv "$LOG/gate-$tool-interleave.csv"
     done
-    # one file with every sanitizer run's verdict, for results/h200/
+    # one file with every sanitizer run's verdict, for results/h200/tuning/
     for f in "$LOG"/sanitizer-*.log; do
         echo "== $(basename "$f" .log)"
         grep -E "^(seed|test_gpu|best|=+ (ERROR|RACECHECK) SUMMARY)|FAIL|ERROR " "$f"

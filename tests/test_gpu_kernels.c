@@ -1,5 +1,10 @@
 /* tests/test_gpu_kernels.c: the hand reduce and sort launchers and the shim,
- * called directly on inputs the variant test cannot make:
+ * called directly on inputs the variant test cannot make. The hand rows are
+ * the op's rows in the catalog (tests/catalog_rows.h: a new kernel is tested
+ * once its row is in the op's table), their scratch from the row's workspace
+ * hook, each row skipped where its supports hook declines; the library rows
+ * (cub, thrust) are called through the shim, and an op's library row the
+ * test has no call for fails it:
  *  - reduce on integer-valued floats (every partial sum exact, so the result
  *    must equal the exact sum: a dropped or doubled element cannot hide in a
  *    tolerance), at misaligned starts x+1, x+2, x+3 and awkward lengths;
@@ -15,6 +20,7 @@
 #include <time.h>
 #include <cuda_runtime_api.h>
 
+#include "catalog_rows.h"
 #include "reduce.h"
 #include "shim.h"
 #include "sort.h"
@@ -25,17 +31,11 @@
 
 // ---------------------------------------------------------------------------
 
-typedef struct {
-    const char *name;
-    reduce_launcher fn;
-} reduce_entry;
-
 static void test_reduce_exact(cudaStream_t s)
 {
-    static const reduce_entry hands[] = {{"interleaved", reduce_interleaved},
-                                         {"sequential", reduce_sequential},
-                                         {"shuffle", reduce_shuffle},
-                                         {"vec4", reduce_vec4}};
+    static const char *const libs[] = {"cub", "thrust"};
+    const variant *hands[CATALOG_ROWS_MAX];
+    const int nhands = catalog_hand_rows("reduce", hands, CATALOG_ROWS_MAX);
     static const long long lens[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257, 511, 512, 513, 1023, 1025, 4099,
                                      (1 << 20) + 3, (1 << 22) + 1};
     const char *quick = getenv("COMPARE_TEST_QUICK");
@@ -43,8 +43,14 @@ static void test_reduce_exact(cudaStream_t s)
     const long long maxn = (1 << 22) + 8;
     float *h = malloc((size_t)maxn * sizeof *h), *d, *out;
     void *scratch, *temp;
-    size_t sb = reduce_scratch_bytes(maxn), tb = 0;
+    size_t sb = 16, tb = 0;
     char msg[512];
+    catalog_check_library_rows("reduce", libs, 2);
+    for (int v = 0; v < nhands; v++) {
+        const plan_case pc = catalog_case("reduce", 0, 0, 0, maxn, NULL);
+        const size_t b = catalog_row_workspace(hands[v], &pc);
+        if (b > sb) sb = b;
+    }
     for (long long i = 0; i < maxn; i++) h[i] = (float)((int)(rng_next() % 5) - 2);
     CK(cudaMalloc((void **)&d, (size_t)maxn * 4));
     CK(cudaMalloc((void **)&out, 16));
@@ -61,13 +67,16 @@ static void test_reduce_exact(cudaStream_t s)
             long long exact = 0;
             float got;
             for (long long i = 0; i < n; i++) exact += (long long)h[off + i];
-            for (size_t v = 0; v < sizeof hands / sizeof hands[0]; v++) {
+            const plan_case pc = catalog_case("reduce", 0, 0, 0, n, NULL);
+            for (int v = 0; v < nhands; v++) {
+                const char *name = hands[v]->info.name;
+                if (!catalog_row_runs(hands[v], &pc)) continue;
                 CK(cudaMemsetAsync(out, 0xff, 4, s));
-                int rc = hands[v].fn(d + off, n, out, scratch, sb, s);
-                CHECK(rc == 0, "%s n=%lld off=%d: launch error %d", hands[v].name, n, off, rc);
+                int rc = ((reduce_launcher)hands[v]->fn)(d + off, n, out, scratch, sb, s);
+                CHECK(rc == 0, "%s n=%lld off=%d: launch error %d", name, n, off, rc);
                 CK(cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, s));
                 CK(cudaStreamSynchronize(s));
-                CHECK((double)got == (double)exact, "%s n=%lld off=%d: sum %.1f, exact %lld", hands[v].name, n, off,
+                CHECK((double)got == (double)exact, "%s n=%lld off=%d: sum %.1f, exact %lld", name, n, off,
                       (double)got, exact);
             }
             CHECK(shim_cub_reduce_f32(d + off, n, out, temp, tb, s, msg, sizeof msg) == 0, "cub: %s", msg);
@@ -77,15 +86,22 @@ static void test_reduce_exact(cudaStream_t s)
             CHECK(shim_thrust_reduce_f32(d + off, n, &got, s, msg, sizeof msg) == 0, "thrust: %s", msg);
             CHECK((double)got == (double)exact, "thrust n=%lld off=%d: %.1f vs %lld", n, off, (double)got, exact);
         }
-    /* called twice in a row: no state left behind by the first call */
-    for (int rep = 0; rep < 3; rep++) {
-        float got;
-        long long exact = 0;
-        for (long long i = 0; i < 1000; i++) exact += (long long)h[i];
-        CHECK(reduce_vec4(d, 1000, out, scratch, sb, s) == 0, "vec4 repeat launch");
-        CK(cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, s));
-        CK(cudaStreamSynchronize(s));
-        CHECK((double)got == (double)exact, "vec4 repeat %d: %.1f vs %lld", rep, (double)got, exact);
+    /* each row called three times in a row: no state left behind by a call
+     * (vec4's last-block ticket) */
+    for (int v = 0; v < nhands; v++) {
+        const plan_case pc = catalog_case("reduce", 0, 0, 0, 1000, NULL);
+        if (!catalog_row_runs(hands[v], &pc)) continue;
+        for (int rep = 0; rep < 3; rep++) {
+            float got;
+            long long exact = 0;
+            for (long long i = 0; i < 1000; i++) exact += (long long)h[i];
+            CHECK(((reduce_launcher)hands[v]->fn)(d, 1000, out, scratch, sb, s) == 0, "%s repeat launch",
+                  hands[v]->info.name);
+            CK(cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, s));
+            CK(cudaStreamSynchronize(s));
+            CHECK((double)got == (double)exact, "%s repeat %d: %.1f vs %lld", hands[v]->info.name, rep, (double)got,
+                  exact);
+        }
     }
     cudaFree(d);
     cudaFree(out);
@@ -96,26 +112,46 @@ static void test_reduce_exact(cudaStream_t s)
 
 // ---------------------------------------------------------------------------
 
+/* row v of the hand sorts on n keys (u32 or f32 by is_float) */
+static int sort_row(const variant *v, int is_float, const void *in, void *out, long long n, void *scratch, size_t sb,
+                    cudaStream_t s)
+{
+    return is_float ? ((sort_f32_launcher)v->fn2)(in, out, n, scratch, sb, s)
+                    : ((sort_u32_launcher)v->fn)(in, out, n, scratch, sb, s);
+}
+
 static void test_sort_patterns(cudaStream_t s)
 {
     static const size_t lens[] = SORTCASES_LENGTHS;
+    static const char *const libs[] = {"cub", "cub_i32", "thrust"};
+    const variant *hands[CATALOG_ROWS_MAX];
+    const int nhands = catalog_hand_rows("sort", hands, CATALOG_ROWS_MAX);
     const char *quick = getenv("COMPARE_TEST_QUICK");
     const size_t nlens = quick && strcmp(quick, "1") == 0 ? SORTCASES_QUICK : sizeof lens / sizeof lens[0];
     const size_t maxn = 1 << 20;
     uint32_t *h = malloc(maxn * 4), *ref = malloc(maxn * 4), *tmp = malloc(maxn * 4), *got = malloc(maxn * 4);
-    void *din, *dout, *scratch, *scratch_os, *temp;
-    size_t sb = sort_radix_scratch_bytes((long long)maxn), sb_os = sort_onesweep_scratch_bytes((long long)maxn), tb = 0;
+    void *din, *dout, *scratch[CATALOG_ROWS_MAX], *temp;
+    size_t sb[CATALOG_ROWS_MAX], tb = 0;
     char msg[512];
+    catalog_check_library_rows("sort", libs, 3);
     CK(cudaMalloc(&din, maxn * 4));
     CK(cudaMalloc(&dout, maxn * 4));
-    CK(cudaMalloc(&scratch, sb));
-    CK(cudaMalloc(&scratch_os, sb_os));
+    /* each row's scratch for the largest case, from its workspace hook */
+    for (int v = 0; v < nhands; v++) {
+        const plan_case pu = catalog_case("sort", 0, 0, 0, (long long)maxn, "u32");
+        const plan_case pf = catalog_case("sort", 0, 0, 0, (long long)maxn, "f32");
+        const size_t bu = catalog_row_workspace(hands[v], &pu), bf = catalog_row_workspace(hands[v], &pf);
+        sb[v] = bu > bf ? bu : bf;
+        CHECK(sb[v] > 0, "%s: no scratch bytes at n = %zu", hands[v]->info.name, maxn);
+        CK(cudaMalloc(&scratch[v], sb[v] ? sb[v] : 16));
+    }
     CHECK(shim_cub_sort_temp_bytes((long long)maxn, &tb, msg, sizeof msg) == 0, "cub sort temp: %s", msg);
     CK(cudaMalloc(&temp, tb ? tb : 16));
     for (int is_float = 0; is_float < 2; is_float++)
         for (int pat = 0; pat < PAT_COUNT; pat++)
             for (size_t li = 0; li < nlens; li++) {
                 size_t n = lens[li];
+                const plan_case pc = catalog_case("sort", 0, 0, 0, (long long)n, is_float ? "f32" : "u32");
                 make_keys(h, n, pat, is_float);
                 memcpy(ref, h, n * 4);
                 if (is_float) sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
@@ -126,26 +162,24 @@ static void test_sort_patterns(cudaStream_t s)
                  * below then read din while it is being written (the cause of
                  * the "radix f32 ... keys differ" failures, see tests/stress.c). */
                 CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
-                for (int impl = 0; impl < 5; impl++) {
-                    const char *name = impl == 0   ? "radix"
-                                       : impl == 1 ? "cub (32-bit offsets)"
-                                       : impl == 2 ? "thrust"
-                                       : impl == 3 ? "onesweep"
-                                                   : "cub (64-bit offsets)";
+                /* the hand rows, then cub with 32-bit offsets, thrust, cub with 64-bit offsets */
+                for (int impl = 0; impl < nhands + 3; impl++) {
+                    const int lib = impl - nhands;
+                    const char *name = lib < 0    ? hands[impl]->info.name
+                                       : lib == 0 ? "cub_i32 (32-bit offsets)"
+                                       : lib == 1 ? "thrust"
+                                                  : "cub (64-bit offsets)";
                     int rc;
                     size_t bad = 0, first = 0;
+                    if (lib < 0 && !catalog_row_runs(hands[impl], &pc)) continue;
                     CK(cudaMemsetAsync(dout, 0xff, n * 4, s));
-                    if (impl == 0)
-                        rc = is_float ? sort_radix_f32(din, dout, (long long)n, scratch, sb, s)
-                                      : sort_radix_u32(din, dout, (long long)n, scratch, sb, s);
-                    else if (impl == 1 || impl == 4) {
-                        const int bits = impl == 1 ? 32 : 64;
+                    if (lib < 0)
+                        rc = sort_row(hands[impl], is_float, din, dout, (long long)n, scratch[impl], sb[impl], s);
+                    else if (lib == 0 || lib == 2) {
+                        const int bits = lib == 0 ? 32 : 64;
                         rc = is_float ? shim_cub_sort_f32(din, dout, (long long)n, temp, tb, bits, s, msg, sizeof msg)
                                       : shim_cub_sort_u32(din, dout, (long long)n, temp, tb, bits, s, msg, sizeof msg);
                     }
-                    else if (impl == 3)
-                        rc = is_float ? sort_onesweep_f32(din, dout, (long long)n, scratch_os, sb_os, s)
-                                      : sort_onesweep_u32(din, dout, (long long)n, scratch_os, sb_os, s);
                     else {
                         CK(cudaMemcpyAsync(dout, din, n * 4, cudaMemcpyDeviceToDevice, s));
                         rc = is_float ? shim_thrust_sort_f32(dout, (long long)n, s, msg, sizeof msg)
@@ -167,21 +201,21 @@ static void test_sort_patterns(cudaStream_t s)
                 CK(cudaStreamSynchronize(s));
                 CHECK(memcmp(got, h, n * 4) == 0, "input modified (%s n=%zu)", pat_names[pat], n);
             }
-    /* NaNs in the hand sort: placed by key order like the CPU reference */
+    /* NaNs in the hand sorts: placed by key order like the CPU reference */
     {
         size_t n = 1000;
+        const plan_case pc = catalog_case("sort", 0, 0, 0, (long long)n, "f32");
         make_keys(h, n, PAT_RANDOM, 1);
         h[10] = 0x7fc00000u; /* +qNaN: after +inf */
         h[20] = 0xffc00000u; /* -qNaN: before -inf */
         memcpy(ref, h, n * 4);
         sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
         CK(cudaMemcpyAsync(din, h, n * 4, cudaMemcpyHostToDevice, s));
-        for (int impl = 0; impl < 2; impl++) {
-            const char *name = impl == 0 ? "radix" : "onesweep";
+        for (int v = 0; v < nhands; v++) {
+            const char *name = hands[v]->info.name;
+            if (!catalog_row_runs(hands[v], &pc)) continue;
             CK(cudaMemsetAsync(dout, 0xff, n * 4, s));
-            CHECK((impl == 0 ? sort_radix_f32(din, dout, (long long)n, scratch, sb, s)
-                             : sort_onesweep_f32(din, dout, (long long)n, scratch_os, sb_os, s)) == 0,
-                  "%s NaN launch", name);
+            CHECK(sort_row(hands[v], 1, din, dout, (long long)n, scratch[v], sb[v], s) == 0, "%s NaN launch", name);
             CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
             CK(cudaStreamSynchronize(s));
             CHECK(memcmp(got, ref, n * 4) == 0, "%s with NaNs differs from the CPU order", name);
@@ -192,20 +226,17 @@ static void test_sort_patterns(cudaStream_t s)
     /* the hand sorts in place (in == out), across several tiles and a partial one */
     for (int is_float = 0; is_float < 2; is_float++) {
         size_t n = 65537;
+        const plan_case pc = catalog_case("sort", 0, 0, 0, (long long)n, is_float ? "f32" : "u32");
         make_keys(h, n, PAT_RANDOM, is_float);
         memcpy(ref, h, n * 4);
         if (is_float) sortkey_cpu_radix_f32((float *)ref, (float *)tmp, n);
         else sortkey_cpu_radix_u32(ref, tmp, n);
-        for (int impl = 0; impl < 2; impl++) {
-            const char *name = impl == 0 ? "radix" : "onesweep";
+        for (int v = 0; v < nhands; v++) {
+            const char *name = hands[v]->info.name;
             int rc;
+            if (!catalog_row_runs(hands[v], &pc)) continue;
             CK(cudaMemcpyAsync(dout, h, n * 4, cudaMemcpyHostToDevice, s));
-            if (impl == 0)
-                rc = is_float ? sort_radix_f32(dout, dout, (long long)n, scratch, sb, s)
-                              : sort_radix_u32(dout, dout, (long long)n, scratch, sb, s);
-            else
-                rc = is_float ? sort_onesweep_f32(dout, dout, (long long)n, scratch_os, sb_os, s)
-                              : sort_onesweep_u32(dout, dout, (long long)n, scratch_os, sb_os, s);
+            rc = sort_row(hands[v], is_float, dout, dout, (long long)n, scratch[v], sb[v], s);
             CHECK(rc == 0, "%s %s in place: error %d", name, is_float ? "f32" : "u32", rc);
             CK(cudaMemcpyAsync(got, dout, n * 4, cudaMemcpyDeviceToHost, s));
             CK(cudaStreamSynchronize(s));
@@ -213,27 +244,30 @@ static void test_sort_patterns(cudaStream_t s)
                   is_float ? "f32" : "u32");
         }
     }
-    /* bad arguments: cudaErrorInvalidValue, nothing launched (no sticky error) */
-    CHECK(sort_radix_scratch_bytes(0) == 0 && sort_radix_scratch_bytes(1LL << 31) == 0,
-          "radix scratch bytes out of range");
-    CHECK(sort_onesweep_scratch_bytes(0) == 0 && sort_onesweep_scratch_bytes(1LL << 31) == 0,
-          "onesweep scratch bytes out of range");
-    CHECK(sort_onesweep_scratch_bytes(1) > 0 && sort_onesweep_scratch_bytes((1LL << 31) - 1) > 0,
-          "onesweep scratch bytes in range");
-    CHECK(sort_onesweep_u32(din, dout, 0, scratch_os, sb_os, s) == (int)cudaErrorInvalidValue, "onesweep n = 0");
-    CHECK(sort_onesweep_u32(din, dout, 1LL << 31, scratch_os, sb_os, s) == (int)cudaErrorInvalidValue,
-          "onesweep n = 2^31");
-    CHECK(sort_onesweep_f32(din, dout, 1000, scratch_os, sort_onesweep_scratch_bytes(1000) - 1, s) ==
-              (int)cudaErrorInvalidValue,
-          "onesweep scratch too small");
-    CHECK(sort_onesweep_u32(NULL, dout, 1000, scratch_os, sb_os, s) == (int)cudaErrorInvalidValue, "onesweep in NULL");
-    CHECK(sort_radix_u32(din, dout, 0, scratch, sb, s) == (int)cudaErrorInvalidValue, "radix n = 0");
+    /* bad arguments (sort.h's contract, the same for every hand sort):
+     * cudaErrorInvalidValue, nothing launched (no sticky error); the scratch
+     * query 0 out of range */
+    for (int v = 0; v < nhands; v++) {
+        const char *name = hands[v]->info.name;
+        const sort_scratch_query bytes = (sort_scratch_query)hands[v]->aux;
+        CHECK(bytes != NULL, "%s: no scratch query (variant.aux)", name);
+        if (bytes == NULL) continue;
+        CHECK(bytes(0) == 0 && bytes(1LL << 31) == 0, "%s scratch bytes out of range", name);
+        CHECK(bytes(1) > 0 && bytes((1LL << 31) - 1) > 0, "%s scratch bytes in range", name);
+        CHECK(sort_row(hands[v], 0, din, dout, 0, scratch[v], sb[v], s) == (int)cudaErrorInvalidValue, "%s n = 0",
+              name);
+        CHECK(sort_row(hands[v], 0, din, dout, 1LL << 31, scratch[v], sb[v], s) == (int)cudaErrorInvalidValue,
+              "%s n = 2^31", name);
+        CHECK(sort_row(hands[v], 1, din, dout, 1000, scratch[v], bytes(1000) - 1, s) == (int)cudaErrorInvalidValue,
+              "%s scratch too small", name);
+        CHECK(sort_row(hands[v], 0, NULL, dout, 1000, scratch[v], sb[v], s) == (int)cudaErrorInvalidValue,
+              "%s in NULL", name);
+    }
     CK(cudaStreamSynchronize(s));
     CHECK(cudaGetLastError() == cudaSuccess, "an error was left behind by the bad-argument calls");
     cudaFree(din);
     cudaFree(dout);
-    cudaFree(scratch);
-    cudaFree(scratch_os);
+    for (int v = 0; v < nhands; v++) cudaFree(scratch[v]);
     cudaFree(temp);
     free(h);
     free(ref);

@@ -19,6 +19,11 @@
  *    0xff patterns;
  *  - every launcher twice in a row (no state left behind), and the argument
  *    checks.
+ * The hand rows are each op's rows in the catalog (tests/catalog_rows.h: a
+ * kernel added to an op's table is tested with no change here), skipped
+ * where the row's supports hook declines, scan's scratch sized by the rows'
+ * workspace hooks; the library rows are called through blas.h and the shim,
+ * and an op's library row this test has no call for fails it.
  * All copies are cudaMemcpyAsync/cudaMemsetAsync on the test's non-blocking
  * stream, which is synchronised before the host reads a result (a pageable
  * cudaMemcpy runs on the legacy stream, returns before its DMA lands and is
@@ -32,6 +37,7 @@
 #include <cuda_runtime_api.h>
 
 #include "blas.h"
+#include "catalog_rows.h"
 #include "histogram.h"
 #include "kernel_ran.h"
 #include "scan.h"
@@ -80,6 +86,55 @@ static void fetch(void *dst, const void *src, size_t bytes, cudaStream_t s)
     CK(cudaStreamSynchronize(s));
 }
 
+/* A row this test calls: one of an op's hand rows from the catalog (its
+ * launchers v->fn and v->fn2, of the contract the op's file documents), or a
+ * library row through the test's own call (row NULL). */
+typedef struct {
+    const char *name;
+    variant_fn fn, fn2;
+    const variant *row;
+} lab_row;
+
+#define LAB_LIBS_MAX 4
+#define LAB_ROWS_MAX (CATALOG_ROWS_MAX + LAB_LIBS_MAX)
+
+/* Fills rows with op's hand rows (each with a second launcher when two is
+ * set), then libs[0 .. nlibs), every library row of the op being among them;
+ * the hand rows' count in *hands, all rows' returned. */
+static int lab_rows(const char *op, const lab_row *libs, int nlibs, int two, lab_row *rows, int *hands)
+{
+    const variant *h[CATALOG_ROWS_MAX];
+    const char *names[LAB_LIBS_MAX];
+    const int n = catalog_hand_rows(op, h, CATALOG_ROWS_MAX);
+    for (int v = 0; v < n; v++) {
+        rows[v] = (lab_row){h[v]->info.name, h[v]->fn, h[v]->fn2, h[v]};
+        CHECK(!two || h[v]->fn2 != NULL, "%s %s: no second launcher (fn2)", op, h[v]->info.name);
+    }
+    for (int l = 0; l < nlibs && l < LAB_LIBS_MAX; l++) {
+        rows[n + l] = libs[l];
+        names[l] = libs[l].name;
+    }
+    catalog_check_library_rows(op, names, nlibs);
+    *hands = n;
+    return n + nlibs;
+}
+
+static lab_row transposes[LAB_ROWS_MAX], hists[LAB_ROWS_MAX], scans[LAB_ROWS_MAX];
+static int n_transposes, n_transpose_hands, n_hists, n_hist_hands, n_scans, n_scan_hands;
+
+/* 1 when a hand row takes this case on this device (its supports hook; a
+ * SKIP line says why not); library rows (row NULL) are the test's own calls.
+ * The repeat loops ask once, before a row's first call:
+ * rep < 2 && (rep || row_takes(...)). */
+static int row_takes(const variant *row, const char *op, long long m, long long n, long long elems,
+                     const char *type)
+{
+    plan_case pc;
+    if (row == NULL) return 1;
+    pc = catalog_case(op, m, n, 0, elems, type);
+    return catalog_row_runs(row, &pc);
+}
+
 static int report_lib(int rc, const char *what)
 {
     if (rc != 0)
@@ -95,14 +150,6 @@ static int lib_transpose(const float *in, float *out, int m, int n, cudaStream_t
     return blas_transpose(g_blas, in, out, m, n);
 }
 
-static const struct {
-    const char *name;
-    transpose_launcher fn;
-} transposes[] = {{"naive", transpose_naive},
-                  {"tiled", transpose_tiled},
-                  {"tiled_padded", transpose_tiled_padded},
-                  {"fast", transpose_fast},
-                  {"cublas_geam", lib_transpose}};
 
 /* COMPARE_TEST_QUICK=1 (under the slower compute-sanitizer tools): only the
  * cases up to this many elements (every tile edge still crossed) */
@@ -139,12 +186,12 @@ static void test_transpose(cudaStream_t s)
         if (labs_skip((long long)elems)) continue;
         for (size_t oi = 0; oi < noff; oi++) {
             const int io = offsets[oi][0], oo = offsets[oi][1];
-            for (size_t v = 0; v < sizeof transposes / sizeof transposes[0]; v++)
-                for (int rep = 0; rep < 2; rep++) {
+            for (int v = 0; v < n_transposes; v++)
+                for (int rep = 0; rep < 2 && (rep || row_takes(transposes[v].row, "transpose", m, n, 0, NULL)); rep++) {
                     /* poison [d_out, d_out + oo + elems + 2): guards before and after */
                     CK(cudaMemsetAsync(d_out, 0xff, (oo + elems + 2) * 4, s));
                     kernel_ran_clear();
-                    int rc = transposes[v].fn(d_in + io, d_out + oo, m, n, s);
+                    int rc = ((transpose_launcher)transposes[v].fn)(d_in + io, d_out + oo, m, n, s);
                     CHECK(rc == 0, "%s %dx%d in+%d out+%d: error %d", transposes[v].name, m, n, io, oo, rc);
                     fetch(h_out, d_out, (oo + elems + 2) * 4, s);
                     size_t bad = 0, first = 0;
@@ -160,7 +207,7 @@ static void test_transpose(cudaStream_t s)
                     CHECK(got[elems] == 0xffffffffu && got[elems + 1] == 0xffffffffu &&
                               (oo == 0 || h_out[0] == 0xffffffffu),
                           "%s %dx%d in+%d out+%d: wrote outside the output", transposes[v].name, m, n, io, oo);
-                    if (transposes[v].fn == transpose_fast) {
+                    if ((transpose_launcher)transposes[v].fn == transpose_fast) {
                         const int vec = m % 4 == 0 && n % 4 == 0 && io == 0 && oo == 0;
                         const char *k = kernel_ran_name();
                         CHECK(k != NULL && (strstr(k, "vec4") != NULL) == vec,
@@ -171,12 +218,14 @@ static void test_transpose(cudaStream_t s)
         }
     }
     /* argument checks: nothing launched, cudaErrorInvalidValue */
-    for (size_t v = 0; v < 4; v++) {
-        CHECK(transposes[v].fn(d_in, d_out, 0, 5, s) == (int)cudaErrorInvalidValue, "%s: m = 0 accepted",
+    for (int v = 0; v < n_transpose_hands; v++) {
+        const transpose_launcher fn = (transpose_launcher)transposes[v].fn;
+        if (!row_takes(transposes[v].row, "transpose", 4, 4, 0, NULL)) continue;
+        CHECK(fn(d_in, d_out, 0, 5, s) == (int)cudaErrorInvalidValue, "%s: m = 0 accepted",
               transposes[v].name);
-        CHECK(transposes[v].fn(d_in, d_out, 5, -1, s) == (int)cudaErrorInvalidValue, "%s: n = -1 accepted",
+        CHECK(fn(d_in, d_out, 5, -1, s) == (int)cudaErrorInvalidValue, "%s: n = -1 accepted",
               transposes[v].name);
-        CHECK(transposes[v].fn(d_in, d_in, 4, 4, s) == (int)cudaErrorInvalidValue, "%s: in == out accepted",
+        CHECK(fn(d_in, d_in, 4, 4, s) == (int)cudaErrorInvalidValue, "%s: in == out accepted",
               transposes[v].name);
     }
     CK(cudaStreamSynchronize(s));
@@ -204,21 +253,6 @@ static int lib_cub_hist_f32(const float *x, long long n, float lo, float hi, uns
                       "cub histogram f32");
 }
 
-static const struct {
-    const char *name;
-    histogram_u8_launcher fn;
-} hist_u8[] = {{"global_atomic", histogram_global_atomic_u8},
-               {"shared_private", histogram_shared_private_u8},
-               {"fast", histogram_fast_u8},
-               {"cub", lib_cub_hist_u8}};
-
-static const struct {
-    const char *name;
-    histogram_f32_launcher fn;
-} hist_f32[] = {{"global_atomic", histogram_global_atomic_f32},
-                {"shared_private", histogram_shared_private_f32},
-                {"fast", histogram_fast_f32},
-                {"cub", lib_cub_hist_f32}};
 
 static const long long hist_lens[] = {1, 2, 31, 33, 1000, 4097, 65537, 1 << 20, (1 << 22) + 3};
 #define HIST_MAX_N ((1LL << 22) + 3)
@@ -299,21 +333,23 @@ static void test_histogram_u8(cudaStream_t s, uint8_t *d_x, unsigned int *d_bins
                 memset(ref, 0, sizeof ref);
                 for (long long i = 0; i < n; i++)
                     ref[h_x[off + i]]++;
-                for (size_t v = 0; v < sizeof hist_u8 / sizeof hist_u8[0]; v++)
-                    for (int rep = 0; rep < 2; rep++) {
+                for (int v = 0; v < n_hists; v++)
+                    for (int rep = 0; rep < 2 && (rep || row_takes(hists[v].row, "histogram", 0, 0, n, "u8")); rep++) {
                         CK(cudaMemsetAsync(d_bins, 0xab, HISTOGRAM_U8_BINS * 4, s));
-                        int rc = hist_u8[v].fn(d_x + off, n, d_bins, s);
-                        hist_check_counts(kinds[kind], hist_u8[v].name, n, off, ref, HISTOGRAM_U8_BINS, d_bins,
+                        int rc = ((histogram_u8_launcher)hists[v].fn)(d_x + off, n, d_bins, s);
+                        hist_check_counts(kinds[kind], hists[v].name, n, off, ref, HISTOGRAM_U8_BINS, d_bins,
                                           h_bins, rep, rc, s);
                     }
             }
         }
     }
-    for (size_t v = 0; v < 3; v++) {
-        CHECK(hist_u8[v].fn(d_x, 0, d_bins, s) == (int)cudaErrorInvalidValue, "u8 %s: n = 0 accepted",
-              hist_u8[v].name);
-        CHECK(hist_u8[v].fn(d_x, 10, NULL, s) == (int)cudaErrorInvalidValue, "u8 %s: NULL bins accepted",
-              hist_u8[v].name);
+    for (int v = 0; v < n_hist_hands; v++) {
+        const histogram_u8_launcher fn = (histogram_u8_launcher)hists[v].fn;
+        if (!row_takes(hists[v].row, "histogram", 0, 0, 10, "u8")) continue;
+        CHECK(fn(d_x, 0, d_bins, s) == (int)cudaErrorInvalidValue, "u8 %s: n = 0 accepted",
+              hists[v].name);
+        CHECK(fn(d_x, 10, NULL, s) == (int)cudaErrorInvalidValue, "u8 %s: NULL bins accepted",
+              hists[v].name);
     }
     free(h_x);
 }
@@ -377,11 +413,12 @@ static void test_histogram_f32(cudaStream_t s, float *d_x, unsigned int *d_bins)
                         if (b >= 0)
                             ref[b]++;
                     }
-                    for (size_t v = 0; v < sizeof hist_f32 / sizeof hist_f32[0]; v++)
-                        for (int rep = 0; rep < 2; rep++) {
+                    for (int v = 0; v < n_hists; v++)
+                        for (int rep = 0; rep < 2 && (rep || row_takes(hists[v].row, "histogram", 0, 0, n, "f32"));
+                             rep++) {
                             CK(cudaMemsetAsync(d_bins, 0xab, HISTOGRAM_F32_BINS * 4, s));
-                            int rc = hist_f32[v].fn(d_x + off, n, lo, hi, d_bins, s);
-                            hist_check_counts(what, hist_f32[v].name, n, off, ref, HISTOGRAM_F32_BINS, d_bins,
+                            int rc = ((histogram_f32_launcher)hists[v].fn2)(d_x + off, n, lo, hi, d_bins, s);
+                            hist_check_counts(what, hists[v].name, n, off, ref, HISTOGRAM_F32_BINS, d_bins,
                                               h_bins, rep, rc, s);
                         }
                 }
@@ -398,30 +435,33 @@ static void test_histogram_f32(cudaStream_t s, float *d_x, unsigned int *d_bins)
         for (int j = 0; j < 40; j++)
             vals[j] = j % 2 ? x : lo + 0.5f;
         CK(cudaMemcpyAsync(d_x, vals, sizeof vals, cudaMemcpyHostToDevice, s));
-        for (size_t v = 0; v < 3; v++) {
+        for (int v = 0; v < n_hist_hands; v++) {
+            if (!row_takes(hists[v].row, "histogram", 0, 0, 40, "f32")) continue;
             CK(cudaMemsetAsync(d_bins, 0xab, HISTOGRAM_F32_BINS * 4, s));
-            int rc = hist_f32[v].fn(d_x, 40, lo, hi, d_bins, s);
-            CHECK(rc == 0, "clamp %s: error %d", hist_f32[v].name, rc);
+            int rc = ((histogram_f32_launcher)hists[v].fn2)(d_x, 40, lo, hi, d_bins, s);
+            CHECK(rc == 0, "clamp %s: error %d", hists[v].name, rc);
             fetch(h_bins, d_bins, HISTOGRAM_F32_BINS * 4, s);
             int b_mid = ref_bin_f32(lo + 0.5f, lo, hi, r);
             unsigned int total = 0;
             for (int b = 0; b < HISTOGRAM_F32_BINS; b++)
                 total += h_bins[b];
             CHECK(h_bins[HISTOGRAM_F32_BINS - 1] == 20 && h_bins[b_mid] == 20 && total == 40,
-                  "clamp %s: last bin %u, bin %d %u, total %u (expected 20, 20, 40)", hist_f32[v].name,
+                  "clamp %s: last bin %u, bin %d %u, total %u (expected 20, 20, 40)", hists[v].name,
                   h_bins[HISTOGRAM_F32_BINS - 1], b_mid, h_bins[b_mid], total);
         }
     }
-    for (size_t v = 0; v < 3; v++) {
-        CHECK(hist_f32[v].fn(d_x, 10, 1.0f, 1.0f, d_bins, s) == (int)cudaErrorInvalidValue,
-              "f32 %s: lo == hi accepted", hist_f32[v].name);
-        CHECK(hist_f32[v].fn(d_x, 10, 0.0f, INFINITY, d_bins, s) == (int)cudaErrorInvalidValue,
-              "f32 %s: hi = inf accepted", hist_f32[v].name);
-        CHECK(hist_f32[v].fn(d_x, 0, 0.0f, 1.0f, d_bins, s) == (int)cudaErrorInvalidValue,
-              "f32 %s: n = 0 accepted", hist_f32[v].name);
-        CHECK(hist_f32[v].fn((const float *)((const char *)d_x + 2), 10, 0.0f, 1.0f, d_bins, s) ==
+    for (int v = 0; v < n_hist_hands; v++) {
+        const histogram_f32_launcher fn = (histogram_f32_launcher)hists[v].fn2;
+        if (!row_takes(hists[v].row, "histogram", 0, 0, 10, "f32")) continue;
+        CHECK(fn(d_x, 10, 1.0f, 1.0f, d_bins, s) == (int)cudaErrorInvalidValue,
+              "f32 %s: lo == hi accepted", hists[v].name);
+        CHECK(fn(d_x, 10, 0.0f, INFINITY, d_bins, s) == (int)cudaErrorInvalidValue,
+              "f32 %s: hi = inf accepted", hists[v].name);
+        CHECK(fn(d_x, 0, 0.0f, 1.0f, d_bins, s) == (int)cudaErrorInvalidValue,
+              "f32 %s: n = 0 accepted", hists[v].name);
+        CHECK(fn((const float *)((const char *)d_x + 2), 10, 0.0f, 1.0f, d_bins, s) ==
                   (int)cudaErrorInvalidValue,
-              "f32 %s: a float pointer off by 2 bytes accepted", hist_f32[v].name);
+              "f32 %s: a float pointer off by 2 bytes accepted", hists[v].name);
     }
     free(h_x);
     free(ref);
@@ -491,23 +531,6 @@ static int lib_thrust_scan_i32(const int32_t *in, int32_t *out, long long n, voi
     return report_lib(shim_thrust_scan_i32(in, out, n, s, g_msg, sizeof g_msg), "thrust scan i32");
 }
 
-#define SCAN_HANDS 3 /* the first three rows of each table are hand kernels */
-static const struct {
-    const char *name;
-    scan_f32_launcher fn;
-} scan_f32[] = {{"hillis_steele", scan_hillis_steele_f32},
-                {"blelloch", scan_blelloch_f32},
-                {"decoupled", scan_decoupled_f32},
-                {"cub", lib_cub_scan_f32},
-                {"thrust", lib_thrust_scan_f32}};
-static const struct {
-    const char *name;
-    scan_i32_launcher fn;
-} scan_i32[] = {{"hillis_steele", scan_hillis_steele_i32},
-                {"blelloch", scan_blelloch_i32},
-                {"decoupled", scan_decoupled_i32},
-                {"cub", lib_cub_scan_i32},
-                {"thrust", lib_thrust_scan_i32}};
 
 /* 2943..2945: the scalar (misaligned) decoupled tile's edge; 3583..3585: the vector tile's */
 static const long long scan_lens[] = {1,    2,    31,   33,   1000, 1023,  1024,    1025,          2943,
@@ -560,11 +583,11 @@ static void test_scan_f32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
                     ref[i] = acc;
                     abs_sum[i] = aacc;
                 }
-                for (size_t v = 0; v < sizeof scan_f32 / sizeof scan_f32[0]; v++)
-                    for (int rep = 0; rep < 2; rep++) {
+                for (int v = 0; v < n_scans; v++)
+                    for (int rep = 0; rep < 2 && (rep || row_takes(scans[v].row, "scan", 0, 0, n, "f32")); rep++) {
                         CK(cudaMemsetAsync(d_out, 0xff, (oo + n + 2) * 4, s));
-                        int rc = scan_f32[v].fn(d_in + io, d_out + oo, n, scratch, sb, s);
-                        CHECK(rc == 0, "scan f32 %s n=%lld: error %d", scan_f32[v].name, n, rc);
+                        int rc = ((scan_f32_launcher)scans[v].fn2)(d_in + io, d_out + oo, n, scratch, sb, s);
+                        CHECK(rc == 0, "scan f32 %s n=%lld: error %d", scans[v].name, n, rc);
                         fetch(h_y, d_out, (oo + n + 2) * 4, s);
                         const float *y = h_y + oo;
                         long long bad = 0, first = 0;
@@ -579,17 +602,17 @@ static void test_scan_f32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
                         CHECK(bad == 0,
                               "scan f32 %s %s n=%lld in+%d out+%d rep %d: %lld wrong, first [%lld] = %.9g vs %.9g "
                               "(tol %.3g x %.6g)",
-                              scan_f32[v].name, kinds[kind], n, io, oo, rep, bad, first, (double)y[first], ref[first],
+                              scans[v].name, kinds[kind], n, io, oo, rep, bad, first, (double)y[first], ref[first],
                               tol, abs_sum[first]);
                         uint32_t g0, g1, g2;
                         memcpy(&g0, &y[n], 4);
                         memcpy(&g1, &y[n + 1], 4);
                         memcpy(&g2, h_y, 4);
                         CHECK(g0 == 0xffffffffu && g1 == 0xffffffffu && (oo == 0 || g2 == 0xffffffffu),
-                              "scan f32 %s n=%lld: wrote outside the output", scan_f32[v].name, n);
+                              "scan f32 %s n=%lld: wrote outside the output", scans[v].name, n);
                         if (kind == 1 && n == (1 << 22) + 3 && rep == 0)
                             printf("scan f32 %-13s n=%lld uniform[0,1): worst |err| / A_i = %.3g (tol %.3g)\n",
-                                   scan_f32[v].name, n, worst, tol);
+                                   scans[v].name, n, worst, tol);
                     }
             }
         }
@@ -627,12 +650,12 @@ static void test_scan_i32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
                     acc += (uint32_t)h_x[io + i];
                     ref[i] = (int32_t)acc;
                 }
-                const size_t nv = kind == 0 ? sizeof scan_i32 / sizeof scan_i32[0] : SCAN_HANDS;
-                for (size_t v = 0; v < nv; v++)
-                    for (int rep = 0; rep < 2; rep++) {
+                const int nv = kind == 0 ? n_scans : n_scan_hands;
+                for (int v = 0; v < nv; v++)
+                    for (int rep = 0; rep < 2 && (rep || row_takes(scans[v].row, "scan", 0, 0, n, "i32")); rep++) {
                         CK(cudaMemsetAsync(d_out, 0x7f, (oo + n + 2) * 4, s));
-                        int rc = scan_i32[v].fn(d_in + io, d_out + oo, n, scratch, sb, s);
-                        CHECK(rc == 0, "scan i32 %s n=%lld: error %d", scan_i32[v].name, n, rc);
+                        int rc = ((scan_i32_launcher)scans[v].fn)(d_in + io, d_out + oo, n, scratch, sb, s);
+                        CHECK(rc == 0, "scan i32 %s n=%lld: error %d", scans[v].name, n, rc);
                         fetch(h_y, d_out, (oo + n + 2) * 4, s);
                         const int32_t *y = h_y + oo;
                         long long bad = 0, first = 0;
@@ -640,10 +663,10 @@ static void test_scan_i32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
                             if (y[i] != ref[i] && !bad++)
                                 first = i;
                         CHECK(bad == 0, "scan i32 %s %s n=%lld in+%d out+%d rep %d: %lld wrong, first [%lld] = %d vs %d",
-                              scan_i32[v].name, kind ? "wrapping" : "small", n, io, oo, rep, bad, first, y[first],
+                              scans[v].name, kind ? "wrapping" : "small", n, io, oo, rep, bad, first, y[first],
                               ref[first]);
                         CHECK(y[n] == 0x7f7f7f7f && y[n + 1] == 0x7f7f7f7f && (oo == 0 || h_y[0] == 0x7f7f7f7f),
-                              "scan i32 %s n=%lld: wrote outside the output", scan_i32[v].name, n);
+                              "scan i32 %s n=%lld: wrote outside the output", scans[v].name, n);
                     }
             }
         }
@@ -658,25 +681,29 @@ static void test_scan_i32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
             int32_t run = 0;
             for (long long i = 0; i < n; i++)
                 ref[i] = run += h_x[i];
-            for (size_t v = 0; v < sizeof scan_i32 / sizeof scan_i32[0]; v++) {
+            for (int v = 0; v < n_scans; v++) {
+                if (!row_takes(scans[v].row, "scan", 0, 0, n, "i32")) continue;
                 CK(cudaMemcpyAsync(d_out, h_x, (size_t)n * 4, cudaMemcpyHostToDevice, s));
-                int rc = scan_i32[v].fn(d_out, d_out, n, scratch, sb, s);
-                CHECK(rc == 0, "in-place scan i32 %s n=%lld: error %d", scan_i32[v].name, n, rc);
+                int rc = ((scan_i32_launcher)scans[v].fn)(d_out, d_out, n, scratch, sb, s);
+                CHECK(rc == 0, "in-place scan i32 %s n=%lld: error %d", scans[v].name, n, rc);
                 fetch(h_y, d_out, (size_t)n * 4, s);
-                CHECK(memcmp(h_y, ref, (size_t)n * 4) == 0, "in-place scan i32 %s n=%lld differs", scan_i32[v].name,
+                CHECK(memcmp(h_y, ref, (size_t)n * 4) == 0, "in-place scan i32 %s n=%lld differs", scans[v].name,
                       n);
             }
         }
     }
     /* argument checks */
-    for (size_t v = 0; v < SCAN_HANDS; v++) {
-        CHECK(scan_i32[v].fn(d_in, d_out, 0, scratch, sb, s) == (int)cudaErrorInvalidValue, "%s: n = 0 accepted",
-              scan_i32[v].name);
-        CHECK(scan_i32[v].fn(d_in, d_out, 1000, scratch, scan_scratch_bytes(1000) - 1, s) ==
+    for (int v = 0; v < n_scan_hands; v++) {
+        const plan_case pc = catalog_case("scan", 0, 0, 0, 1000, "i32");
+        const scan_i32_launcher fn = (scan_i32_launcher)scans[v].fn;
+        if (!catalog_row_runs(scans[v].row, &pc)) continue;
+        CHECK(fn(d_in, d_out, 0, scratch, sb, s) == (int)cudaErrorInvalidValue, "%s: n = 0 accepted",
+              scans[v].name);
+        CHECK(fn(d_in, d_out, 1000, scratch, catalog_row_workspace(scans[v].row, &pc) - 1, s) ==
                   (int)cudaErrorInvalidValue,
-              "%s: a scratch one byte short accepted", scan_i32[v].name);
-        CHECK(scan_i32[v].fn(d_in, d_out, 1000, NULL, sb, s) == (int)cudaErrorInvalidValue,
-              "%s: NULL scratch accepted", scan_i32[v].name);
+              "%s: a scratch one byte short accepted", scans[v].name);
+        CHECK(fn(d_in, d_out, 1000, NULL, sb, s) == (int)cudaErrorInvalidValue,
+              "%s: NULL scratch accepted", scans[v].name);
     }
     free(h_x);
     free(h_y);
@@ -686,7 +713,15 @@ static void test_scan_i32(cudaStream_t s, void *scratch, size_t sb, void *d_in_v
 static void test_scan(cudaStream_t s)
 {
     const size_t nx = SCAN_MAX_N + 8;
-    const size_t sb = scan_scratch_bytes(SCAN_MAX_N);
+    size_t sb = 16;
+    /* one scratch for every hand row: the largest their workspace hooks ask for */
+    for (int v = 0; v < n_scan_hands; v++) {
+        const plan_case pi = catalog_case("scan", 0, 0, 0, SCAN_MAX_N, "i32");
+        const plan_case pf = catalog_case("scan", 0, 0, 0, SCAN_MAX_N, "f32");
+        const size_t bi = catalog_row_workspace(scans[v].row, &pi), bf = catalog_row_workspace(scans[v].row, &pf);
+        if (bi > sb) sb = bi;
+        if (bf > sb) sb = bf;
+    }
     void *scratch = dev_alloc(sb);
     void *d_in = dev_alloc(nx * 4);
     void *d_out = dev_alloc(nx * 4);
@@ -716,6 +751,16 @@ int main(void)
     if (cublasCreate(&g_blas) != CUBLAS_STATUS_SUCCESS || cublasSetStream(g_blas, s) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "cublasCreate / cublasSetStream failed\n");
         return 1;
+    }
+    {
+        static const lab_row transpose_libs[] = {{"cublas_geam", (variant_fn)lib_transpose, NULL, NULL}};
+        static const lab_row hist_libs[] = {{"cub", (variant_fn)lib_cub_hist_u8, (variant_fn)lib_cub_hist_f32, NULL}};
+        static const lab_row scan_libs[] = {{"cub", (variant_fn)lib_cub_scan_i32, (variant_fn)lib_cub_scan_f32, NULL},
+                                            {"thrust", (variant_fn)lib_thrust_scan_i32,
+                                             (variant_fn)lib_thrust_scan_f32, NULL}};
+        n_transposes = lab_rows("transpose", transpose_libs, 1, 0, transposes, &n_transpose_hands);
+        n_hists = lab_rows("histogram", hist_libs, 1, 1, hists, &n_hist_hands);
+        n_scans = lab_rows("scan", scan_libs, 2, 1, scans, &n_scan_hands);
     }
     test_transpose(s);
     test_histogram(s);

@@ -15,7 +15,7 @@
 # 95-96% of cuBLAS on full data, 98-100% on pre-rounded data; with TF32 maps
 # (the copy engine rounds, as cuBLAS's kernel does) 98-99% on both, within
 # 1.3% of cuBLAS's clock in these 3-second capped rows
-# (results/h200/tf32_rounding.txt). To see the old form again, build with
+# (results/h200/tuning/tf32_rounding.txt). To see the old form again, build with
 # COMPARE_KERNEL_DEFS=SGEMM_TMA_DATA_TYPE=CU_TENSOR_MAP_DATA_TYPE_FLOAT32.
 set -u
 LOG=${1:?usage: tests/probes/tf32_round_probe.sh LOGDIR}
