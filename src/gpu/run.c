@@ -433,6 +433,13 @@ static void run_case(run_state *rs, const plan_case *pc)
             st = run_variant(rs, &c, v, r, &hp);
             rs->prog->done++;
         }
+        if (st == STATUS_ERROR && catalog_family(&v->info) && check_last_cuda_error() == cudaErrorNotSupported) {
+            /* a search candidate (no supports query) declined the case at its checked run */
+            r->status = STATUS_SKIP;
+            snprintf(r->message, sizeof r->message, "the candidate declines this case: %s", status_message());
+            (void)cudaGetLastError();
+            continue;
+        }
         if (st == STATUS_SKIP) { /* interrupted mid-timing: the row is dropped */
             results_row_free(r);
             nrows--;
