@@ -3,7 +3,9 @@
  * them needs, zeroed before each variant starts), then for every variant in plan order (library rows
  * first, so the percents have their denominators): poison the output, run
  * once, verify, and only then time (or, with --profile, launch once). A failed
- * variant is reported and the others still run; a sticky device error stops
+ * variant is reported and the others still run (a search candidate, which
+ * has no supports query, that returns cudaErrorNotSupported declines the
+ * case: SKIP with its message); a sticky device error stops
  * the run cleanly. The run loop knows no op by name: everything op-specific
  * is a hook of its op_desc (src/gpu/op.h). */
 #include "run.h"
