@@ -900,6 +900,15 @@ static void test_good(void)
         CHECK(list_row(proc.out, "sgemm", "tuned", kind, math, source), "--list --candidates lost the shipped rows");
     }
     {
+        /* transpose's family joins transpose */
+        const char *const a[] = {"--list", "--candidates", "transpose_fast", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0 && test_count(proc.out, "transpose  ") >= 1 &&
+                  test_count(proc.out, " candidates:transpose_fast ") >= 1 && !test_contains(proc.out, "candidates:tuned"),
+              "--list --candidates transpose_fast: exit %d, %d rows", proc.status,
+              test_count(proc.out, " candidates:transpose_fast "));
+    }
+    {
         const char *const a[] = {"--list", NULL};
         char *env[] = {"COMPARE_TEST_VARIANTS=1", NULL};
         run_compare(a, env, &proc);

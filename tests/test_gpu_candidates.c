@@ -1,8 +1,8 @@
 /* tests/test_gpu_candidates.c (gpu): the one tuning path, `compare
  * --candidates FAMILY`, end to end. For every family built, compare runs its
- * candidates at n = 260 (every candidate takes it) and 258 (the wgmma and
- * TMA candidates decline n % 4 != 0) into a CSV; every candidate of the
- * family's table (kernels/search/sgemm_search.h: count and names, read here
+ * candidates at n = 260 (every candidate takes it) and 258 (the wgmma, TMA
+ * and transpose candidates decline n % 4 != 0) into a CSV; every candidate
+ * of the family's table (kernels/search/: count and names, read here
  * straight from the table, not from compare's catalog) must have one row per
  * size, named as the candidate, `kernel` the candidate, `source`
  * candidates:FAMILY, and be either verified (ok, an error within its
@@ -15,6 +15,7 @@
 
 #include "sgemm_search.h"
 #include "testlib_gpu.h"
+#include "transpose_search.h"
 
 typedef struct {
     const char *family;
@@ -30,6 +31,7 @@ static const cand_family families[] = {
     {"tf32_wgmma", "cublas_tf32", sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name},
     {"tf32_tma", "cublas_tf32", sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name},
 #endif
+    {"transpose_fast", "cublas_geam", transpose_search_count, transpose_search_name},
 };
 
 static const char *const sizes[] = {"260", "258"};
@@ -72,7 +74,8 @@ static void check_family(const cand_family *f)
         int lib = find_row(&d, f->library, sizes[s]);
         CHECK(lib > 0 && strcmp(test_csv_cell(&d, lib, "status"), "ok") == 0, "--candidates %s n=%s: %s row %d",
               f->family, sizes[s], f->library, lib);
-        CHECK(find_row(&d, "naive", sizes[s]) == -1 && find_row(&d, f->family, sizes[s]) == -1,
+        CHECK(find_row(&d, "naive", sizes[s]) == -1 && find_row(&d, "fast", sizes[s]) == -1 &&
+                  find_row(&d, f->family, sizes[s]) == -1,
               "--candidates %s alone ran shipped hand rows", f->family);
         for (int i = 0; i < f->count(); i++) {
             const char *name = f->name(i);

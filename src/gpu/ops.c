@@ -1,17 +1,17 @@
 /* src/gpu/ops.c: the op table (one row per op) and the catalog assembled from
  * it: each op's variants in its file's order, then plugin variants, then its
- * search candidates (hidden rows, variant_info.family: `--candidates`). */
+ * search candidates (hidden rows until `--candidates FAMILY`: candidates.h). */
 #include "op.h"
+
+#include "candidates.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern const op_desc op_sgemm, op_reduce, op_sort, op_transpose, op_histogram, op_scan, op_transfer;
-/* the ops' candidate rows (src/gpu/op_<name>_candidates.c): *rows set, their count returned */
-int op_sgemm_candidates(const variant **rows);
-
-static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates};
+/* the ops' candidate rows (candidates.h) */
+static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
 
 static const op_desc *const ops_table[] = {
     &op_sgemm,
@@ -43,6 +43,7 @@ static void ops_build(void)
 {
     int n = 0;
     for (int i = 0; i < OPS_COUNT; i++) {
+        const int first = n; /* this op's first row */
         ops_infos[i] = ops_table[i]->info;
         for (int j = 0; j < ops_table[i]->variant_count && n < 512; j++) ops_rows[n++] = &ops_table[i]->variants[j];
         /* plugin rows of this op follow its own rows */
@@ -52,8 +53,16 @@ static void ops_build(void)
         for (size_t t = 0; t < sizeof ops_candidate_tables / sizeof ops_candidate_tables[0]; t++) {
             const variant *rows;
             const int count = ops_candidate_tables[t](&rows);
-            for (int j = 0; j < count && n < 512; j++)
-                if (strcmp(rows[j].info.op, ops_table[i]->info.name) == 0) ops_rows[n++] = &rows[j];
+            for (int j = 0; j < count && n < 512; j++) {
+                if (strcmp(rows[j].info.op, ops_table[i]->info.name) != 0) continue;
+                int taken = 0; /* a name is unique within its op: a candidate never shadows a row */
+                for (int r = first; r < n && !taken; r++) taken = strcmp(ops_rows[r]->info.name, rows[j].info.name) == 0;
+                if (taken)
+                    fprintf(stderr, "compare: candidate %s of %s left out: the name is taken\n", rows[j].info.name,
+                            ops_table[i]->info.name);
+                else
+                    ops_rows[n++] = &rows[j];
+            }
         }
     }
     for (int i = 0; i < n; i++) ops_row_infos[i] = ops_rows[i]->info;

@@ -8,7 +8,7 @@
 # compare --candidates over the FP32 (`tuned`) and TF32-TMA candidates at small and
 # model sizes, and compare itself on the unaligned TF32 shapes. Each log in LOGDIR;
 # exit status non-zero if any failed.
-# PROBES picks the steps (default: transpose scan fp32 tma unaligned; tf32 only when
+# PROBES picks the steps (default: transpose transpose-cands scan fp32 tma unaligned; tf32 only when
 # named, see tests/probes/tf32_probe.cu); transpose-ncu, only
 # when named, runs Nsight Compute on one launch each of cublas geam, transpose `base`,
 # `diag` and the copy_vec ceiling at 8192 x 8192 (rows: TRANSPOSE_NCU_ROWS), e.g.
@@ -19,7 +19,7 @@ mkdir -p "$LOG"
 LOG=$(cd "$LOG" && pwd)
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build-gpu}
-PROBES=" ${PROBES:-transpose scan fp32 tma unaligned} "
+PROBES=" ${PROBES:-transpose transpose-cands scan fp32 tma unaligned} "
 fail=0
 step() { # name, then the command; output to LOG/name.log and a one-line verdict
     local name=$1
@@ -43,6 +43,9 @@ if [ "$STAGE" != run ]; then
     [ "$STAGE" = build ] && exit $fail
 fi
 has transpose && step transpose timeout 120 "$BUILD/transpose_probe" 25 0
+# the transpose candidates on the harness (interleaved, clocks, L2 flush) beside cublas_geam
+has transpose-cands && step transpose-cands timeout 120 "$BUILD/compare" --candidates transpose_fast \
+    --n 4096,8192 --csv "$LOG/transpose_cands.csv"
 # transpose-ncu: the probe's quick mode (third argument: the rows) runs 8192 x 8192 only,
 # one warm-up and one timed launch a row, the timed one alone between cudaProfilerStart
 # and cudaProfilerStop: with --profile-from-start off, ncu profiles exactly that launch of

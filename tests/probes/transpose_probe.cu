@@ -6,10 +6,12 @@
  *
  *   cmake --build build --target probes     (the build's CUDA architectures)
  *
- * Why a probe and not `compare --candidates`: transpose_fast.cuh's rows have
- * no candidate table yet (kernels/search/ holds sgemm's), and two of its rows
- * (the device copy ceiling, the >2^31-element case) are not variants; until
- * transpose has a table, it keeps its own flush and event timer.
+ * The candidates themselves are timed by the harness now:
+ * `compare --candidates transpose_fast --n 4096,8192` (run_probes.sh step
+ * transpose-cands). The probe stays for what is not a variant, with its own
+ * flush and event timer for that reason: the ceiling rows (a float4 copy
+ * kernel, the device-to-device cudaMemcpy), the kernel before the template,
+ * the >2^31-element correctness case, and the one-launch Nsight mode.
  *
  * Arguments: build/transpose_probe [REPS [BIG [ROWS]]]
  *   REPS  samples a row, default 25;
