@@ -6,7 +6,9 @@
 # Phases (PHASES, default "build tests sanitize bench"; add "search" first to
 # retune, "sweep" and "soak" for the reference runs):
 #   build     configure (Release, the GPU present's architecture) and build in build-gpu/
-#   search    compare-search at 2048/4096/8192 (search.csv, log search.txt), then rebuild
+#   search    compare --candidates ${SEARCH_FAMILIES:-tuned,tf32_mma} at 2048/4096/8192 (every
+#             candidate of those families beside the library rows, same harness as every
+#             run: interleaved, clocks, L2 flush; search.csv, log search.txt), then rebuild
 #             with the winners' names passed as -DCOMPARE_KERNEL_DEFS (FP32 `tuned`'s
 #             large pick = best at 4096; `tf32_mma` = best at 4096 up to 4096^2
 #             outputs, best at 8192 beyond)
@@ -14,9 +16,9 @@
 #   sanitize  compute-sanitizer memcheck, racecheck, initcheck and synccheck over the gpu
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
-#             candidate at awkward n (SANITIZE_SETS, default "tests shapes search";
+#             candidate (compare --candidates) at awkward n (SANITIZE_SETS, default "tests shapes search";
 #             "search-tma": only the wgmma/TMA candidates; "kst": memcheck and racecheck of the
-#             split-tail TMA candidate on shapes whose tail it cuts; "compare-tma": memcheck and racecheck
+#             split-tail TMA candidate (KST_CANDIDATE) on shapes whose tail it cuts; "compare-tma": memcheck and racecheck
 #             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "compare-gate": every
 #             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
 #             SANITIZE_TOOLS narrows the four
@@ -35,9 +37,10 @@
 #             (ncu --nvtx --nvtx-include "sgemm tuned 2048x2048x2048/", --profile); then
 #             the TF32 kernels at 8192 (NCU_L2_N, NCU_L2_VARIANTS): device time, SM clock,
 #             DRAM bytes and L2 hit rate (or NCU_L2_METRICS), caches flushed (ncu-l2.log)
-#   ab        compare-search A/B of named candidates (AB_FAMILY, default tf32-tma;
-#             AB_CANDIDATES "A,B,A,B"; AB_N, default 2048,4096,8192; AB_SHAPES), log ab.txt;
-#             then each of AB_NCU (comma-separated names) alone under Nsight Compute at
+#   ab        compare --candidates AB_FAMILY (default tf32_tma) --variants AB_CANDIDATES: named
+#             candidates side by side ("A,B", each once: the interleaved rounds alternate them,
+#             so clock drift slows them alike; AB_N, default 2048,4096,8192; AB_SHAPES), log
+#             ab.txt, CSV ab.csv; then each of AB_NCU (comma-separated names) alone under Nsight Compute at
 #             AB_NCU_N (default 8192) and AB_NCU_SHAPE: device time, SM clock, DRAM bytes and
 #             L2 hit rate (or NCU_L2_METRICS) of its first AB_NCU_COUNT (default 8) launches, caches flushed
 #             (ncu-ab-NAME.log)
@@ -45,7 +48,8 @@
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
 #             tf32_tma with --interleave, then the LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
-#             every TMA candidate (search_tma_thin.csv) and the tool (thin.csv)): compare --n 2048; sgemm at
+#             every TMA candidate, compare --candidates tf32_tma (search_tma_thin.csv), and the tool
+#             (thin.csv)): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
 #             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
@@ -120,14 +124,18 @@ if has build; then
 fi
 
 if has search; then
-    step search "$BUILD/compare-search" --n 2048,4096,8192 --csv "$LOG/search.csv"
+    step search "$BUILD/compare" --candidates "${SEARCH_FAMILIES:-tuned,tf32_mma}" --n 2048,4096,8192 \
+        --csv "$LOG/search.csv"
     cp "$LOG/search.log" "$LOG/search.txt"
-    best() { # family size -> NAME of the fastest verified candidate (search.csv, not stdout)
-        awk -F, -v fam="$1" -v n="$2" 'NR > 1 && $1 == fam && $4 == n && $6 == "ok" &&
-            $2 !~ /^cublas_/ && (best == "" || $7 + 0 < t) { best = $2; t = $7 + 0 }
+    best() { # family size -> NAME of the fastest verified candidate (search.csv's columns by name;
+        # the fields up to `source` hold no comma in a candidate's row)
+        awk -F, -v src="candidates:$1" -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $col["source"] == src && $col["m"] == n && $col["n"] == n && $col["k"] == n &&
+            $col["status"] == "ok" && (best == "" || $col["time_ms_median"] + 0 < t) {
+                best = $col["variant"]; t = $col["time_ms_median"] + 0 }
             END { print best }' "$LOG/search.csv"
     }
-    f32=$(best fp32 4096) t_small=$(best tf32 4096) t_large=$(best tf32 8192)
+    f32=$(best tuned 4096) t_small=$(best tf32_mma 4096) t_large=$(best tf32_mma 8192)
     if [ -n "$f32" ] && [ -n "$t_small" ] && [ -n "$t_large" ]; then
         defs="SGEMM_TUNED_LARGE=$f32;SGEMM_TF32_SMALL=$t_small;SGEMM_TF32_DEFAULT=$t_large"
         echo "tuned: $defs" | tee -a "$LOG/search.txt" >&2
@@ -163,19 +171,22 @@ if has sanitize; then
         step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout "${SANITIZE_TIMEOUT:-400}" "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_gemm_shapes"
     done
+    # every candidate: a checked run, a warm-up and two samples each (repeated launches
+    # reuse split-k counters and workspaces); the library rows run beside them
+    cand_quick=(--warmup 1 --reps 2 --max-reps 2 --quiet)
     [[ $ssets == *" search "* ]] &&
     step sanitizer-memcheck-search timeout 300 "$CS" --tool memcheck --error-exitcode 1 \
-        "$BUILD/compare-search" --n 257 --reps 1
+        "$BUILD/compare" --candidates tuned,tf32_mma --n 257 "${cand_quick[@]}"
     [[ $ssets == *" search "* ]] &&
     step sanitizer-racecheck-search timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
-        "$BUILD/compare-search" --n 129 --reps 1
+        "$BUILD/compare" --candidates tuned,tf32_mma --n 129 "${cand_quick[@]}"
     # n = 260: a multiple of 4 (the wgmma/TMA candidates run, not decline), not of a tile
     [[ $ssets == *" search "* || $ssets == *" search-tma "* ]] &&
     step sanitizer-memcheck-search-tma timeout 300 "$CS" --tool memcheck --error-exitcode 1 \
-        "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
+        "$BUILD/compare" --candidates tf32_wgmma,tf32_tma --n 260 "${cand_quick[@]}"
     [[ $ssets == *" search "* || $ssets == *" search-tma "* ]] &&
     step sanitizer-racecheck-search-tma timeout 300 "$CS" --tool racecheck --error-exitcode 1 \
-        "$BUILD/compare-search" --family tf32-wgmma,tf32-tma --n 260 --reps 1
+        "$BUILD/compare" --candidates tf32_wgmma,tf32_tma --n 260 "${cand_quick[@]}"
     # the split-tail candidate where its tail is cut (on 66 resident 2-CTA clusters:
     # 15 tail units in 4 pieces, partial tiles in m, n and k, an odd last pair; 6 units in 4)
     # and its pick in the tool (tf32_tma's LARGE) at the same shapes
@@ -183,8 +194,8 @@ if has sanitize; then
         [[ $ssets == *" search "* || $ssets == *" search-tma "* || $ssets == *" kst "* ]] || break
         [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
         step "sanitizer-$tool-search-kst" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
-            "$BUILD/compare-search" --family tf32-tma --candidates tf32_tma_m256n128k32_s4_pf_kst_pers_c2 \
-            --shape 2300x2052x1000,2304x2048x512 --reps 1
+            "$BUILD/compare" --candidates tf32_tma --variants "${KST_CANDIDATE:-tf32_tma_m256n128k32_s4_pf_kst_pers_c2}" \
+            --shape 2300x2052x1000,2304x2048x512 "${cand_quick[@]}"
         step "sanitizer-$tool-compare-kst" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
             "$BUILD/compare" --ops sgemm --variants tf32_tma --shape 2300x2052x1000,2304x2048x512 \
             --cpu-max-n 0 --warmup 1 --reps 2 --max-reps 2
@@ -255,7 +266,7 @@ if has bench; then
         # (behind tf32_tma's thin picks), then the tool itself on the same shapes
         thin=1x14336x4096,16x14336x4096,32x14336x4096,64x14336x4096,16x4096x4096,32x4096x4096,64x4096x4096
         if [[ $sets == *" thin "* ]]; then
-            step search-thin "$BUILD/compare-search" --family tf32-tma --shape "$thin" \
+            step search-thin "$BUILD/compare" --candidates tf32_tma --shape "$thin" \
                 --csv "$LOG/search_tma_thin.csv"
             step bench-thin "$BUILD/compare" --ops sgemm --shape "$thin" \
                 --variants cublas_fp32,cublas_tf32,tuned,tf32_tma --csv "$LOG/thin.csv"
@@ -356,15 +367,15 @@ NCU_METRICS="gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__byte
 dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"
 if has ab; then
-    step ab "$BUILD/compare-search" --family "${AB_FAMILY:-tf32-tma}" --candidates "${AB_CANDIDATES:?AB_CANDIDATES}" \
-        --n "${AB_N:-2048,4096,8192}" ${AB_SHAPES:+--shape "$AB_SHAPES"}
+    step ab "$BUILD/compare" --candidates "${AB_FAMILY:-tf32_tma}" --variants "${AB_CANDIDATES:?AB_CANDIDATES}" \
+        --n "${AB_N:-2048,4096,8192}" ${AB_SHAPES:+--shape "$AB_SHAPES"} --csv "$LOG/ab.csv"
     cp "$LOG/ab.log" "$LOG/ab.txt"
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     for c in ${AB_NCU:+${AB_NCU//,/ }}; do
         step "ncu-ab-$c" "$NCU" --clock-control none --cache-control all -k "${AB_NCU_RX:-regex:sgemm_tmap}" \
-            -c "${AB_NCU_COUNT:-8}" --metrics "${NCU_L2_METRICS:-$NCU_METRICS}" "$BUILD/compare-search" \
-            --family "${AB_FAMILY:-tf32-tma}" --candidates "$c" --n "${AB_NCU_N:-8192}" \
-            ${AB_NCU_SHAPE:+--shape "$AB_NCU_SHAPE"} --reps 1
+            -c "${AB_NCU_COUNT:-8}" --metrics "${NCU_L2_METRICS:-$NCU_METRICS}" "$BUILD/compare" \
+            --candidates "${AB_FAMILY:-tf32_tma}" --variants "$c" --n "${AB_NCU_N:-8192}" \
+            ${AB_NCU_SHAPE:+--shape "$AB_NCU_SHAPE"} --warmup 0 --reps 1 --max-reps 1 --quiet
     done
 fi
 

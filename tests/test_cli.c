@@ -41,6 +41,10 @@ static const variant_info test_variants[] = {
     {"reduce", "cub", 1, "fp32", NULL, 0, "builtin", ""},        {"reduce", "interleaved", 0, "fp32", NULL, 0, "builtin", ""},
     {"sort", "thrust", 1, "types", NULL, 0, "builtin", ""},      {"sort", "cub", 1, "types", NULL, 0, "builtin", ""},
     {"sort", "radix", 0, "types", NULL, 0, "builtin", ""},
+    /* search candidates of two families: hidden unless --candidates names the family */
+    {"sgemm", "c_fp32_a", 0, "fp32", NULL, 0, "candidates:tuned", ""},
+    {"sgemm", "c_tf32_a", 0, "tf32", NULL, 0, "candidates:tf32_mma", ""},
+    {"sgemm", "c_tf32_b", 0, "tf32", NULL, 0, "candidates:tf32_mma", ""},
 };
 static const catalog known = {test_ops, 3, test_variants, (int)(sizeof test_variants / sizeof test_variants[0])};
 
@@ -284,6 +288,26 @@ static void test_parse_direct(void)
         CHECK(cli_resolve(&o2, &known, e2, sizeof e2) == 0 && ops_are(&o2, "sgemm"),
               "test_fault with COMPARE_TEST_VARIANTS: %s", e2);
     }
+    /* --candidates: families checked against the catalog, their rows visible, their op run */
+    PARSE_BAD("'c_fp32_a'", "--variants", "c_fp32_a"); /* hidden without --candidates */
+    PARSE_OK(&o, "--candidates", "tuned");
+    CHECK(o.candidate_count == 1 && strcmp(o.candidates[0], "tuned") == 0 && ops_are(&o, "sgemm"),
+          "--candidates tuned: %d families, ops %u", o.candidate_count, o.op_mask);
+    CHECK(cli_variant_visible(&o, &test_variants[11]) && !cli_variant_visible(&o, &test_variants[12]) &&
+              cli_variant_visible(&o, &test_variants[2]),
+          "--candidates tuned: its rows visible, the other family's hidden, the shipped rows visible");
+    PARSE_OK(&o, "--candidates", "tf32_mma,tuned", "--variants", "c_tf32_b,naive");
+    CHECK(o.candidate_count == 2 && o.variant_count == 2 && ops_are(&o, "sgemm"), "two families, two variants");
+    PARSE_OK(&o, "--candidates=tuned", "--variants", "interleaved");
+    CHECK(ops_are(&o, "sgemm,reduce"), "--candidates with another op's variant: ops %u", o.op_mask);
+    PARSE_BAD("--candidates: unknown family 'bogus' (known: tuned, tf32_mma)", "--candidates", "bogus");
+    PARSE_BAD("--candidates: unknown family 'c_fp32_a'", "--candidates", "c_fp32_a");
+    PARSE_BAD("--candidates 'tuned' is a family of sgemm but --ops does not include sgemm", "--candidates", "tuned",
+              "--ops", "reduce");
+    PARSE_BAD("--candidates: 'tuned' is listed twice", "--candidates", "tuned,tuned");
+    PARSE_BAD("--candidates: empty list", "--candidates", "");
+    PARSE_BAD("--candidates given more than once", "--candidates", "tuned", "--candidates", "tf32_mma");
+    PARSE_BAD("unknown variant 'c_tf32_a'", "--candidates", "tuned", "--variants", "c_tf32_a");
     PARSE_BAD("--reps 10 is more than --max-reps 5", "--reps", "10", "--max-reps", "5");
     PARSE_BAD("--warmup '\t2'", "--warmup", "\t2");
     PARSE_BAD("--max-time '0x10'", "--max-time", "0x10");
@@ -409,6 +433,10 @@ static const bad_row bad_rows[] = {
     {FUNC, "cublas_tf32", {"--variants", "foo"}},
     {FUNC, "thrust", {"--variants", "foo"}},
     {BIN, "--variants: empty list", {"--variants", ""}},
+    /* the binary's own families: the FP32 and TF32 mma.sync ones are always built */
+    {BIN, "--candidates: unknown family 'bogus' (known: tuned, tf32_mma", {"--candidates", "bogus"}},
+    {BIN, "--candidates 'tuned' is a family of sgemm but --ops does not include sgemm",
+     {"--candidates", "tuned", "--ops", "reduce"}},
     {FUNC, "'naive' is listed twice", {"--variants", "naive,naive"}},
     {FUNC, "'test_fault'", {"--variants", "test_fault"}}, /* hidden without COMPARE_TEST_VARIANTS=1 */
     {BIN, "--variants 'naive' is a sgemm variant but --ops does not include sgemm",
@@ -782,7 +810,7 @@ static void test_good(void)
                                        "--max-reps", "--max-time", "--noise", "--seed", "--no-flush", "--device",
                                        "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help",
                                        "--plugin", "--profile", "--parallel-devices", "--fleet-threshold",
-                                       "--fleet-serial", "--fleet-timeout"};
+                                       "--fleet-serial", "--fleet-timeout", "--candidates"};
     /* op, variant, kind, math: whole columns, so "cub" is not found inside "cublas_fp32" */
     static const char *const listed[][4] = {
         {"sgemm", "naive", "hand", "fp32"},         {"sgemm", "tiled16", "hand", "fp32"},
@@ -859,6 +887,26 @@ static void test_good(void)
         CHECK(!list_row(proc.out, "sgemm", "test_fault", kind, math, source) &&
                   !list_row(proc.out, "sgemm", "test_wrong", kind, math, source),
               "--list shows test-only variants");
+        CHECK(!test_contains(proc.out, "candidates:"), "plain --list shows search candidates");
+    }
+    {
+        /* --candidates FAMILY: that family's rows join --list (source candidates:FAMILY), no other's */
+        const char *const a[] = {"--list", "--candidates", "tuned", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0, "--list --candidates tuned: exit %d (%s)", proc.status, proc.err);
+        CHECK(test_count(proc.out, " candidates:tuned ") >= 1 && !test_contains(proc.out, "candidates:tf32_mma"),
+              "--list --candidates tuned: %d tuned rows, tf32_mma rows %s", test_count(proc.out, " candidates:tuned "),
+              test_contains(proc.out, "candidates:tf32_mma") ? "shown" : "hidden");
+        CHECK(list_row(proc.out, "sgemm", "tuned", kind, math, source), "--list --candidates lost the shipped rows");
+    }
+    {
+        /* transpose's family joins transpose */
+        const char *const a[] = {"--list", "--candidates", "transpose_fast", NULL};
+        run_compare(a, NULL, &proc);
+        CHECK(proc.status == 0 && test_count(proc.out, "transpose  ") >= 1 &&
+                  test_count(proc.out, " candidates:transpose_fast ") >= 1 && !test_contains(proc.out, "candidates:tuned"),
+              "--list --candidates transpose_fast: exit %d, %d rows", proc.status,
+              test_count(proc.out, " candidates:transpose_fast "));
     }
     {
         const char *const a[] = {"--list", NULL};

@@ -31,6 +31,8 @@ static const variant_info vars[] = {
     {"sort", "radix", 0, "types", NULL, 0, "builtin", ""},        /* 9 */
     {"sort", "thrust", 1, "types", NULL, 0, "builtin", ""},       /* 10 */
     {"sort", "cub", 1, "types", NULL, 0, "builtin", ""},          /* 11 */
+    {"sgemm", "c_a", 0, "tf32", "cublas_tf32", 0, "candidates:tf32_mma", ""}, /* 12: candidates, */
+    {"sgemm", "c_b", 0, "tf32", "cublas_tf32", 0, "candidates:tf32_mma", ""}, /* 13: hidden */
 };
 static const catalog cat = {ops, 3, vars, (int)(sizeof vars / sizeof vars[0])};
 
@@ -116,6 +118,33 @@ static void test_build(void)
               p.cases[0].variant[2] == 4,
           "test_fault with the test rows visible");
     plan_free(&p);
+
+    /* --candidates: alone, its candidates and the library rows; with --variants, the rows
+       named plus the family whole, unless some of its candidates are named */
+    {
+        static const struct {
+            const char *variants; /* NULL: none */
+            int want[6], n;
+        } cand[] = {{NULL, {3, 1, 12, 13}, 4}, {"naive", {3, 1, 0, 12, 13}, 5}, {"c_b", {3, 1, 13}, 3},
+                    {"c_b,naive", {3, 1, 0, 13}, 4}};
+        for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+            char names[32];
+            int nv = 0;
+            cli_defaults(&o);
+            snprintf(names, sizeof names, "%s", cand[i].variants ? cand[i].variants : "");
+            for (char *save = NULL, *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                o.variants[nv++] = t;
+            o.variant_count = nv;
+            o.candidates[0] = "tf32_mma";
+            o.candidate_count = 1;
+            CHECK(cli_resolve(&o, &cat, err, sizeof err) == 0, "--candidates with %s: %s",
+                  cand[i].variants ? cand[i].variants : "-", err);
+            CHECK(plan_build(&p, &o, &cat, err, sizeof err) == 0 && p.count == 1, "--candidates: %d cases (%s)",
+                  p.count, err);
+            if (p.count == 1) order_is(&p.cases[0], cand[i].want, cand[i].n, cand[i].variants ? cand[i].variants : "-");
+            plan_free(&p);
+        }
+    }
 
     /* --ops sort: two cases per length, both types */
     options(&o, "sort", NULL);

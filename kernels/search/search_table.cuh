@@ -1,5 +1,5 @@
 /* kernels/search/search_table.cuh: a candidate table and the search API
- * over it (sgemm_search.h), shared by the four search files.
+ * over it (sgemm_search.h), shared by the four candidate table files.
  *
  * A table is an array of sgemm_search_row, one per row of the family's
  * X-macro list; SGEMM_SEARCH_API(PREFIX, TABLE) defines PREFIX_search_count

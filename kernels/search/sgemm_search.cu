@@ -1,7 +1,6 @@
-/* kernels/search/sgemm_search.cu: every FP32 `tuned` candidate, for
- * compare-search (built into compare_search, a library that only
- * compare-search and the shape test link: `compare` carries only the two
- * shapes `tuned` runs).
+/* kernels/search/sgemm_search.cu: every FP32 `tuned` candidate, family
+ * `tuned` of `compare --candidates` (library compare_search: hidden rows of
+ * sgemm, src/gpu/op_sgemm_candidates.c; `tuned` itself runs only its picks).
  *
  * Idea: one row of SGEMM_TUNED_CANDIDATES (kernels/sgemm_tuned.cuh) = one
  * instantiation of the kernel templates there, listed under its name; how
@@ -9,7 +8,7 @@
  * Constraints: as sgemm_tuned.cuh (any m, n, k >= 1). A stream-K candidate
  * (_sk) runs as itself or not at all: a refused cooperative launch is
  * returned as the candidate's error (no fallback here, unlike `tuned`).
- * Run: ./compare-search --family fp32 --n 2048,4096,8192 [--shape MxNxK,...]
+ * Run: ./compare --candidates tuned --n 2048,4096,8192 [--shape MxNxK,...]
  * [--csv FILE]. */
 #include "search_table.cuh"
 #include "sgemm_tuned.cuh"

@@ -1,12 +1,14 @@
-/* kernels/search/sgemm_search.h: the SGEMM candidate tables that
- * compare-search times (library compare_search: linked into compare-search
- * and the shape test, never into `compare`).
+/* kernels/search/sgemm_search.h: the SGEMM candidate tables, the hidden
+ * rows of `compare --candidates FAMILY` (library compare_search, linked into
+ * libcompare_gpu: src/gpu/op_sgemm_candidates.c makes each candidate a row
+ * of sgemm; the shape and stress tests call the tables directly).
  *
- * Four families, each a table of candidates known by name (the names picks
- * are made by: -DSGEMM_TUNED_LARGE=NAME and the like, see the kernel files):
- *   sgemm         FP32 `tuned` candidates (kernels/sgemm_tuned.cuh)
- *   sgemm_tf32    TF32 mma.sync candidates (kernels/sgemm_tf32.cuh)
- *   sgemm_tf32_wgmma, sgemm_tf32_tma   TF32 warpgroup MMA candidates
+ * Four tables, each of candidates known by name (the names picks are made
+ * by: -DSGEMM_TUNED_LARGE=NAME and the like, see the kernel files); the
+ * --candidates family of each in brackets:
+ *   sgemm         FP32 `tuned` candidates (kernels/sgemm_tuned.cuh) [tuned]
+ *   sgemm_tf32    TF32 mma.sync candidates (kernels/sgemm_tf32.cuh) [tf32_mma]
+ *   sgemm_tf32_wgmma, sgemm_tf32_tma   TF32 warpgroup MMA candidates [tf32_wgmma, tf32_tma]
  *                 (kernels/sgemm_tf32_wgmma.cuh, sgemm_tf32_tma.cuh; built
  *                 only with COMPARE_HAVE_WGMMA, for sm_90a)
  * For each: PREFIX_search_count(), PREFIX_search_name(i) (a static string,

@@ -1,7 +1,7 @@
 /* kernels/search/sgemm_tf32_search.cu: every TF32 mma.sync candidate
- * (SGEMM_TF32_CANDIDATES, kernels/sgemm_tf32.cuh), for compare-search only.
- * Idea and constraints: as sgemm_tf32.cuh (any m, n, k >= 1).
- * Run: ./compare-search --family tf32 --n 2048,4096,8192 [--csv FILE]. */
+ * (SGEMM_TF32_CANDIDATES, kernels/sgemm_tf32.cuh), family `tf32_mma` of
+ * `compare --candidates`. Idea and constraints: as sgemm_tf32.cuh (any m, n,
+ * k >= 1). Run: ./compare --candidates tf32_mma --n 2048,4096,8192 [--csv FILE]. */
 #include "search_table.cuh"
 #include "sgemm_tf32.cuh"
 

@@ -1,8 +1,9 @@
 /* kernels/search/sgemm_tf32_tma_search.cu: every TF32 TMA candidate
- * (SGEMM_TMA_CANDIDATES, kernels/sgemm_tf32_tma.cuh), for compare-search
- * only. Compiled for sm_90a only. Idea and constraints: as that header (a
- * candidate declines, with cudaErrorNotSupported, shapes whose rows are not
- * whole 16-byte copies). Run: ./compare-search --family tf32-tma. */
+ * (SGEMM_TMA_CANDIDATES, kernels/sgemm_tf32_tma.cuh), family `tf32_tma` of
+ * `compare --candidates`. Compiled for sm_90a only. Idea and constraints: as
+ * that header (a candidate declines, with cudaErrorNotSupported, shapes whose
+ * rows are not whole 16-byte copies: its row is SKIP).
+ * Run: ./compare --candidates tf32_tma --n 2048,4096,8192. */
 #include "search_table.cuh"
 #include "sgemm_tf32_tma.cuh"
 

@@ -17,6 +17,12 @@ int catalog_variant(const catalog *c, const char *op, const char *name)
     return -1;
 }
 
+const char *catalog_family(const variant_info *v)
+{
+    const size_t l = strlen(CATALOG_CANDIDATE_SOURCE);
+    return v->source && strncmp(v->source, CATALOG_CANDIDATE_SOURCE, l) == 0 && v->source[l] ? v->source + l : NULL;
+}
+
 const char *catalog_rate_unit(op_rate r)
 {
     switch (r) {

@@ -91,6 +91,10 @@ typedef struct {
     const char *about;                /* one line for --list */
 } variant_info;
 
+/* A search candidate's source is "candidates:FAMILY" (catalog_family): such
+ * a row is hidden unless `--candidates FAMILY` selects it. */
+#define CATALOG_CANDIDATE_SOURCE "candidates:"
+
 /* The whole catalog, as the GPU side exposes it. */
 typedef struct {
     const op_info *ops;               /* ops[0 .. op_count) */
@@ -103,6 +107,8 @@ typedef struct {
 int catalog_op(const catalog *c, const char *name);
 /* Index of variant `name` of op `op`, -1 if none. */
 int catalog_variant(const catalog *c, const char *op, const char *name);
+/* A search candidate's family ("tf32_tma", from its source), NULL for every other row. */
+const char *catalog_family(const variant_info *v);
 /* The unit string of a rate ("TFLOP/s", "GB/s", "Gkeys/s"). */
 const char *catalog_rate_unit(op_rate r);
 /* How many axes op declares; the index of its axis `name`, -1 if none. */

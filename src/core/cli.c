@@ -63,6 +63,14 @@ void cli_print_help(const char *prog)
            "  --variants LIST   variants to run (default all; see --list). The reference and\n"
            "                    fastest library rows of each op always run, for the percents\n"
            "  --list            print every op and variant (hand/library, math, source) and exit\n"
+           "  --candidates LIST  tuning: the search candidates of these families (sgemm: tuned,\n"
+           "                    tf32_mma, tf32_wgmma, tf32_tma, after the variant whose picks\n"
+           "                    they feed; transpose: transpose_fast) join their op as variants\n"
+           "                    named as the candidates, verified and timed like every row;\n"
+           "                    without --variants only they and the op's library rows run;\n"
+           "                    --variants adds rows, and a family some of whose candidates\n"
+           "                    it names runs only those.\n"
+           "                    Hidden otherwise (--list with --candidates shows them)\n"
            "  --plugin PATH     load hand variants from a shared library (repeatable; see\n"
            "                    compare_plugin.h): verified, timed and reported like ours\n"
            "  --warmup N        warm-up runs per variant and size (default 2)\n"
@@ -226,7 +234,7 @@ typedef enum {
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
     OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_PARALLEL_DEVICES, OPT_FLEET_THRESHOLD,
-    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_AXIS, OPT_COUNT
+    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_AXIS, OPT_CANDIDATES, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -248,6 +256,7 @@ static const struct {
     [OPT_PARALLEL_DEVICES] = {"--parallel-devices", 0}, [OPT_FLEET_THRESHOLD] = {"--fleet-threshold", 1},
     [OPT_FLEET_SERIAL] = {"--fleet-serial", 0}, [OPT_FLEET_TIMEOUT] = {"--fleet-timeout", 1},
     [OPT_INTERLEAVE] = {"--interleave", 0}, [OPT_SEQUENTIAL] = {"--sequential", 0}, [OPT_AXIS] = {"--axis", 1},
+    [OPT_CANDIDATES] = {"--candidates", 1},
 };
 
 /* --device: N, a list N,M,... (each ordinal once) or all. */
@@ -448,6 +457,9 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
         case OPT_VARIANTS:
             rc = cli_names(opt, value, o->variants, CLI_MAX_VARIANTS, &o->variant_count, err, err_len);
             break;
+        case OPT_CANDIDATES:
+            rc = cli_names(opt, value, o->candidates, CLI_MAX_FAMILIES, &o->candidate_count, err, err_len);
+            break;
         case OPT_LIST: o->list = 1; break;
         case OPT_WARMUP: rc = cli_int(opt, value, 0, 1000, &o->warmup, err, err_len); break;
         case OPT_REPS: rc = cli_int(opt, value, 1, 100000, &o->min_reps, err, err_len); break;
@@ -594,9 +606,66 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
     return 0;
 }
 
+/* 1 if --candidates names `family`. */
+static int cli_family_selected(const cli_options *o, const char *family)
+{
+    for (int i = 0; i < o->candidate_count; i++)
+        if (strcmp(o->candidates[i], family) == 0) return 1;
+    return 0;
+}
+
 int cli_variant_visible(const cli_options *o, const variant_info *v)
 {
+    const char *family = catalog_family(v);
+    if (family && !cli_family_selected(o, family)) return 0;
     return !v->test_only || o->test_variants;
+}
+
+/* "a, b": the candidate families of the catalog, each once, in catalog order. */
+static void cli_family_list(const catalog *cat, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cat->variant_count && used + 1 < len; i++) {
+        const char *f = catalog_family(&cat->variants[i]);
+        int dup = 0;
+        if (!f) continue;
+        for (int j = 0; j < i && !dup; j++) {
+            const char *g = catalog_family(&cat->variants[j]);
+            dup = g && strcmp(g, f) == 0;
+        }
+        if (dup) continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", f);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+/* Checks each --candidates family against the catalog and, with --ops, that
+ * its op runs; adds the op of each to `mask`. 0, or 2 with err. */
+static int cli_resolve_families(const cli_options *o, const catalog *cat, unsigned *mask, char *err, size_t err_len)
+{
+    char list[512];
+    for (int i = 0; i < o->candidate_count; i++) {
+        int found = -1;
+        for (int j = 0; j < cat->variant_count && found < 0; j++)
+            if (catalog_family(&cat->variants[j]) && strcmp(catalog_family(&cat->variants[j]), o->candidates[i]) == 0)
+                found = j;
+        if (found < 0) {
+            cli_family_list(cat, list, sizeof list);
+            snprintf(err, err_len, "--candidates: unknown family '%s' (known: %s)", o->candidates[i],
+                     list[0] ? list : "none built");
+            return 2;
+        }
+        const int op = catalog_op(cat, cat->variants[found].op);
+        if (o->op_name_count && !cli_op_runs(o, op)) {
+            snprintf(err, err_len, "--candidates '%s' is a family of %s but --ops does not include %s",
+                     o->candidates[i], cat->variants[found].op, cat->variants[found].op);
+            return 2;
+        }
+        *mask |= 1u << op;
+    }
+    return 0;
 }
 
 int cli_op_runs(const cli_options *o, int op_index)
@@ -657,13 +726,16 @@ int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len)
             return 2;
         }
     }
+    unsigned family_ops = 0;
+    if (cli_resolve_families(o, cat, &family_ops, err, err_len)) return 2;
     if (o->op_name_count == 0) {
-        /* with --variants and no --ops, run only the ops the variants belong to */
+        /* with --variants or --candidates and no --ops, run only the ops they belong to */
+        o->op_mask = family_ops;
         for (int i = 0; i < o->variant_count; i++)
             for (int j = 0; j < cat->variant_count; j++)
                 if (strcmp(o->variants[i], cat->variants[j].name) == 0 && cli_variant_visible(o, &cat->variants[j]))
                     o->op_mask |= 1u << catalog_op(cat, cat->variants[j].op);
-        if (o->variant_count == 0)
+        if (o->variant_count == 0 && o->candidate_count == 0)
             o->op_mask = cat->op_count >= 32 ? ~0u : (1u << cat->op_count) - 1u;
     }
     /* a size option must size something that runs */

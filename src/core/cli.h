@@ -18,6 +18,7 @@
 #define CLI_MAX_SHAPES SIZES_MAX_COUNT /* GEMM shapes one run may list */
 #define CLI_MAX_DEVICES 64             /* devices one --device list may name */
 #define CLI_MAX_ORDINAL 1023           /* the largest CUDA device ordinal accepted */
+#define CLI_MAX_FAMILIES 8             /* candidate families one --candidates list may name */
 #define CLI_MAX_AXIS_ARGS 16           /* axes (other than m, n, k, elems) one command line may set */
 #define CLI_AXIS_NAME_LEN 32           /* an axis name, NUL included */
 
@@ -48,6 +49,9 @@ typedef struct {
     unsigned op_mask;                   /* after cli_resolve: bit i = catalog op i runs */
     const char *variants[CLI_MAX_VARIANTS]; /* selected variant names (into argv); 0 = all */
     int variant_count;
+    const char *candidates[CLI_MAX_FAMILIES]; /* --candidates: search-candidate families made visible
+                                           (variant_info.family; into argv); 0 = none */
+    int candidate_count;
     const char *plugins[CLI_MAX_PLUGINS]; /* --plugin PATH, in the order given */
     int plugin_count;
     int size_given[2];                  /* a size option was given: [0] a GEMM shape option, [1] --elems */
@@ -92,16 +96,18 @@ void cli_defaults(cli_options *o);
  * the accepted form). */
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len);
 /* Checks the names against the catalog (its visible rows) and settles which
- * ops run: --ops as given; else the ops of the --variants named; else all.
- * Returns 0, or 2 with a message (unknown op or variant, a variant outside
- * --ops, a size option that no op run uses). */
+ * ops run: --ops as given; else the ops of the --variants named and of the
+ * --candidates families; else all. Returns 0, or 2 with a message (unknown
+ * op, variant or candidate family, a variant or family outside --ops, a size
+ * option that no op run uses). */
 int cli_resolve(cli_options *o, const catalog *cat, char *err, size_t err_len);
 /* Records axis `name` = `list` as given by option `opt` ("--axis NAME",
  * "--dist"): m, n, k and elems are refused here (cli_parse gives them to the
  * shape and length lists), as is a name set twice or not [a-z0-9_]+. 0 or 2
  * with err. */
 int cli_axis_set(cli_options *o, const char *opt, const char *name, const char *list, char *err, size_t err_len);
-/* 1 if the variant is visible: not test-only, or COMPARE_TEST_VARIANTS=1. */
+/* 1 if the variant is visible: not test-only (or COMPARE_TEST_VARIANTS=1),
+ * and not a search candidate (or one of a family --candidates names). */
 int cli_variant_visible(const cli_options *o, const variant_info *v);
 /* 1 if op `i` of the catalog runs (after cli_resolve). */
 int cli_op_runs(const cli_options *o, int op_index);

@@ -9,13 +9,27 @@
 #include "peaks.h"
 #include "sizes.h"
 
+/* 1 if --variants names a candidate of `family` */
+static int plan_family_named(const cli_options *o, const catalog *cat, const char *family)
+{
+    for (int i = 0; i < o->variant_count; i++)
+        for (int j = 0; j < cat->variant_count; j++)
+            if (catalog_family(&cat->variants[j]) && strcmp(catalog_family(&cat->variants[j]), family) == 0 &&
+                strcmp(cat->variants[j].name, o->variants[i]) == 0)
+                return 1;
+    return 0;
+}
+
 static int plan_selected(const cli_options *o, const catalog *cat, const op_info *op, const variant_info *v)
 {
     if (!cli_variant_visible(o, v)) return 0;
-    if (o->variant_count == 0) return 1;
+    /* --candidates alone: the candidates and the op's library rows, not its hand rows */
+    const char *family = catalog_family(v);
+    if (o->variant_count == 0) return o->candidate_count == 0 || family || v->is_library;
     for (int i = 0; i < o->variant_count; i++)
         if (strcmp(o->variants[i], v->name) == 0) return 1;
-    (void)cat;
+    /* a family none of whose candidates --variants names runs whole beside the rows named */
+    if (family && !plan_family_named(o, cat, family)) return 1;
     /* the rows the percents are taken against always run */
     return v->is_library && (strcmp(v->name, op->ref_library) == 0 || strcmp(v->name, op->best_library) == 0);
 }

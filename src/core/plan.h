@@ -43,7 +43,9 @@ typedef struct {
  * catalog: ops in catalog order, then per op the product of its axes
  * (axes.h), the first axis outermost: the GEMM shapes (m, n, k) in the order
  * given, each op's part of them once (transpose: m x n); then, for today's
- * ops, lengths, element types, input distributions; per case the variants selected (all when --variants is absent) plus
+ * ops, lengths, element types, input distributions; per case the variants selected (all visible when
+ * --variants is absent; with --candidates and no --variants, the candidates and the op's library rows;
+ * with both, the rows named and each family whole unless --variants names some of its candidates) plus
  * the op's reference and fastest library rows, which always run because the
  * percents need them, ordered: reference library, fastest library, other
  * libraries, hand rows in catalog order. Returns 0; 2 with err when an op

@@ -92,6 +92,7 @@ struct variant {
     int host_timed;
     variant_fn fn, fn2;        /* launchers the adapter calls (one adapter serves many rows) */
     variant_fn aux;            /* a helper of the row's family (sort: its scratch-size query) */
+    int fn_index;              /* the row of fn's table it runs (a search candidate: fn takes an index) */
     /* Scratch bytes it needs for this case (NULL: none); from sizes only. */
     size_t (*workspace)(const plan_case *pc, const variant *v);
     /* Device bytes its launcher allocates for itself and keeps between calls

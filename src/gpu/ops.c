@@ -1,12 +1,17 @@
 /* src/gpu/ops.c: the op table (one row per op) and the catalog assembled from
- * it: each op's variants in its file's order, then plugin variants. */
+ * it: each op's variants in its file's order, then plugin variants, then its
+ * search candidates (hidden rows until `--candidates FAMILY`: candidates.h). */
 #include "op.h"
+
+#include "candidates.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern const op_desc op_sgemm, op_reduce, op_sort, op_transpose, op_histogram, op_scan, op_transfer;
+/* the ops' candidate rows (candidates.h) */
+static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
 
 static const op_desc *const ops_table[] = {
     &op_sgemm,
@@ -20,10 +25,11 @@ static const op_desc *const ops_table[] = {
 #define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))
 
 #define OPS_MAX_EXTRA 64 /* plugin variants */
+#define OPS_MAX_ROWS (512 + OPS_MAX_EXTRA) /* built-in rows and candidates, then plugin rows */
 
 static op_info ops_infos[OPS_COUNT];
-static const variant *ops_rows[256 + OPS_MAX_EXTRA];
-static variant_info ops_row_infos[256 + OPS_MAX_EXTRA];
+static const variant *ops_rows[OPS_MAX_ROWS];
+static variant_info ops_row_infos[OPS_MAX_ROWS];
 static variant ops_extra[OPS_MAX_EXTRA];
 static int ops_extra_count;
 static catalog ops_cat;
@@ -37,11 +43,27 @@ static void ops_build(void)
 {
     int n = 0;
     for (int i = 0; i < OPS_COUNT; i++) {
+        const int first = n; /* this op's first row */
         ops_infos[i] = ops_table[i]->info;
-        for (int j = 0; j < ops_table[i]->variant_count && n < 256; j++) ops_rows[n++] = &ops_table[i]->variants[j];
+        for (int j = 0; j < ops_table[i]->variant_count && n < 512; j++) ops_rows[n++] = &ops_table[i]->variants[j];
         /* plugin rows of this op follow its own rows */
         for (int j = 0; j < ops_extra_count; j++)
             if (strcmp(ops_extra[j].info.op, ops_table[i]->info.name) == 0) ops_rows[n++] = &ops_extra[j];
+        /* then its search candidates */
+        for (size_t t = 0; t < sizeof ops_candidate_tables / sizeof ops_candidate_tables[0]; t++) {
+            const variant *rows;
+            const int count = ops_candidate_tables[t](&rows);
+            for (int j = 0; j < count && n < 512; j++) {
+                if (strcmp(rows[j].info.op, ops_table[i]->info.name) != 0) continue;
+                int taken = 0; /* a name is unique within its op: a candidate never shadows a row */
+                for (int r = first; r < n && !taken; r++) taken = strcmp(ops_rows[r]->info.name, rows[j].info.name) == 0;
+                if (taken)
+                    fprintf(stderr, "compare: candidate %s of %s left out: the name is taken\n", rows[j].info.name,
+                            ops_table[i]->info.name);
+                else
+                    ops_rows[n++] = &rows[j];
+            }
+        }
     }
     for (int i = 0; i < n; i++) ops_row_infos[i] = ops_rows[i]->info;
     ops_cat.ops = ops_infos;

@@ -3,7 +3,9 @@
  * them needs, zeroed before each variant starts), then for every variant in plan order (library rows
  * first, so the percents have their denominators): poison the output, run
  * once, verify, and only then time (or, with --profile, launch once). A failed
- * variant is reported and the others still run; a sticky device error stops
+ * variant is reported and the others still run (a search candidate, which
+ * has no supports query, that returns cudaErrorNotSupported declines the
+ * case: SKIP with its message); a sticky device error stops
  * the run cleanly. The run loop knows no op by name: everything op-specific
  * is a hook of its op_desc (src/gpu/op.h). */
 #include "run.h"
@@ -432,6 +434,13 @@ static void run_case(run_state *rs, const plan_case *pc)
         } else {
             st = run_variant(rs, &c, v, r, &hp);
             rs->prog->done++;
+        }
+        if (st == STATUS_ERROR && catalog_family(&v->info) && check_last_cuda_error() == cudaErrorNotSupported) {
+            /* a search candidate (no supports query) declined the case at its checked run */
+            r->status = STATUS_SKIP;
+            snprintf(r->message, sizeof r->message, "the candidate declines this case: %s", status_message());
+            (void)cudaGetLastError();
+            continue;
         }
         if (st == STATUS_SKIP) { /* interrupted mid-timing: the row is dropped */
             results_row_free(r);

@@ -4,11 +4,11 @@
 #
 #   tests/probes/run_probes.sh LOGDIR
 #
-# transpose and scan probes (standalone programs, built here with nvcc), compare-search
-# over the FP32 and TF32-TMA candidates at the sizes issue 17 names, and compare itself
-# on the unaligned TF32 shapes. Each log in LOGDIR; exit status non-zero if any failed
-# (the probe builds run in the background: their failure shows in their logs and rc lines).
-# PROBES picks the steps (default: transpose scan fp32 tma unaligned; tf32 only when
+# transpose and scan probes (built by CMake's `probes` target in BUILD, not in `all`),
+# compare --candidates over the FP32 (`tuned`) and TF32-TMA candidates at small and
+# model sizes, and compare itself on the unaligned TF32 shapes. Each log in LOGDIR;
+# exit status non-zero if any failed.
+# PROBES picks the steps (default: transpose transpose-cands scan fp32 tma unaligned; tf32 only when
 # named, see tests/probes/tf32_probe.cu); transpose-ncu, only
 # when named, runs Nsight Compute on one launch each of cublas geam, transpose `base`,
 # `diag` and the copy_vec ceiling at 8192 x 8192 (rows: TRANSPOSE_NCU_ROWS), e.g.
@@ -19,7 +19,7 @@ mkdir -p "$LOG"
 LOG=$(cd "$LOG" && pwd)
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build-gpu}
-PROBES=" ${PROBES:-transpose scan fp32 tma unaligned} "
+PROBES=" ${PROBES:-transpose transpose-cands scan fp32 tma unaligned} "
 fail=0
 step() { # name, then the command; output to LOG/name.log and a one-line verdict
     local name=$1
@@ -31,23 +31,21 @@ step() { # name, then the command; output to LOG/name.log and a one-line verdict
     [ $rc -eq 0 ] || fail=1
 }
 has() { [[ $PROBES == *" $1 "* ]]; }
-NVCC="nvcc -O3 -std=c++17 -arch=sm_90a -lineinfo -Ikernels -Ikernels/common"
-# STAGE=build only compiles the probes (it can run beside gpu_check.sh's build), STAGE=run
-# only runs them, anything else does both
+# STAGE=build only compiles the probes (in BUILD, configured by gpu_check.sh's build phase),
+# STAGE=run only runs them, anything else does both
 STAGE=${STAGE:-both}
 if [ "$STAGE" != run ]; then
-    mkdir -p "$BUILD"
-    if has transpose || has transpose-ncu; then
-        step transpose-build $NVCC tests/probes/transpose_probe.cu -lcublas -o "$BUILD/transpose_probe" &
-    fi
-    if has tf32; then
-        step tf32-build $NVCC tests/probes/tf32_probe.cu -lcublas -o "$BUILD/tf32_probe" &
-    fi
-    has scan && step scan-build $NVCC -Ishim tests/probes/scan_probe.cu shim/thrust_cub.cu -o "$BUILD/scan_probe" &
-    wait
+    targets=()
+    { has transpose || has transpose-ncu; } && targets+=(transpose_probe)
+    has tf32 && targets+=(tf32_probe)
+    has scan && targets+=(scan_probe)
+    [ ${#targets[@]} -gt 0 ] && step probes-build cmake --build "$BUILD" --target "${targets[@]}"
     [ "$STAGE" = build ] && exit $fail
 fi
 has transpose && step transpose timeout 120 "$BUILD/transpose_probe" 25 0
+# the transpose candidates on the harness (interleaved, clocks, L2 flush) beside cublas_geam
+has transpose-cands && step transpose-cands timeout 120 "$BUILD/compare" --candidates transpose_fast \
+    --n 4096,8192 --csv "$LOG/transpose_cands.csv"
 # transpose-ncu: the probe's quick mode (third argument: the rows) runs 8192 x 8192 only,
 # one warm-up and one timed launch a row, the timed one alone between cudaProfilerStart
 # and cudaProfilerStop: with --profile-from-start off, ncu profiles exactly that launch of
@@ -84,10 +82,10 @@ has scan && step scan timeout 120 "$BUILD/scan_probe"
 # tf32: the LARGE tf32_tma structure with parts of its work taken away (TMA copies,
 # fragment loads, ping-pong), beside cuBLAS TF32 and the shipped candidates
 has tf32 && step tf32 timeout 150 "$BUILD/tf32_probe" "${TF32_PROBE_REPS:-20}" "${TF32_PROBE_SIZES:-2048,4096,8192}"
-has fp32 && step fp32 timeout 300 "$BUILD/compare-search" --family fp32 --n 129,256,384,512,768,1024,1537 \
+has fp32 && step fp32 timeout 300 "$BUILD/compare" --candidates tuned --n 129,256,384,512,768,1024,1537 \
     --shape 16x14336x4096,129x4099x257,896x4864x1024,1024x50257x768,65536x256x256,256x4096x4096,1024x1024x8192,4096x512x512 \
     --csv "$LOG/search_small.csv"
-has tma && step tma timeout 240 "$BUILD/compare-search" --family tf32-tma --n 256,512,768,1024,2048 \
+has tma && step tma timeout 240 "$BUILD/compare" --candidates tf32_tma --n 256,512,768,1024,2048 \
     --shape 16x14336x4096,1024x14336x4096 --csv "$LOG/search_tma.csv"
 has unaligned && step unaligned timeout 120 "$BUILD/compare" --ops sgemm --variants tuned,tf32_tma,tf32_mma \
     --n 256,512,1024,129,1537 --shape 4097x4097x4097,3001x3001x3001,3001x1021x2053,129x4099x257,1024x50257x768,16x14336x4096 \

@@ -15,11 +15,15 @@
  * PROBE_REPS samples after PROBE_WARM warm-up calls; cub's samples are taken
  * before and after the candidates and pooled.
  *
- * Build (repository root; one command):
- *   nvcc -O3 -std=c++17 -arch=sm_90a -Ikernels -Ikernels/common -Ishim \
- *        tests/probes/scan_probe.cu shim/thrust_cub.cu -o /tmp/sp
- * Run: /tmp/sp           (exit 1 if a candidate's output is wrong)
- *      /tmp/sp --quick   (2^24 only) */
+ * Why a probe and not `compare --candidates`: its candidates are template
+ * rows of scan_decoupled.cuh with no candidate table yet (kernels/search/
+ * holds sgemm's); once scan has one, this program goes and the harness
+ * times them. Until then it keeps its own flush and event timer.
+ *
+ * Build: cmake --build build --target probes (the build's CUDA architectures;
+ * not in `all`).
+ * Run: build/scan_probe           (exit 1 if a candidate's output is wrong)
+ *      build/scan_probe --quick   (2^24 only) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

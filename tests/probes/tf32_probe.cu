@@ -16,12 +16,14 @@
  *   no_epi     as full without the epilogue's stores (what the tile switch costs);
  *   full_groupG, full_rowmajor  as full with another tile order (L2 reuse).
  * Rows other than full compute wrong results by design (diagnostics only,
- * never a variant). Not part of the build or of ctest; built and run on the
- * GPU machine from the repository root (tests/probes/run_probes.sh, probe
- * tf32):
+ * never a variant). Why a probe and not `compare --candidates`: every row but
+ * `full` fails verification by design, so the harness (which times only
+ * verified rows) cannot time them; the probe keeps its own flush and event
+ * timer for that reason alone. Not part of `all` or of ctest; built for
+ * sm_90a as CMakeLists.txt builds the Hopper kernels, and run on the GPU
+ * machine (tests/probes/run_probes.sh, probe tf32):
  *
- *   nvcc -O3 -std=c++17 -arch=sm_90a -lineinfo -Ikernels -Ikernels/common \
- *       tests/probes/tf32_probe.cu -lcublas -o /tmp/tf && /tmp/tf [REPS [SIZES]]
+ *   cmake --build build --target probes && build/tf32_probe [REPS [SIZES]]
  *
  * REPS samples a row (default 20), SIZES a comma-separated list of n for
  * m = n = k (default 4096,8192), ROWS (third argument) a comma-separated

@@ -22,10 +22,10 @@ for P in $PROMOS; do
         >"$LOG/configure-$P.log" 2>&1 &&
         cmake --build "$B" --target compare >"$LOG/build-$P.log" 2>&1 || { echo "build $P failed"; continue; }
     if [ "$P" = "${PROMOS%% *}" ] && [ -n "${ORDER_ROWS:-}" ]; then
-        cmake --build "$B" --target compare-search >>"$LOG/build-$P.log" 2>&1 || echo "compare-search $P failed"
         for c in ${ORDER_ROWS:-}; do
             "$NCU" --clock-control none --cache-control all -k regex:sgemm_tmap -c 4 --metrics "$M" \
-                "$B/compare-search" --family tf32-tma --candidates "$c" --n 8192 --reps 1 >"$LOG/ncu-order-$c.log" 2>&1
+                "$B/compare" --candidates tf32_tma --variants "$c" --n 8192 --warmup 0 --reps 1 --max-reps 1 \
+                --quiet >"$LOG/ncu-order-$c.log" 2>&1
         done
     fi
     "$NCU" --clock-control none --cache-control all -k regex:sgemm_tmap -c 4 --metrics "$M" \

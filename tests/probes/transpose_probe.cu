@@ -2,12 +2,20 @@
  * vector path (TRANSPOSE_FAST_CANDIDATES in kernels/transpose_fast.cuh)
  * against cublasSgeam (alpha 1, beta 0, OP_T) and a device-to-device copy of
  * the same bytes, so that TRANSPOSE_FAST_PICK in kernels/transpose.cu can be
- * chosen by measurement. Not part of the build or of ctest: a standalone
- * program, built and run on the GPU machine from the repository root:
+ * chosen by measurement. Not part of `all` or of ctest: built by
  *
- *   nvcc -O3 -std=c++17 -arch=sm_90a -lineinfo -Ikernels -Ikernels/common tests/probes/transpose_probe.cu -lcublas -o /tmp/tp && /tmp/tp
+ *   cmake --build build --target probes     (the build's CUDA architectures)
  *
- * Arguments: /tmp/tp [REPS [BIG [ROWS]]]
+ * The candidates themselves are timed by the harness now, and a pick is
+ * chosen from that: `compare --candidates transpose_fast --n 4096,8192`
+ * (run_probes.sh step transpose-cands). The probe stays, with its own flush
+ * and event timer, for what is not a variant: the ceiling rows (a float4
+ * copy kernel, the device-to-device cudaMemcpy), the kernel before the
+ * template, the >2^31-element correctness case and the one-launch Nsight
+ * mode; it still lists the candidates beside those rows (the same table),
+ * so that one run shows them against the ceilings.
+ *
+ * Arguments: build/transpose_probe [REPS [BIG [ROWS]]]
  *   REPS  samples a row, default 25;
  *   BIG   0 skips the correctness case with more than 2^31 elements;
  *   ROWS  quick mode, for Nsight Compute: a comma-separated list of row names

@@ -1,0 +1,112 @@
+/* tests/test_gpu_candidates.c (gpu): the one tuning path, `compare
+ * --candidates FAMILY`, end to end. For every family built, compare runs its
+ * candidates at n = 260 (every candidate takes it) and 258 (the wgmma, TMA
+ * and transpose candidates decline n % 4 != 0) into a CSV; every candidate
+ * of the family's table (kernels/search/: count and names, read here
+ * straight from the table, not from compare's catalog) must have one row per
+ * size, named as the candidate, `kernel` the candidate, `source`
+ * candidates:FAMILY, and be either verified (ok, an error within its
+ * tolerance, a time) or SKIP with a reason; the library rows run beside
+ * them, the shipped hand rows do not. Exit 77 without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgemm_search.h"
+#include "testlib_gpu.h"
+#include "transpose_search.h"
+
+typedef struct {
+    const char *family;
+    const char *library; /* the reference library row expected beside it */
+    int (*count)(void);
+    const char *(*name)(int);
+} cand_family;
+
+static const cand_family families[] = {
+    {"tuned", "cublas_fp32", sgemm_search_count, sgemm_search_name},
+    {"tf32_mma", "cublas_tf32", sgemm_tf32_search_count, sgemm_tf32_search_name},
+#ifdef COMPARE_HAVE_WGMMA
+    {"tf32_wgmma", "cublas_tf32", sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name},
+    {"tf32_tma", "cublas_tf32", sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name},
+#endif
+    {"transpose_fast", "cublas_geam", transpose_search_count, transpose_search_name},
+};
+
+static const char *const sizes[] = {"260", "258"};
+
+/* The row of `variant` at size n, or -1 (a second one: -2). */
+static int find_row(const test_csv_doc *d, const char *variant, const char *n)
+{
+    int found = -1;
+    for (int r = 1; r < d->nrec; r++)
+        if (strcmp(test_csv_cell(d, r, "variant"), variant) == 0 && strcmp(test_csv_cell(d, r, "n"), n) == 0)
+            found = found == -1 ? r : -2;
+    return found;
+}
+
+static void check_family(const cand_family *f)
+{
+    char csv[] = "/tmp/test_gpu_candidates_XXXXXX";
+    char source[64];
+    test_proc p;
+    int fd = mkstemp(csv);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0) return;
+    close(fd);
+    char *argv[] = {COMPARE_BIN, "--candidates", (char *)f->family, "--n", "260,258", "--reps", "2", "--max-reps",
+                    "3", "--max-time", "0.1", "--warmup", "1", "--quiet", "--csv", csv, NULL};
+    test_run(argv, NULL, 0, 0, 600, &p);
+    CHECK(p.status == 0, "--candidates %s: exit %d: %.2000s", f->family, p.status, p.err);
+    CHECK(test_contains(p.out, f->library), "--candidates %s: no %s in the table", f->family, f->library);
+    char *text = test_read_file(csv);
+    remove(csv);
+    CHECK(text != NULL, "--candidates %s: no CSV", f->family);
+    if (!text) return;
+    test_csv_doc d;
+    test_csv_parse(text, &d);
+    free(text);
+    CHECK(d.ok && d.nrec > 1, "--candidates %s: CSV unreadable or empty", f->family);
+    snprintf(source, sizeof source, "candidates:%s", f->family);
+    CHECK(f->count() >= 1, "family %s has no candidate", f->family);
+    for (int s = 0; s < 2; s++) {
+        int lib = find_row(&d, f->library, sizes[s]);
+        CHECK(lib > 0 && strcmp(test_csv_cell(&d, lib, "status"), "ok") == 0, "--candidates %s n=%s: %s row %d",
+              f->family, sizes[s], f->library, lib);
+        CHECK(find_row(&d, "naive", sizes[s]) == -1 && find_row(&d, "fast", sizes[s]) == -1 &&
+                  find_row(&d, f->family, sizes[s]) == -1,
+              "--candidates %s alone ran shipped hand rows", f->family);
+        for (int i = 0; i < f->count(); i++) {
+            const char *name = f->name(i);
+            const int r = find_row(&d, name, sizes[s]);
+            CHECK(r > 0, "%s candidate %s at n=%s: %s", f->family, name, sizes[s], r == -1 ? "no row" : "two rows");
+            if (r <= 0) continue;
+            const char *st = test_csv_cell(&d, r, "status");
+            CHECK(strcmp(test_csv_cell(&d, r, "kernel"), name) == 0 &&
+                      strcmp(test_csv_cell(&d, r, "source"), source) == 0,
+                  "%s at n=%s: kernel '%s', source '%s'", name, sizes[s], test_csv_cell(&d, r, "kernel"),
+                  test_csv_cell(&d, r, "source"));
+            if (strcmp(st, "ok") == 0) {
+                const double err = atof(test_csv_cell(&d, r, "rel_err"));
+                const double tol = atof(test_csv_cell(&d, r, "tolerance"));
+                CHECK(err >= 0 && err <= tol && atof(test_csv_cell(&d, r, "time_ms_median")) > 0 &&
+                          test_csv_cell(&d, r, "pct_of_ref_library")[0] != '\0',
+                      "%s at n=%s: ok with rel err %g (tolerance %g), time '%s'", name, sizes[s], err, tol,
+                      test_csv_cell(&d, r, "time_ms_median"));
+            } else {
+                CHECK(strcmp(st, "SKIP") == 0 && strlen(test_csv_cell(&d, r, "message")) > 8,
+                      "%s at n=%s: status %s, message '%s' (ok or SKIP with a reason expected)", name, sizes[s], st,
+                      test_csv_cell(&d, r, "message"));
+            }
+        }
+    }
+    test_csv_doc_free(&d);
+}
+
+int main(void)
+{
+    test_require_gpu();
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) check_family(&families[i]);
+    return test_finish("test_gpu_candidates");
+}
