@@ -48,10 +48,8 @@ typedef struct {
 static const search_table search_tables[] = {
     {"fp32", sgemm_search_count, sgemm_search_name, sgemm_search_run},
     {"tf32", sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
-#ifdef COMPARE_HAVE_WGMMA
     {"tf32-wgmma", sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name, sgemm_tf32_wgmma_search_run},
     {"tf32-tma", sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name, sgemm_tf32_tma_search_run},
-#endif
 };
 
 /* the candidate the harness's run callback calls */
@@ -341,12 +339,7 @@ int main(int argc, char **argv)
             if (search_list_check(families, NULL, search_is_family, &bad_entry, &bad_len)) {
                 fprintf(stderr, "compare-search: --family: unknown family '%.*s' (fp32, tf32%s)\n",
                         (int)bad_len, bad_entry,
-#ifdef COMPARE_HAVE_WGMMA
-                        ", tf32-wgmma, tf32-tma"
-#else
-                        "; the wgmma families are not built"
-#endif
-                );
+                        ", tf32-wgmma, tf32-tma");
                 return 2;
             }
         } else if (strcmp(argv[i], "--candidates") == 0 && i + 1 < argc) {
