@@ -60,6 +60,8 @@
 #include <cuda_runtime.h>
 
 #include "histogram.h"
+#include "kernel_ran.h"
+#include "policy.h"
 #include "smem.cuh"
 
 // ---- tuning constants -------------------------------------------------------
@@ -308,10 +310,31 @@ static int hist_f32_scale(float lo, float hi, float *r)
 
 typedef enum { HIST_GLOBAL_ATOMIC, HIST_SHARED_PRIVATE, HIST_FAST } hist_variant;
 
+/* Per architecture (kernels/common/policy.h): whether `fast` runs its
+ * 32-copy kernel for floats (128 KiB of shared memory a block), else the
+ * shared_private kernel, noted with the reason. sm_90: yes; sm_80 (untuned):
+ * yes, an A100 block may have up to 163 KiB; sm_86/89: no, a block may have
+ * 99 KiB there; generic: no (correct everywhere). The u8 fast kernel (32 KiB
+ * a block) runs under every entry. */
+typedef struct {
+    int fast_f32; /* 1: the 32-copy f32 kernel; 0: shared_private's */
+} hist_policy;
+static const hist_policy hist_policies[POLICY_SLOTS] = {
+    {1}, /* sm_90 */
+    {1}, /* sm_80 (untuned) */
+    {0}, /* sm_86/89 (untuned) */
+    {0}, /* generic */
+};
+
 template <int FORM>
 static int hist_run(hist_variant variant, const void *x, long long n, float lo, float hi, unsigned int *bins,
                     cudaStream_t stream)
 {
+    if (FORM == HIST_F32 && variant == HIST_FAST && !hist_policies[policy_slot_current()].fast_f32) {
+        kernel_ran_note("histogram_shared_private_f32",
+                        "this GPU's policy entry: the 32-copy f32 kernel needs 128 KiB of shared memory a block");
+        variant = HIST_SHARED_PRIVATE;
+    }
     constexpr int BINS = hist_bins(FORM);
     if (n < 1 || x == NULL || bins == NULL)
         return (int)cudaErrorInvalidValue;

@@ -59,6 +59,7 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "policy.h"
 #include "scan.h"
 #include "scan_decoupled.cuh"
 
@@ -299,6 +300,28 @@ static uint32_t scan_next_tag(void)
     }
 }
 
+/* The decoupled scan's kernels per architecture (kernels/common/policy.h):
+ * each type's vector pick, used when in and out are aligned for its vector
+ * width (vec_f32, vec_i32 elements), the scalar pick otherwise. Every entry
+ * holds SCAN_DL_PICK_F32 / _I32 / _SCALAR for now: the sm_90 picks, untuned
+ * elsewhere; their tiles' static shared memory fits every GPU since Ampere,
+ * so they are also the generic ones. scan_scratch_bytes sizes for the
+ * smallest tile of these picks (SCAN_DL_MIN_TILE), whichever entry runs. */
+typedef struct {
+    int (*f32)(const float *, float *, long long, void *, uint32_t, cudaStream_t);
+    int (*f32_scalar)(const float *, float *, long long, void *, uint32_t, cudaStream_t);
+    int (*i32)(const int32_t *, int32_t *, long long, void *, uint32_t, cudaStream_t);
+    int (*i32_scalar)(const int32_t *, int32_t *, long long, void *, uint32_t, cudaStream_t);
+    unsigned vec_f32, vec_i32;
+} scan_policy;
+#define SCAN_POLICY_PICKS                                                                                                {scan_dl_run<float, SCAN_DL_PICK_F32>, scan_dl_run<float, SCAN_DL_PICK_SCALAR>,                                     scan_dl_run<int32_t, SCAN_DL_PICK_I32>, scan_dl_run<int32_t, SCAN_DL_PICK_SCALAR>,                                 SCAN_DL_VEC_OF(SCAN_DL_PICK_F32), SCAN_DL_VEC_OF(SCAN_DL_PICK_I32)}
+static const scan_policy scan_policies[POLICY_SLOTS] = {
+    SCAN_POLICY_PICKS, /* sm_90 */
+    SCAN_POLICY_PICKS, /* sm_80 (untuned) */
+    SCAN_POLICY_PICKS, /* sm_86/89 (untuned) */
+    SCAN_POLICY_PICKS, /* generic */
+};
+
 /* The type's pick when in and out are aligned for its vector width, the
  * scalar pick otherwise. */
 static int scan_decoupled_run_f32(const float *in, float *out, long long n, void *scratch, size_t scratch_bytes,
@@ -307,9 +330,10 @@ static int scan_decoupled_run_f32(const float *in, float *out, long long n, void
     int err = scan_check_args(in, out, n, scratch, scratch_bytes);
     if (err != 0)
         return err;
-    if ((((uintptr_t)in | (uintptr_t)out) & (4u * SCAN_DL_VEC_OF(SCAN_DL_PICK_F32) - 1u)) == 0)
-        return scan_dl_run<float, SCAN_DL_PICK_F32>(in, out, n, scratch, scan_next_tag(), stream);
-    return scan_dl_run<float, SCAN_DL_PICK_SCALAR>(in, out, n, scratch, scan_next_tag(), stream);
+    const scan_policy *p = &scan_policies[policy_slot_current()];
+    if ((((uintptr_t)in | (uintptr_t)out) & (4u * p->vec_f32 - 1u)) == 0)
+        return p->f32(in, out, n, scratch, scan_next_tag(), stream);
+    return p->f32_scalar(in, out, n, scratch, scan_next_tag(), stream);
 }
 
 static int scan_decoupled_run_i32(const int32_t *in, int32_t *out, long long n, void *scratch, size_t scratch_bytes,
@@ -318,9 +342,10 @@ static int scan_decoupled_run_i32(const int32_t *in, int32_t *out, long long n, 
     int err = scan_check_args(in, out, n, scratch, scratch_bytes);
     if (err != 0)
         return err;
-    if ((((uintptr_t)in | (uintptr_t)out) & (4u * SCAN_DL_VEC_OF(SCAN_DL_PICK_I32) - 1u)) == 0)
-        return scan_dl_run<int32_t, SCAN_DL_PICK_I32>(in, out, n, scratch, scan_next_tag(), stream);
-    return scan_dl_run<int32_t, SCAN_DL_PICK_SCALAR>(in, out, n, scratch, scan_next_tag(), stream);
+    const scan_policy *p = &scan_policies[policy_slot_current()];
+    if ((((uintptr_t)in | (uintptr_t)out) & (4u * p->vec_i32 - 1u)) == 0)
+        return p->i32(in, out, n, scratch, scan_next_tag(), stream);
+    return p->i32_scalar(in, out, n, scratch, scan_next_tag(), stream);
 }
 
 // ---- launchers ---------------------------------------------------------------------------

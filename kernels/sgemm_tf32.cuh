@@ -460,7 +460,9 @@ static __device__ __forceinline__ void sgemm_tf32_body(
  * warp tile WM x WN, ST stages, operand rounding ROUND (rna or trunc, see
  * "Idea"), MINB blocks per SM asked of ptxas (__launch_bounds__) and checked
  * against shared memory. NAME = tf32_BMxBNx32_sST_wWMxWN_ROUND, checked at
- * compile time; picks (sgemm_tf32.cu's SGEMM_TF32_SMALL / _DEFAULT) name a row. */
+ * compile time; picks (sgemm_tf32.cu's SGEMM_TF32_SMALL / _DEFAULT / _NARROW) name a row.
+ * The 64x128 row fits the 99 KiB a block may have on cc 8.6/8.9: the
+ * sm_86/89 and generic policies' pick. */
 #define SGEMM_TF32_CANDIDATES(X)                                                                  \
     X(tf32_128x256x32_s4_w64x64_rna, 128, 256, 64, 64, 4, rna, 1)     /* 256 thr, 208896 B */   \
     X(tf32_128x256x32_s4_w64x64_trunc, 128, 256, 64, 64, 4, trunc, 1) /* 256 thr, 208896 B */   \
@@ -468,7 +470,8 @@ static __device__ __forceinline__ void sgemm_tf32_body(
     X(tf32_128x128x32_s3_w64x32_trunc, 128, 128, 64, 32, 3, trunc, 2) /* 256 thr, 107520 B */   \
     X(tf32_128x128x32_s3_w32x64_trunc, 128, 128, 32, 64, 3, trunc, 2) /* 256 thr, 107520 B */   \
     X(tf32_128x128x32_s3_w64x64_trunc, 128, 128, 64, 64, 3, trunc, 2) /* 128 thr, 107520 B */   \
-    X(tf32_256x128x32_s4_w64x64_trunc, 256, 128, 64, 64, 4, trunc, 1) /* 256 thr, 217088 B */
+    X(tf32_256x128x32_s4_w64x64_trunc, 256, 128, 64, 64, 4, trunc, 1) /* 256 thr, 217088 B */   \
+    X(tf32_64x128x32_s3_w32x64_trunc, 64, 128, 32, 64, 3, trunc, 2)   /* 128 thr, 79872 B */
 
 #define SGEMM_TF32_ROUND_rna 1
 #define SGEMM_TF32_ROUND_trunc 0

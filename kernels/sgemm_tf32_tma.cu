@@ -66,6 +66,10 @@
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
  * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
+ * Policy (kernels/common/policy.h): the rule's thresholds are the sm_90
+ * entry (sgemm_tma_policy_90), the only one: under any other entry (another
+ * GPU, or the forced mode COMPARE_POLICY_ARCH) the variant is declined by its
+ * supports hook and the launcher returns cudaErrorNotSupported.
  * At 8192 the TF32 rows run power-capped, and how far the cap pulls each
  * kernel's clock changes from run to run: that, not memory, moves
  * tf32_tma's share of cuBLAS between sequential runs. Timed interleaved
@@ -75,6 +79,7 @@
 #include <limits.h>
 
 #include "kernel_ran.h"
+#include "policy.h"
 #include "sgemm.h"
 #include "sgemm_tf32_stage.cuh"
 #include "sgemm_tf32_tma.cuh"
@@ -158,6 +163,17 @@ static_assert(SGEMM_TMA_CFG(SGEMM_TMA_NARROW16).bm == 16 && SGEMM_TMA_CFG(SGEMM_
                   SGEMM_TMA_CFG(SGEMM_TMA_NARROW).bm == 128 && SGEMM_TMA_CFG(SGEMM_TMA_SMALL).bm == 128,
               "the thin picks have 16, 32, 64 rows, NARROW and SMALL 128");
 
+/* The tf32_tma policy (kernels/common/policy.h) has an sm_90 entry alone:
+ * the thin/narrow rule below for m <= thin_m or m x n <= narrow_max, the
+ * wave/large picks beyond. Under any other entry (another GPU, or the forced
+ * mode) the variant's supports hook declines it and the launcher refuses
+ * (cudaErrorNotSupported): its kernels are sm_90a SASS with no PTX to JIT. */
+typedef struct {
+    int thin_m;           /* the thin/narrow rule at m <= this */
+    long long narrow_max; /* ... or at m x n <= this */
+} sgemm_tma_policy;
+static const sgemm_tma_policy sgemm_tma_policy_90 = {64, 1024LL * 1024LL};
+
 /* The SM count of the current device, 0 when it cannot be read (the rule then
  * takes the large pick). */
 static int sgemm_tma_sms(void)
@@ -193,7 +209,8 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
                               long long outputs, const char *why, cudaStream_t stream)
 {
     const int sms = sgemm_tma_sms();
-    if (m <= 64 || outputs <= 1024LL * 1024LL) {
+    const sgemm_tma_policy &pol = sgemm_tma_policy_90; /* sgemm_tf32_tma checked the entry */
+    if (m <= pol.thin_m || outputs <= pol.narrow_max) {
         /* the row count: the fewest of 16, 32, 64, 128 that hold m (a thin m,
          * decode-like, would leave most of a 128-row tile, the wgmma's N,
          * zeros); then 64 columns while those tiles fit in one wave, else 128 */
@@ -363,6 +380,8 @@ extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, i
 {
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
+    if (policy_arch_current() != POLICY_ARCH_90)
+        return (int)cudaErrorNotSupported;
     if (!sgemm_tma_encoder()) /* checked first: no staging for a kernel that cannot run */
         return sgemm_tma_fallback("driver has no cuTensorMapEncodeTiled", A, B, C, m, n, k, stream);
     const int mask = sgemm_tma_stage_mask(A, B, C, n, k);

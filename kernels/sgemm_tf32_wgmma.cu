@@ -14,6 +14,7 @@
  * kernel_ran_note with the reason.
  * Run just this: ./compare --variants tf32_wgmma */
 #include "kernel_ran.h"
+#include "policy.h"
 #include "sgemm.h"
 #include "sgemm_tf32_wgmma.cuh"
 #include "sgemm_tf32_wgmma.h"
@@ -28,16 +29,25 @@
 static constexpr sgemm_wg_cfg sgemm_wgmma_small = SGEMM_WG_CFG(SGEMM_WGMMA_SMALL);
 static constexpr sgemm_wg_cfg sgemm_wgmma_large = SGEMM_WG_CFG(SGEMM_WGMMA_LARGE);
 
+/* The tf32_wgmma policy (kernels/common/policy.h) has an sm_90 entry alone:
+ * the small pick up to this many outputs (m x n), the large one beyond.
+ * Under any other entry (another GPU, or the forced mode) the variant's
+ * supports hook declines it and the launcher refuses (cudaErrorNotSupported):
+ * its kernels are sm_90a SASS with no PTX to JIT. */
+#define SGEMM_WGMMA_POLICY_90_SMALL_MAX (4096LL * 4096LL)
+
 extern "C" int sgemm_tf32_wgmma(const float *A, const float *B, float *C, int m, int n, int k,
                                 cudaStream_t stream)
 {
+    if (policy_arch_current() != POLICY_ARCH_90)
+        return (int)cudaErrorNotSupported;
     const char *why = sgemm_wg_decline(A, B, C, n, k);
     if (m >= 1 && n >= 1 && k >= 1 && why) {
         const int rc = sgemm_tf32_mma(A, B, C, m, n, k, stream);
         kernel_ran_note(kernel_ran_name(), why); /* the mma.sync kernel it noted, and why */
         return rc;
     }
-    if ((long long)m * n <= 4096LL * 4096LL) {
+    if ((long long)m * n <= SGEMM_WGMMA_POLICY_90_SMALL_MAX) {
         kernel_ran_note(sgemm_wgmma_small.name, NULL);
         return sgemm_wg_run<SGEMM_WG_ARGS(sgemm_wgmma_small)>(A, B, C, m, n, k, stream);
     }

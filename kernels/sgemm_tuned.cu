@@ -56,11 +56,15 @@
  * name) and why when it is not the fast path (the fallback; else the
  * scalar kernels when n or k is not a multiple of 4). Picks are names,
  * resolved at compile time: a name that is not a row of the table does not
- * compile.
+ * compile. The rule's thresholds, and whether the sk picks run as stream-K,
+ * are a per-architecture policy (sgemm_tuned_policies, chosen at run time
+ * from the current device: kernels/common/policy.h); sm_90's is the rule
+ * above.
  * Run just this: ./compare --variants tuned; re-time the candidates at the
  * rule's shapes: ./compare-search --family fp32 --n 129,256,512,1024,1537
  * --shape 16x14336x4096,129x4099x257,1024x50257x768,65536x256x256,896x4864x1024. */
 #include "kernel_ran.h"
+#include "policy.h"
 #include "sgemm.h"
 #include "sgemm_tuned.cuh"
 
@@ -93,13 +97,30 @@ static constexpr sgemm_tuned_cfg sgemm_tuned_small = SGEMM_TUNED_CFG(SGEMM_TUNED
 static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_few = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_FEW);
 static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_many = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_MANY);
 
-/* the rule's thresholds (see the header) */
-#define SGEMM_TUNED_RULE_USEFUL 0.75   /* least share of the large tile's FMAs inside C */
-#define SGEMM_TUNED_RULE_SLABS 32      /* least large-tile k-slabs per SM */
-#define SGEMM_TUNED_RULE_CHAIN 16      /* longest fix-up chain of the large sk */
-#define SGEMM_TUNED_RULE_SHORT_K 1024  /* large: st at k <= this when the last wave is full */
-#define SGEMM_TUNED_RULE_LONG_K 2048   /* small: sk at k >= this when under half the SMs have a tile */
-#define SGEMM_TUNED_RULE_FEW_SLABS 32  /* small: sl4 needs this many k-slabs (8 a slice) */
+/* One entry of the tuned policy (kernels/common/policy.h): the rule's
+ * thresholds (see the header) and whether the stream-K picks run. */
+typedef struct {
+    double useful; /* least share of the large tile's FMAs inside C */
+    int slabs;     /* least large-tile k-slabs per SM */
+    int chain;     /* longest fix-up chain of the large sk */
+    int short_k;   /* large: st at k <= this when the last wave is full */
+    int long_k;    /* small: sk at k >= this when under half the SMs have a tile */
+    int few_slabs; /* small: sl4 needs this many k-slabs (8 a slice) */
+    int stream_k;  /* 1: the sk picks; 0: each runs as the st kernel of its shape
+                    * (no cooperative launch) */
+} sgemm_tuned_policy;
+
+/* sm_90: the rule fitted on the H200. sm_80, sm_86/89: the same thresholds,
+ * untuned (the sk launcher sizes its grid from the occupancy the device
+ * reports, so the rule stays correct; only its break-even points are the
+ * H200's). generic: no stream-K (a cooperative launch is not assumed), the
+ * same tile shapes. */
+static const sgemm_tuned_policy sgemm_tuned_policies[POLICY_SLOTS] = {
+    {0.75, 32, 16, 1024, 2048, 32, 1}, /* sm_90 */
+    {0.75, 32, 16, 1024, 2048, 32, 1}, /* sm_80 (untuned) */
+    {0.75, 32, 16, 1024, 2048, 32, 1}, /* sm_86/89 (untuned) */
+    {0.75, 32, 16, 1024, 2048, 32, 0}, /* generic */
+};
 
 enum {
     SGEMM_TUNED_PICK_LARGE,
@@ -129,30 +150,31 @@ static int sgemm_tuned_full_wave(long long tiles, long long wave)
     return tiles >= wave && (rest == 0 || 8 * rest >= 7 * wave);
 }
 
-/* The pick for m x n x k on `sms` SMs (SGEMM_TUNED_PICK_*: the header's rule). */
-static int sgemm_tuned_pick(int m, int n, int k, int sms)
+/* The pick for m x n x k on `sms` SMs under policy entry p
+ * (SGEMM_TUNED_PICK_*: the header's rule). */
+static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, int sms)
 {
     const sgemm_tuned_cfg &lg = sgemm_tuned_large;
     const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
     const long long wave = (long long)sms * lg.minb;
     const double useful = (double)m * n / ((double)tiles * lg.bm * lg.bn);
-    if (useful >= SGEMM_TUNED_RULE_USEFUL &&
-        (tiles >= wave || tiles * slabs >= (long long)SGEMM_TUNED_RULE_SLABS * sms)) {
-        if (sgemm_tuned_full_wave(tiles, wave) && k <= SGEMM_TUNED_RULE_SHORT_K)
+    if (useful >= p.useful &&
+        (tiles >= wave || tiles * slabs >= (long long)p.slabs * sms)) {
+        if (sgemm_tuned_full_wave(tiles, wave) && k <= p.short_k)
             return SGEMM_TUNED_PICK_LARGE_ST;
         /* blocks sharing one split tile, on the grid the stream-K launcher makes */
         const long long g = sgemm_tuned_sk_grid(wave, tiles, slabs), rest = tiles % g;
         long long chain = rest > 0 ? sgemm_tuned_cdiv(g, rest) : 0;
         if (chain > slabs)
             chain = slabs;
-        if (chain <= SGEMM_TUNED_RULE_CHAIN)
+        if (chain <= p.chain)
             return SGEMM_TUNED_PICK_LARGE;
     }
     const sgemm_tuned_cfg &few = sgemm_tuned_sliced_few;
     const long long small_tiles = sgemm_tuned_tiles(few, m, n);
-    if (k >= SGEMM_TUNED_RULE_LONG_K && 2 * small_tiles < sms)
+    if (k >= p.long_k && 2 * small_tiles < sms)
         return SGEMM_TUNED_PICK_SMALL;
-    if (small_tiles <= sms && sgemm_tuned_cdiv(k, few.bk) >= SGEMM_TUNED_RULE_FEW_SLABS)
+    if (small_tiles <= sms && sgemm_tuned_cdiv(k, few.bk) >= p.few_slabs)
         return SGEMM_TUNED_PICK_SLICED_FEW;
     return SGEMM_TUNED_PICK_SLICED_MANY;
 }
@@ -181,12 +203,14 @@ static const char *sgemm_tuned_refusal(int err)
 }
 
 /* Runs pick c (its kind as a template argument); a refused stream-K launch
- * falls back to st at the same shape. The note names the candidate; its
- * reason is the fallback's, else the scalar kernel's when n or k % 4 != 0. */
+ * falls back to st at the same shape, and so does a stream-K pick under a
+ * policy without stream-K (stream_k 0: noted as the st kernel it is, no
+ * fallback reason). The note names the candidate; its reason is the
+ * fallback's, else the scalar kernel's when n or k % 4 != 0. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
           int GROUP, int SP, int B0>
-static int sgemm_tuned_run(const sgemm_tuned_cfg &c, const float *A, const float *B, float *C, int m,
-                           int n, int k, cudaStream_t stream)
+static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *A, const float *B,
+                           float *C, int m, int n, int k, cudaStream_t stream)
 {
     const char *scalar = k % 4 == 0 && n % 4 == 0 ? NULL : SGEMM_SCALAR_REASON;
     if constexpr (KIND != SGEMM_TUNED_KIND_sk) {
@@ -195,7 +219,9 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, const float *A, const float
             A, B, C, m, n, k, stream);
     } else {
         const char *why = "cooperative launch refused: forced by sgemm_tuned_force_fallback (test)";
-        if (!sgemm_tuned_forced) {
+        if (!stream_k)
+            why = scalar;
+        else if (!sgemm_tuned_forced) {
             const int err = sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP,
                                                B0>(A, B, C, m, n, k, stream);
             why = sgemm_tuned_refusal(err);
@@ -224,21 +250,19 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return (int)err;
     if (sms < 1)
         sms = 1;
-    switch (sgemm_tuned_pick(m, n, k, sms)) {
+    const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
+#define SGEMM_TUNED_RUN(c) sgemm_tuned_run<c.kind, SGEMM_TUNED_ARGS(c)>(c, p.stream_k, A, B, C, m, n, k, stream)
+    switch (sgemm_tuned_pick(p, m, n, k, sms)) {
     case SGEMM_TUNED_PICK_LARGE_ST:
-        return sgemm_tuned_run<sgemm_tuned_large_st.kind, SGEMM_TUNED_ARGS(sgemm_tuned_large_st)>(
-            sgemm_tuned_large_st, A, B, C, m, n, k, stream);
+        return SGEMM_TUNED_RUN(sgemm_tuned_large_st);
     case SGEMM_TUNED_PICK_SMALL:
-        return sgemm_tuned_run<sgemm_tuned_small.kind, SGEMM_TUNED_ARGS(sgemm_tuned_small)>(
-            sgemm_tuned_small, A, B, C, m, n, k, stream);
+        return SGEMM_TUNED_RUN(sgemm_tuned_small);
     case SGEMM_TUNED_PICK_SLICED_FEW:
-        return sgemm_tuned_run<sgemm_tuned_sliced_few.kind, SGEMM_TUNED_ARGS(sgemm_tuned_sliced_few)>(
-            sgemm_tuned_sliced_few, A, B, C, m, n, k, stream);
+        return SGEMM_TUNED_RUN(sgemm_tuned_sliced_few);
     case SGEMM_TUNED_PICK_SLICED_MANY:
-        return sgemm_tuned_run<sgemm_tuned_sliced_many.kind, SGEMM_TUNED_ARGS(sgemm_tuned_sliced_many)>(
-            sgemm_tuned_sliced_many, A, B, C, m, n, k, stream);
+        return SGEMM_TUNED_RUN(sgemm_tuned_sliced_many);
     default:
-        return sgemm_tuned_run<sgemm_tuned_large.kind, SGEMM_TUNED_ARGS(sgemm_tuned_large)>(
-            sgemm_tuned_large, A, B, C, m, n, k, stream);
+        return SGEMM_TUNED_RUN(sgemm_tuned_large);
     }
+#undef SGEMM_TUNED_RUN
 }

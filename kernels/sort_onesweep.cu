@@ -77,6 +77,7 @@
  * by one cudaMemsetAsync in the launcher, so no state carries between calls.
  * `in`/`out` need only 4-byte alignment.
  * Run just this one: ./compare --variants onesweep   (op sort, u32 and f32) */
+#include "policy.h"
 #include "sort.h"
 #include "sort_common.cuh"
 
@@ -99,7 +100,6 @@
 
 #define SORT_OS_HIST_THREADS 256                   /* histogram kernel */
 #define SORT_OS_HIST_VECS    4                     /* 16-byte loads in flight per thread */
-#define SORT_OS_HIST_BLOCKS_PER_SM 4
 
 #define SORT_OS_NOT_READY  0u
 #define SORT_OS_AGGREGATE  0x40000000u             /* count of the tile, bits 0-29 */
@@ -440,6 +440,21 @@ static uint32_t sort_os_tiles(long long n)
     return (uint32_t)((n + SORT_OS_TILE - 1) / SORT_OS_TILE);
 }
 
+/* Per architecture (kernels/common/policy.h): the histogram kernel's grid,
+ * at most this many blocks an SM. The pass kernel's tile and block are
+ * compile-time (SORT_OS_THREADS, SORT_OS_KEYS: its shared memory is static
+ * and fits every GPU since Ampere). Every entry holds the sm_90 value for
+ * now, untuned elsewhere. */
+typedef struct {
+    uint32_t hist_blocks_per_sm;
+} sort_os_policy;
+static const sort_os_policy sort_os_policies[POLICY_SLOTS] = {
+    {4}, /* sm_90 */
+    {4}, /* sm_80 (untuned) */
+    {4}, /* sm_86/89 (untuned) */
+    {4}, /* generic */
+};
+
 /* bytes of the zeroed state after alt: hist, tile counters (own 256 bytes), look-back */
 static size_t sort_os_state_bytes(long long n)
 {
@@ -486,7 +501,7 @@ static int sort_onesweep_run(const uint32_t *in, uint32_t *out, long long n, int
     if (e != cudaSuccess)
         return (int)e;
     const uint32_t vec_blocks = (n32 / 4 + SORT_OS_HIST_THREADS - 1) / SORT_OS_HIST_THREADS;
-    const uint32_t max_blocks = (uint32_t)sms * SORT_OS_HIST_BLOCKS_PER_SM;
+    const uint32_t max_blocks = (uint32_t)sms * sort_os_policies[policy_slot_current()].hist_blocks_per_sm;
     const uint32_t hist_blocks = vec_blocks < 1 ? 1 : vec_blocks < max_blocks ? vec_blocks : max_blocks;
     sort_onesweep_histogram<<<hist_blocks, SORT_OS_HIST_THREADS, 0, stream>>>(in, n32, is_float, hist);
     e = cudaGetLastError();

@@ -57,6 +57,7 @@
 #include <cuda_runtime.h>
 
 #include "kernel_ran.h"
+#include "policy.h"
 #include "transpose.h"
 #include "transpose_fast.cuh"
 
@@ -192,6 +193,22 @@ extern "C" int transpose_tiled_padded(const float *in, float *out, int m, int n,
     return (int)cudaGetLastError();
 }
 
+/* fast's vector path per architecture (kernels/common/policy.h): the
+ * kernel and its name. Every entry holds TRANSPOSE_FAST_PICK for now: the
+ * sm_90 pick, untuned elsewhere; its 64 x 64 tile (static shared memory,
+ * under 48 KiB) fits every GPU since Ampere, so it is also the generic one. */
+typedef struct {
+    int (*vec)(const float *, float *, int, int, cudaStream_t);
+    const char *vec_name; /* a static string */
+} transpose_policy;
+#define TRANSPOSE_FAST_POLICY_PICK                                                                                     {transpose_fast_launch<TRANSPOSE_FAST_CFG_OF(TRANSPOSE_FAST_PICK)>,                                                "transpose_fast_vec4_" TRANSPOSE_FAST_STR(TRANSPOSE_FAST_PICK)}
+static const transpose_policy transpose_policies[POLICY_SLOTS] = {
+    TRANSPOSE_FAST_POLICY_PICK, /* sm_90 */
+    TRANSPOSE_FAST_POLICY_PICK, /* sm_80 (untuned) */
+    TRANSPOSE_FAST_POLICY_PICK, /* sm_86/89 (untuned) */
+    TRANSPOSE_FAST_POLICY_PICK, /* generic */
+};
+
 extern "C" int transpose_fast(const float *in, float *out, int m, int n, cudaStream_t stream)
 {
     int err = transpose_check_args(in, out, m, n);
@@ -199,8 +216,9 @@ extern "C" int transpose_fast(const float *in, float *out, int m, int n, cudaStr
         return err;
     const int vec = m % 4 == 0 && n % 4 == 0 && ((uintptr_t)in & 15u) == 0 && ((uintptr_t)out & 15u) == 0;
     if (vec) {
-        kernel_ran_note("transpose_fast_vec4_" TRANSPOSE_FAST_STR(TRANSPOSE_FAST_PICK), NULL);
-        return transpose_fast_launch<TRANSPOSE_FAST_CFG_OF(TRANSPOSE_FAST_PICK)>(in, out, m, n, stream);
+        const transpose_policy *p = &transpose_policies[policy_slot_current()];
+        kernel_ran_note(p->vec_name, NULL);
+        return p->vec(in, out, m, n, stream);
     }
     kernel_ran_note("transpose_fast_scalar_64x64",
                     m % 4 != 0 || n % 4 != 0 ? "m or n not a multiple of 4" : "pointer not 16-byte aligned");

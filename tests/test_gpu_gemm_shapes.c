@@ -8,6 +8,10 @@
  * and TMA ones: n or k not a multiple of 4); a launcher never may. The
  * candidates are listed by the search tables themselves (sgemm_search.h),
  * by name.
+ * No launcher or table runs behind its variant's supports hook: a row (and
+ * the wgmma/TMA candidate tables, gated by tf32_wgmma's and tf32_tma's rows)
+ * that the device or the forced policy mode (COMPARE_POLICY_ARCH) cannot
+ * run is skipped, with the reason printed.
  * Each launcher that chooses among kernels must name the one it ran
  * (kernel_ran_name) and say why when it fell back (kernel_ran_reason): the
  * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
@@ -23,10 +27,6 @@
 #include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
-#ifdef COMPARE_HAVE_WGMMA
-#include "sgemm_tf32_tma.h"
-#include "sgemm_tf32_wgmma.h"
-#endif
 #include "op.h"
 #include "testlib_gpu.h"
 #include "verify.h"
@@ -54,10 +54,7 @@ static const shape shapes_full[] = {
     {1, 4, 4},     {3, 8, 20},     {64, 132, 36},   {129, 516, 4},   {257, 260, 1028},
     {300, 4, 700}, {1000, 68, 1000}, {130, 1028, 260}, {5, 1, 3},    {17, 31, 33},
     {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36}, {40, 520, 2000},
-    {4100, 2100, 100},
-#ifdef COMPARE_HAVE_WGMMA
-    {2300, 1796, 484, "tf32-tma"},
-#endif
+    {4100, 2100, 100}, {2300, 1796, 484, "tf32-tma"},
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones; the long
  * k of 40 x 520 x 2000 only for what it is there for (tf32_tma's split-k thin
@@ -65,11 +62,7 @@ static const shape shapes_full[] = {
  * the run past 6 minutes */
 static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
-    {600, 260, 96},
-#ifdef COMPARE_HAVE_WGMMA
-    {40, 520, 2000, "tf32-tma"},
-    {2300, 1796, 484, "tf32-tma"},
-#endif
+    {600, 260, 96}, {40, 520, 2000, "tf32-tma"}, {2300, 1796, 484, "tf32-tma"},
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
@@ -79,6 +72,7 @@ static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, 
 typedef struct {
     const char *family;
     const char *math;
+    const char *row; /* the variant whose supports hook gates the table (its kernels'), NULL: none */
     int may_decline; /* 1: cudaErrorNotSupported allowed when n or k % 4 != 0 */
     int (*count)(void);
     const char *(*name)(int);
@@ -86,15 +80,41 @@ typedef struct {
 } cand_table;
 
 static const cand_table tables[] = {
-    {"fp32", "fp32", 0, sgemm_search_count, sgemm_search_name, sgemm_search_run},
-    {"tf32", "tf32", 0, sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
-#ifdef COMPARE_HAVE_WGMMA
-    {"tf32-wgmma", "tf32", 1, sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name,
+    {"fp32", "fp32", NULL, 0, sgemm_search_count, sgemm_search_name, sgemm_search_run},
+    {"tf32", "tf32", NULL, 0, sgemm_tf32_search_count, sgemm_tf32_search_name, sgemm_tf32_search_run},
+    {"tf32-wgmma", "tf32", "tf32_wgmma", 1, sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name,
      sgemm_tf32_wgmma_search_run},
-    {"tf32-tma", "tf32", 1, sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name,
+    {"tf32-tma", "tf32", "tf32_tma", 1, sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name,
      sgemm_tf32_tma_search_run},
-#endif
 };
+
+/* Whether variant v runs case m x n x k on device dev: its supports hook,
+ * as `compare` asks it (the sm_90a rows decline another GPU and the forced
+ * policy mode, COMPARE_POLICY_ARCH); a decline is printed with its reason
+ * once per variant. */
+static int row_supported(const variant *v, const device_info *dev, const shape *sh)
+{
+    char why[256] = "";
+    plan_case pc;
+    memset(&pc, 0, sizeof pc);
+    pc.m = sh->m;
+    pc.n = sh->n;
+    pc.k = sh->k;
+    if (!v->supports || v->supports(&pc, dev, v, why, sizeof why))
+        return 1;
+    CHECK(why[0] != '\0', "%s declined m=%d n=%d k=%d without a reason", v->info.name, sh->m, sh->n, sh->k);
+    printf("SKIP %s m=%d n=%d k=%d: %s\n", v->info.name, sh->m, sh->n, sh->k, why);
+    return 0;
+}
+
+/* The catalog's row named `name` (NULL when there is none). */
+static const variant *row_named(const catalog *cat, const char *name)
+{
+    for (int l = 0; l < cat->variant_count; l++)
+        if (strcmp(ops_variant(l)->info.op, "sgemm") == 0 && strcmp(ops_variant(l)->info.name, name) == 0)
+            return ops_variant(l);
+    return NULL;
+}
 
 /* What a row's launcher must note about the kernel it ran, by variant name
  * (a hand SGEMM row of the catalog that is not listed must note nothing in
@@ -266,10 +286,18 @@ int main(void)
     const size_t nfallback = quick ? 1 : sizeof shapes_fallback / sizeof shapes_fallback[0];
     size_t max_a = 0, max_b = 0, max_c = 0;
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
-    int runs = 0, declined = 0, hand_rows = 0, every_row_shapes = 0;
+    int runs = 0, declined = 0, hand_rows = 0, every_row_shapes = 0, skipped = 0;
     cudaStream_t s;
     const catalog *cat = ops_catalog();
     test_require_gpu();
+    device_info dev;
+    memset(&dev, 0, sizeof dev);
+    {
+        int ordinal = 0;
+        CK(cudaGetDevice(&ordinal));
+        CK(cudaDeviceGetAttribute(&dev.cc_major, cudaDevAttrComputeCapabilityMajor, ordinal));
+        CK(cudaDeviceGetAttribute(&dev.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal));
+    }
     for (size_t i = 0; i < nshapes + nfallback; i++) {
         const shape *sh = i < nshapes ? &shapes[i] : &shapes_fallback[i - nshapes];
         size_t a = (size_t)sh->m * sh->k, bb = (size_t)sh->k * sh->n, c = (size_t)sh->m * sh->n;
@@ -296,13 +324,18 @@ int main(void)
         b.norm_sq_a = verify_norm_sq(hA, (size_t)sh->m * sh->k);
         b.norm_sq_b = verify_norm_sq(hB, (size_t)sh->k * sh->n);
         every_row_shapes += sh->only == NULL;
-        const int runs_before = runs;
+        const int runs_before = runs, skipped_before = skipped;
         /* every hand SGEMM row of the variant table with a launcher (the CPU row has none) */
         for (int l = 0; l < cat->variant_count; l++) {
             const variant *v = ops_variant(l);
             if (strcmp(v->info.op, "sgemm") != 0 || v->info.is_library || v->info.test_only || !v->fn ||
                 !shape_runs(sh, v->info.name, 1))
                 continue;
+            if (!row_supported(v, &dev, sh)) {
+                skipped++;
+                hand_rows++;
+                continue;
+            }
             CK(cudaMemsetAsync(dC, 0xff, nc * 4, s));
             kernel_ran_clear();
             judge(&b, sh, v->info.math, ((sgemm_launcher)v->fn)(dA, dB, dC, sh->m, sh->n, sh->k, s),
@@ -315,6 +348,12 @@ int main(void)
             const cand_table *tab = &tables[t];
             if (!shape_runs(sh, tab->family, 0))
                 continue;
+            const variant *gate = tab->row ? row_named(cat, tab->row) : NULL;
+            CHECK(!tab->row || gate, "no variant %s to gate the %s candidates", tab->row ? tab->row : "", tab->family);
+            if (gate && !row_supported(gate, &dev, sh)) {
+                skipped++;
+                continue;
+            }
             for (int c = 0; c < tab->count(); c++) {
                 CK(cudaMemsetAsync(dC, 0xff, nc * 4, s));
                 int rc = tab->run(c, dA, dB, dC, sh->m, sh->n, sh->k, s);
@@ -327,7 +366,7 @@ int main(void)
                 runs++;
             }
         }
-        CHECK(runs > runs_before, "m=%d n=%d k=%d: nothing ran (only %s)", sh->m, sh->n, sh->k,
+        CHECK(runs > runs_before || skipped > skipped_before, "m=%d n=%d k=%d: nothing ran (only %s)", sh->m, sh->n, sh->k,
               sh->only ? sh->only : "-");
     }
     for (size_t i = 0; i < nfallback; i++) {
@@ -339,8 +378,8 @@ int main(void)
     }
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
-    printf("%d runs judged, %d declined (n or k %% 4 != 0) over %zu shapes\n", runs, declined,
-           nshapes + nfallback);
+    printf("%d runs judged, %d declined (n or k %% 4 != 0), %d skipped (supports declined) over %zu shapes\n",
+           runs, declined, skipped, nshapes + nfallback);
     CHECK(runs > 0 && hand_rows >= 11 * every_row_shapes, "nothing ran (%d runs, %d of hand rows)", runs, hand_rows);
     cudaFree(dA);
     cudaFree(dB);

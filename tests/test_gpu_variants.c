@@ -2,7 +2,10 @@
  * catalog, checked against its reference at awkward sizes (square and
  * rectangular GEMM shapes, odd lengths), through the same code path as
  * `compare --check-only` (plan, poison, run once, verify). Fresh inputs each
- * run: the seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
+ * run: the seed comes from the clock (or COMPARE_TEST_SEED) and is printed.
+ * A row is ok, or SKIP with its reason (a variant whose supports hook
+ * declines the device or the forced policy mode, COMPARE_POLICY_ARCH: the
+ * sm_90a rows off Hopper); every SKIP is printed. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,7 +18,7 @@
 #include "testlib_gpu.h"
 
 typedef struct {
-    int rows, ok;
+    int rows, ok, skipped; /* skipped: SKIP rows (each with its reason) */
     const char *what;
 } collect;
 
@@ -25,6 +28,13 @@ static void collect_case(void *ctx, result_row *rows, int count)
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         c->rows++;
+        if (r->status == STATUS_SKIP) { /* a variant that declines this device or mode: with its reason */
+            CHECK(r->message[0] != '\0', "%s %s %s m=%lld elems=%lld: SKIP without a reason", c->what, r->op,
+                  r->variant, r->m, r->elems);
+            printf("SKIP %s %s m=%lld elems=%lld: %s\n", r->op, r->variant, r->m, r->elems, r->message);
+            c->skipped++;
+            continue;
+        }
         CHECK(r->status == STATUS_OK, "%s %s %s m=%lld elems=%lld: %s %s", c->what, r->op, r->variant, r->m,
               r->elems, status_name(r->status), r->message);
         CHECK(r->rel_err >= 0 && r->rel_err <= r->tolerance, "%s %s: rel_err %g tolerance %g", r->op, r->variant,
@@ -69,7 +79,7 @@ static void run_one(device_ctx *dev, int oi, const cli_shape *shape, long long e
     const catalog *cat = ops_catalog();
     cli_options o;
     char what[128];
-    collect c = {0, 0, what};
+    collect c = {0, 0, 0, what};
     run_sink sink = {collect_case, &c};
     cli_defaults(&o);
     o.op_names[0] = cat->ops[oi].name;
@@ -117,9 +127,8 @@ static void collect_tf32(void *ctx, result_row *rows, int count)
 static void check_tf32_rounding(device_ctx *dev, unsigned long long seed)
 {
     static const cli_shape shapes[] = {{1024, 1024, 1024}, {1000, 1030, 1028}, {16, 4096, 4096}};
-    if (dev->info.cc_major != 9 || dev->info.cc_minor != 0) {
-        printf("tf32 rounding: not checked, tf32_tma needs an sm_90a GPU (this one is cc %d.%d)\n",
-               dev->info.cc_major, dev->info.cc_minor);
+    if (!test_sm90a_runs()) { /* tf32_tma declines this device or mode (the line above says why) */
+        printf("tf32 rounding: not checked\n");
         return;
     }
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {

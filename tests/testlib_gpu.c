@@ -1,8 +1,11 @@
+/* tests/testlib_gpu.c: testlib_gpu.h's helpers. */
 #include "testlib_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "policy.h"
 
 void test_require_gpu(void)
 {
@@ -15,4 +18,21 @@ void test_require_gpu(void)
                required ? "FAILED (COMPARE_REQUIRE_GPU is set: a GPU test may not skip here)" : "skipped");
         exit(required ? 1 : 77);
     }
+}
+
+int test_sm90a_runs(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    const policy_arch a = policy_arch_for(major, minor);
+    if (major == 9 && minor == 0 && a == POLICY_ARCH_90)
+        return 1;
+    printf("note: the sm_90a rows (tf32_wgmma, tf32_tma) do not run here: cc %d.%d, policy %s\n", major, minor,
+           policy_arch_name(a));
+    return 0;
 }

@@ -2,7 +2,8 @@
  * exits 77 (ctest: skipped, never passed) when no usable GPU is present, or 1
  * when COMPARE_REQUIRE_GPU is set (tests/gpu_check.sh sets it: on the GPU
  * machine a skip would hide a broken driver or runtime); CK
- * wraps a CUDA runtime call that must succeed. */
+ * wraps a CUDA runtime call that must succeed; test_sm90a_runs says whether
+ * the Hopper-only rows run on this device and mode. */
 #ifndef TESTS_TESTLIB_GPU_H
 #define TESTS_TESTLIB_GPU_H
 
@@ -21,5 +22,9 @@
     } while (0)
 
 void test_require_gpu(void);
+/* 1 when the current device runs the sm_90a rows (tf32_wgmma, tf32_tma): cc
+ * 9.0 under the sm_90 policy (kernels/common/policy.h: not in the forced
+ * mode, COMPARE_POLICY_ARCH); else 0, with a line saying why. */
+int test_sm90a_runs(void);
 
 #endif

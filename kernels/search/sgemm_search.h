@@ -10,7 +10,7 @@
  *   sgemm_tf32    TF32 mma.sync candidates (kernels/sgemm_tf32.cuh) [tf32_mma]
  *   sgemm_tf32_wgmma, sgemm_tf32_tma   TF32 warpgroup MMA candidates [tf32_wgmma, tf32_tma]
  *                 (kernels/sgemm_tf32_wgmma.cuh, sgemm_tf32_tma.cuh; built
- *                 only with COMPARE_HAVE_WGMMA, for sm_90a)
+ *                 for sm_90a alone: run only on a cc 9.0 GPU)
  * For each: PREFIX_search_count(), PREFIX_search_name(i) (a static string,
  * NULL out of range) and PREFIX_search_run(i, ...), same contract as every
  * launcher in sgemm.h: row-major dense A (m x k), B (k x n), C (m x n),
@@ -36,10 +36,8 @@ extern "C" {
                             cudaStream_t stream);
 SGEMM_SEARCH_DECLARE(sgemm)
 SGEMM_SEARCH_DECLARE(sgemm_tf32)
-#ifdef COMPARE_HAVE_WGMMA
 SGEMM_SEARCH_DECLARE(sgemm_tf32_wgmma)
 SGEMM_SEARCH_DECLARE(sgemm_tf32_tma)
-#endif
 #undef SGEMM_SEARCH_DECLARE
 
 #ifdef __cplusplus

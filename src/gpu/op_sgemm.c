@@ -20,6 +20,7 @@
 #include "kernel_ran.h"
 #include "metrics.h"
 #include "op.h"
+#include "policy.h"
 #include "sgemm_tf32_tma.h"
 #include "verify.h"
 #include "verify_kernels.h"
@@ -310,14 +311,21 @@ static int v_cpu_supports(const plan_case *pc, const device_info *dev, const var
     return 0;
 }
 
-/* the wgmma/TMA kernels are built for sm_90a: on any other GPU there is no
- * code for them to run */
+/* the wgmma/TMA kernels are built for sm_90a (SASS, no PTX): on any other
+ * GPU there is no code for them to run, and in the forced mode
+ * (COMPARE_POLICY_ARCH=80 and the like: kernels/common/policy.h) their
+ * families have no entry but sm_90's */
 static int sgemm_needs_sm90a(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t len)
 {
     (void)pc;
-    if (dev->cc_major == 9 && dev->cc_minor == 0) return 1;
-    snprintf(why, len, "%s needs an sm_90a GPU (Hopper); this one is cc %d.%d", v->info.name, dev->cc_major,
-             dev->cc_minor);
+    const policy_arch arch = policy_arch_for(dev->cc_major, dev->cc_minor);
+    if (dev->cc_major == 9 && dev->cc_minor == 0 && arch == POLICY_ARCH_90) return 1;
+    if (arch != POLICY_ARCH_90 && dev->cc_major == 9 && dev->cc_minor == 0)
+        snprintf(why, len, "%s needs the sm_90 policy (sm_90a kernels, no PTX); COMPARE_POLICY_ARCH forces %s",
+                 v->info.name, policy_arch_name(arch));
+    else
+        snprintf(why, len, "%s needs an sm_90a GPU (Hopper); this one is cc %d.%d", v->info.name, dev->cc_major,
+                 dev->cc_minor);
     return 0;
 }
 
