@@ -27,10 +27,8 @@ typedef struct {
 static const cand_family families[] = {
     {"tuned", "cublas_fp32", sgemm_search_count, sgemm_search_name},
     {"tf32_mma", "cublas_tf32", sgemm_tf32_search_count, sgemm_tf32_search_name},
-#ifdef COMPARE_HAVE_WGMMA
     {"tf32_wgmma", "cublas_tf32", sgemm_tf32_wgmma_search_count, sgemm_tf32_wgmma_search_name},
     {"tf32_tma", "cublas_tf32", sgemm_tf32_tma_search_count, sgemm_tf32_tma_search_name},
-#endif
     {"transpose_fast", "cublas_geam", transpose_search_count, transpose_search_name},
 };
 

@@ -2,16 +2,24 @@
  * one variant per candidate, the Hopper families declined off sm_90a. */
 #include "candidates.h"
 
+#include "policy.h"
+
 #include <stdio.h>
 #include <string.h>
 
-/* the Hopper families: no code for any other GPU */
+/* the Hopper families: no code for any other GPU, and none under a forced
+ * non-Hopper policy (COMPARE_POLICY_ARCH: their kernels have no PTX) */
 static int candidates_sm90a(const plan_case *pc, const device_info *dev, const variant *v, char *why, size_t len)
 {
     (void)pc;
-    if (dev->cc_major == 9 && dev->cc_minor == 0) return 1;
-    snprintf(why, len, "candidates of family %s are built for sm_90a (Hopper) only; this GPU is cc %d.%d",
-             catalog_family(&v->info), dev->cc_major, dev->cc_minor);
+    const policy_arch arch = policy_arch_for(dev->cc_major, dev->cc_minor);
+    if (dev->cc_major == 9 && dev->cc_minor == 0 && arch == POLICY_ARCH_90) return 1;
+    if (dev->cc_major == 9 && dev->cc_minor == 0)
+        snprintf(why, len, "candidates of family %s need the sm_90 policy (sm_90a kernels, no PTX); "
+                 "COMPARE_POLICY_ARCH forces %s", catalog_family(&v->info), policy_arch_name(arch));
+    else
+        snprintf(why, len, "candidates of family %s are built for sm_90a (Hopper) only; this GPU is cc %d.%d",
+                 catalog_family(&v->info), dev->cc_major, dev->cc_minor);
     return 0;
 }
 

@@ -26,10 +26,8 @@ static int sgemm_cand_adapter(const op_case *c, const variant *v, cudaStream_t s
 static const candidate_family sgemm_cand_families[] = {
     SGEMM_CAND("tuned", "fp32", "FP32 `tuned` candidate (kernels/sgemm_tuned.cuh)", 0, sgemm),
     SGEMM_CAND("tf32_mma", "tf32", "TF32 mma.sync candidate (kernels/sgemm_tf32.cuh)", 0, sgemm_tf32),
-#ifdef COMPARE_HAVE_WGMMA
     SGEMM_CAND("tf32_wgmma", "tf32", "TF32 wgmma candidate (kernels/sgemm_tf32_wgmma.cuh)", 1, sgemm_tf32_wgmma),
     SGEMM_CAND("tf32_tma", "tf32", "TF32 wgmma + TMA candidate (kernels/sgemm_tf32_tma.cuh)", 1, sgemm_tf32_tma),
-#endif
 };
 
 int op_sgemm_candidates(const variant **rows)
