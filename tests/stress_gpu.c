@@ -18,13 +18,10 @@
  *           flags between blocks) at sizes whose last wave is split: the first
  *           run is verified against FP64 DGEMM, every later one must be
  *           bit-identical to it (its summation order is fixed)
- *   tf32    the same for the stream-K TMA candidate (compare-search's
- *           tf32_tma_m256n128k32_s4_pf_stk_pers_c2: the last waves spread over
- *           the clusters, the two pieces of a split tile meeting through a
- *           workspace, whichever arrives second storing the tile) and the
- *           split-tail one (tf32_tma_m256n128k32_s4_pf_kst_pers_c2: the
- *           partial last wave's tiles cut into 2 .. 4 k pieces, the last of
- *           them to arrive summing all in piece order)
+ *   tf32    the same for the split-tail TMA candidate
+ *           (tf32_tma_m256n128k32_s4_pf_kst_pers_c2: the partial last wave's
+ *           tiles cut into 2 .. 4 k pieces, the last of them to arrive summing
+ *           all in piece order)
  *   scan    every hand scan of the catalog (decoupled: its look-back), int32
  *           and float, on small integers (exact), against the CPU prefix sum
  * The sort, reduce and scan rows are the op's hand rows in the catalog
@@ -249,12 +246,6 @@ static void stress_reduce(device_ctx *d, int reps, family_count *f)
 static const int stress_tuned_shapes[][3] = {{2048, 2048, 2048}, {1536, 1536, 1536}, {2049, 2049, 2049},
                                              {1024, 4096, 2048}, {256, 256, 256},    {129, 129, 129},
                                              {16, 14336, 4096},  {896, 4864, 1024},  {16, 2048, 4096}};
-/* the stream-K TMA candidate with a partial last wave of 2-CTA clusters
- * (the last whole wave and the partial one spread, pieces meeting through
- * the workspace) at 4096, with whole waves and spread units on four-slab
- * tiles whose last slab is partial (4100 x 2100 x 100), and with every unit
- * spread (2100 x 3000 x 36: two slabs a tile) */
-static const int stress_tf32_shapes[][3] = {{4096, 4096, 4096}, {4100, 2100, 100}, {2100, 3000, 36}};
 /* the split-tail TMA candidate where the partial last wave of 66 2-CTA
  * clusters is cut: 1024 x 14336 x 2048 (26 tail units in 2 pieces),
  * 2300 x 2052 x 1000 (15 units in 4 pieces; partial tiles in m, n and the
@@ -265,8 +256,6 @@ static const struct {
     const int (*shapes)[3];
     int count;
 } stress_tf32_cands[] = {
-    {"tf32_tma_m256n128k32_s4_pf_stk_pers_c2", stress_tf32_shapes,
-     (int)(sizeof stress_tf32_shapes / sizeof stress_tf32_shapes[0])},
     {"tf32_tma_m256n128k32_s4_pf_kst_pers_c2", stress_kst_shapes,
      (int)(sizeof stress_kst_shapes / sizeof stress_kst_shapes[0])},
 };

@@ -191,9 +191,6 @@ static int probe_cublas(const float *A, const float *B, float *C, int m, int n, 
         return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_cfg_##NAME)>(A, B, C, m, n, k, st);       \
     }
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp)
-PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pers)
-PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pers_c2)
-PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pers_c2)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pf_pers)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pp_pf_pers_c2)
 PROBE_TMA_ROW(tf32_tma_m256n128k32_s4_pf_pers_c2)
@@ -206,9 +203,6 @@ static const struct {
 } probe_rows[] = {
     {"cublas_tf32", probe_cublas, 0},
     {"m256n128k32_s4_pp", probe_tf32_tma_m256n128k32_s4_pp, 1},
-    {"m256n128k32_s4_pp_pers", probe_tf32_tma_m256n128k32_s4_pp_pers, 1},
-    {"m256n128k32_s4_pers_c2", probe_tf32_tma_m256n128k32_s4_pers_c2, 1},
-    {"m256n128k32_s4_pp_pers_c2", probe_tf32_tma_m256n128k32_s4_pp_pers_c2, 1},
     {"m256n128k32_s4_pp_pf_pers", probe_tf32_tma_m256n128k32_s4_pp_pf_pers, 1},
     {"m256n128k32_s4_pp_pf_pers_c2", probe_tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 1},
     {"m256n128k32_s4_pf_pers_c2", probe_tf32_tma_m256n128k32_s4_pf_pers_c2, 1},
