@@ -161,6 +161,7 @@ sgemm_tuned_sk_kernel(const float *__restrict__ A, const float *__restrict__ B,
     }
 }
 
+// ---- host side: the grid and the cooperative launch ----------------------------------
 
 /* The stream-K grid G for `tiles` tiles of `slabs` k-slabs on `slots`
  * resident blocks (SMs x blocks per SM): at most slots, fewer when that
