@@ -1,0 +1,110 @@
+/* kernels/sgemm_tuned_configs.cuh: the FP32 `tuned` candidates, one X-macro
+ * row each (SGEMM_TUNED_CANDIDATES), and the sgemm_tuned_cfg constants and
+ * macros that turn a row's name into template arguments.
+ *
+ * Idea: a kernel is a template over its tile shape; a candidate is a row of
+ * parameters with a name that spells them (checked at compile time), so a
+ * pick is a name: kernels/sgemm_tuned.cu instantiates only the rows it names,
+ * kernels/search/sgemm_search.cu every row. The table holds the picks and a
+ * few search rows worth timing beside them (docs/tuning/tuned.md says which
+ * and why); rows that lost were deleted (git history keeps them). */
+#ifndef KERNELS_SGEMM_TUNED_CONFIGS_CUH
+#define KERNELS_SGEMM_TUNED_CONFIGS_CUH
+
+#include "candidate_name.cuh"
+
+/* X(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0): block tile
+ * BM x BN, k-slab BK, warp tile WM x WN, thread tile TM x TN, ST stages,
+ * __launch_bounds__(threads, MINB) (threads = 32 * (BM/WM) * (BN/WN);
+ * 2 x 256 or 1 x 512 threads leave 128 registers, 2 x 128 or 1 x 256 up to
+ * 255, which 8x16 thread tiles need), and for tile / st / sk the GROUP-row
+ * tile order, SP copy groups per slab and the barrier's k-step B0 (0 for
+ * rowa). NAME is BMxBNxBK_wWMxWN_tTMxTN_sST, then _gGROUP_spSP_bB0 for tile,
+ * then _st or _sk: checked against the parameters at compile time. A pick
+ * (-DSGEMM_TUNED_LARGE=NAME) must name a row.
+ *
+ * The rows: the five picks of kernels/sgemm_tuned.cu (the large 128x256 tile
+ * as sk and st; the small 32x128 sk; the 16x128 sliced-k as sl4 and sl2);
+ * every other row that was the fastest candidate at some size or shape of
+ * the last search over all of them (the 128x128 tile as tile and sk, the
+ * 128x256 tile with 32x128 warp tiles as st, the 64x64 sk with 4x4 thread
+ * tiles), since a policy for another GPU may pick them; and two reference
+ * rows: the rowa baseline, and the picks' 128x256 shape as plain tile (C
+ * stored from registers: what staging C buys). MINB is chosen so that MINB
+ * blocks give an SM 8 or more warps (it also caps the stream-K grid per SM:
+ * sgemm_tuned_sk_launch). 16xN and 32xN are skinny tiles for a small m (a
+ * decode batch): a 128-row tile would spend most of its FMAs on rows past
+ * m, and on the stream-K grid a small tile spreads a few large tiles' worth
+ * of k-slabs over every SM. The rows that never won (other rowa shapes,
+ * other barrier positions and copy groups, more small stream-K and sliced
+ * shapes, sl8) are in git history; docs/tuning/tuned.md lists them. */
+#define SGEMM_TUNED_CANDIDATES(X)                                                                \
+    X(128x64x16_w64x32_t8x8_s3, rowa, 128, 64, 16, 64, 32, 8, 8, 3, 4, 0, 0, 0)                   \
+    X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7, tile, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)       \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4, tile, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)       \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)      \
+    X(128x128x8_w64x64_t8x16_s4_g8_sp8_b7_sk, sk, 128, 128, 8, 64, 64, 8, 16, 4, 2, 8, 8, 7)      \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4)      \
+    X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st, st, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4)    \
+    X(64x64x16_w32x16_t4x4_s6_g8_sp2_b15_sk, sk, 64, 64, 16, 32, 16, 4, 4, 6, 1, 8, 2, 15)        \
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)          \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)        \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)
+
+#define SGEMM_TUNED_KIND_rowa 0
+#define SGEMM_TUNED_KIND_tile 1
+#define SGEMM_TUNED_KIND_st 2
+#define SGEMM_TUNED_KIND_sk 3
+#define SGEMM_TUNED_KIND_sl2 4 /* sliced-k: 2, 4 or 8 k-slices a block */
+#define SGEMM_TUNED_KIND_sl4 5
+#define SGEMM_TUNED_KIND_sl8 6
+
+/* k-slices of a block of kind `kind` (1 but for the sl kinds). */
+constexpr int sgemm_tuned_slices(int kind)
+{
+    return kind == SGEMM_TUNED_KIND_sl2 ? 2 : kind == SGEMM_TUNED_KIND_sl4 ? 4 : kind == SGEMM_TUNED_KIND_sl8 ? 8 : 1;
+}
+
+/* A candidate's parameters, as constants the launchers take as template
+ * arguments (SGEMM_TUNED_ARGS). */
+typedef struct {
+    int kind;             /* SGEMM_TUNED_KIND_* */
+    int bm, bn, bk;       /* block tile, k-slab */
+    int wm, wn, tm, tn;   /* warp tile, thread tile */
+    int st, minb;         /* stages, __launch_bounds__ blocks per SM */
+    int group, sp, b0;    /* tile order group, copy groups, barrier k-step (tile kinds) */
+    const char *name;     /* the candidate's name (a static string) */
+    const char *fallback; /* sk: the name of st at the same shape (its fallback) */
+} sgemm_tuned_cfg;
+
+/* The name rebuilt from the parameters, per kind (pieces for candidate_name_is). */
+#define SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST)                                          \
+    #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST
+#define SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_g" #G "_sp" #SP "_b" #B0
+#define SGEMM_TUNED_SUFFIX_rowa(G, SP, B0) ""
+#define SGEMM_TUNED_SUFFIX_tile(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0)
+#define SGEMM_TUNED_SUFFIX_st(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_st"
+#define SGEMM_TUNED_SUFFIX_sk(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sk"
+#define SGEMM_TUNED_SUFFIX_sl2(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sl2"
+#define SGEMM_TUNED_SUFFIX_sl4(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sl4"
+#define SGEMM_TUNED_SUFFIX_sl8(G, SP, B0) SGEMM_TUNED_TILE_SUFFIX(G, SP, B0) "_sl8"
+
+/* sgemm_tuned_cfg_NAME for every row, with its name checked. */
+#define SGEMM_TUNED_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)           \
+    static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
+        SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
+        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0)};        \
+    static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
+                                    SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0)),                         \
+                  "the candidate's name says its parameters");
+SGEMM_TUNED_CANDIDATES(SGEMM_TUNED_CFG_ROW)
+
+/* The row named NAME (a macro argument such as SGEMM_TUNED_LARGE is expanded
+ * first); a name that is not a row is an undeclared identifier: a compile
+ * error naming it. */
+#define SGEMM_TUNED_CFG(NAME) SGEMM_TUNED_CFG_(NAME)
+#define SGEMM_TUNED_CFG_(NAME) sgemm_tuned_cfg_##NAME
+/* A row's parameters as template arguments, after the kind. */
+#define SGEMM_TUNED_ARGS(c) c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st, c.minb, c.group, c.sp, c.b0
+
+#endif
