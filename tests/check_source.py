@@ -86,7 +86,7 @@ FIGURE_RULES = [
 # TEMPORARY: the two headers that are being split (their research logs moving
 # to docs/tuning/) are spared the rules added with FIGURE_RULES[1:] and the
 # results/ and issue rules until that split is merged; the lead empties this.
-FIGURE_SKIP_TEMPORARY = {"kernels/sgemm_tuned.cuh"}
+FIGURE_SKIP_TEMPORARY = set()
 
 
 def comment_blocks(text):
