@@ -14,8 +14,9 @@ int catalog_hand_rows(const char *op, const variant **rows, int max)
     CHECK(catalog_op(cat, op) >= 0, "no op %s in the catalog", op);
     for (int i = 0; i < cat->variant_count; i++) {
         const variant *v = ops_variant(i);
+        /* search candidates (catalog_family) take a table index first: not launchers */
         if (strcmp(v->info.op, op) != 0 || v->info.is_library || v->info.test_only || v->plugin != NULL ||
-            v->fn == NULL)
+            v->fn == NULL || catalog_family(&v->info))
             continue;
         CHECK(count < max, "%s: more than %d hand rows", op, max);
         if (count < max) rows[count++] = v;

@@ -328,8 +328,9 @@ int main(void)
         /* every hand SGEMM row of the variant table with a launcher (the CPU row has none) */
         for (int l = 0; l < cat->variant_count; l++) {
             const variant *v = ops_variant(l);
+            /* search candidates (catalog_family) are the tables' rows, run below */
             if (strcmp(v->info.op, "sgemm") != 0 || v->info.is_library || v->info.test_only || !v->fn ||
-                !shape_runs(sh, v->info.name, 1))
+                catalog_family(&v->info) || !shape_runs(sh, v->info.name, 1))
                 continue;
             if (!row_supported(v, &dev, sh)) {
                 skipped++;

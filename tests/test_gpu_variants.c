@@ -54,7 +54,9 @@ static int expected_rows(const catalog *cat, int oi)
         if (op->axes[a].kind == OP_AXIS_ENUM) cases *= catalog_axis_names(op, &op->axes[a], names, OP_AXIS_MAX_VALUES);
     }
     for (int i = 0; i < cat->variant_count; i++)
-        if (strcmp(cat->variants[i].op, op->name) == 0 && !cat->variants[i].test_only) n++;
+        if (strcmp(cat->variants[i].op, op->name) == 0 && !cat->variants[i].test_only &&
+            !catalog_family(&cat->variants[i])) /* search candidates run only with --candidates */
+            n++;
     return n * cases;
 }
 

@@ -12,9 +12,9 @@
  *   POLICY_ARCH_GENERIC any other cc: choices correct on every GPU since
  *                       Ampere, fast on none in particular.
  * The override COMPARE_POLICY_ARCH=80 (or 86, 89, 90, generic) makes every
- * family use that entry whatever the device (the forced mode: with
- * CUDA_FORCE_PTX_JIT=1 it runs the sm_80 path on an H200, through the
- * compute_80 PTX the build embeds); Hopper-only variants check
+ * family use that entry whatever the device (the forced mode: in a build
+ * whose kernels are compute_80 PTX only, CMake preset sm80-ptx, it runs the
+ * sm_80 path on an H200 through the driver's JIT); Hopper-only variants check
  * policy_arch_current() too and decline in it. An unknown override value is
  * ignored (the device's entry), with one line on stderr.
  *
