@@ -34,19 +34,24 @@ static __device__ __forceinline__ void sgemm_tuned_store_direct(float *__restric
 
 /* C[row, col .. col+3] += v for the elements before `lim` (nothing when
  * !row_ok), as reductions in L2 (RED: no value comes back): vec, one
- * red.global.add.v4.f32 (row 16-byte aligned, lim % 4 == 0); else one per
- * element. FP32 atomic adds round to nearest and flush subnormals. */
+ * red.global.add.v4.f32 (row 16-byte aligned, lim % 4 == 0; sm_90 and later); else one
+ * per element. FP32 atomic adds round to nearest and flush subnormals. */
 static __device__ __forceinline__ void sgemm_tuned_red4(float *row, int row_ok, int col, int lim,
                                                         int vec, float4 v)
 {
     if (!row_ok)
         return;
+#if __CUDA_ARCH__ >= 900
     if (vec) {
         if (col < lim)
             asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(row + col), "f"(v.x),
                          "f"(v.y), "f"(v.z), "f"(v.w)
                          : "memory");
-    } else {
+    } else
+#else
+    (void)vec; /* the vector RED is sm_90's: PTX for an older target (compute_80) adds one element at a time */
+#endif
+    {
         if (col + 0 < lim) atomicAdd(row + col + 0, v.x);
         if (col + 1 < lim) atomicAdd(row + col + 1, v.y);
         if (col + 2 < lim) atomicAdd(row + col + 2, v.z);

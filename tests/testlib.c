@@ -56,6 +56,8 @@ static double test_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+const char *test_signal_after_out;
+
 void test_run(char *const argv[], char *const env[], double signal_after_s, int sig, double timeout_s,
               test_proc *p)
 {
@@ -96,7 +98,8 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
     while (open_o || open_e) {
         struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
         double el = test_now() - t0;
-        if (signal_after_s > 0 && !signalled && el >= signal_after_s) {
+        if (signal_after_s > 0 && !signalled && el >= signal_after_s &&
+            (!test_signal_after_out || strstr(p->out, test_signal_after_out))) {
             kill(pid, sig);
             signalled = 1;
         }

@@ -41,6 +41,11 @@ typedef struct {
  * after timeout_s seconds. */
 void test_run(char *const argv[], char *const env[], double signal_after_s, int sig, double timeout_s,
               test_proc *p);
+/* When set (non-NULL), test_run's signal waits, beyond signal_after_s, until
+ * the child's stdout holds this text (a row of the table: the first case has
+ * finished), so that an interrupt test does not depend on how fast the GPU
+ * got there. Reset to NULL by the caller. */
+extern const char *test_signal_after_out;
 
 /* 1 if haystack contains needle. */
 int test_contains(const char *haystack, const char *needle);
