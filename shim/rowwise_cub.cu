@@ -13,9 +13,10 @@
  * memory access pattern is the user's.
  *
  * reduce_cols < cols restricts the reductions to the first reduce_cols
- * elements while every element is still written: a planted defect (a
- * reduction that dropped the tail of the row) for the tests' wrong row;
- * reduce_cols == cols is the correct op. */
+ * elements (still divided by cols) while every element is written: a
+ * planted defect (a reduction that dropped the tail of the row: softmax's
+ * sum, the mean square and the variance come out short) for the tests'
+ * wrong row; reduce_cols == cols is the correct op. */
 #include <cstdio>
 
 #include <cuda_bf16.h>
@@ -70,7 +71,7 @@ __global__ void __launch_bounds__(CUB_ROW_THREADS)
     } else {
         for (long long c = threadIdx.x; c < reduce_cols; c += CUB_ROW_THREADS) s += cr_load(xr, c);
         s = block_reduce(temp).Sum(s);
-        if (threadIdx.x == 0) shared_a = s / (float)reduce_cols;
+        if (threadIdx.x == 0) shared_a = s / (float)cols;
         __syncthreads();
         a = shared_a;
         s = 0.0f;
@@ -81,7 +82,7 @@ __global__ void __launch_bounds__(CUB_ROW_THREADS)
     }
     __syncthreads(); /* temp is reused */
     s = block_reduce(temp).Sum(s);
-    if (threadIdx.x == 0) shared_b = op == 0 ? 1.0f / s : rsqrtf(s / (float)reduce_cols + eps);
+    if (threadIdx.x == 0) shared_b = op == 0 ? 1.0f / s : rsqrtf(s / (float)cols + eps);
     __syncthreads();
     const float b = shared_b;
     for (long long c = threadIdx.x; c < cols; c += CUB_ROW_THREADS) {

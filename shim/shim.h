@@ -73,7 +73,8 @@ int shim_thrust_alloc_probe(size_t bytes, cudaStream_t stream, char *msg, size_t
  * type `type` (0 fp32, 1 fp16, 2 bf16: kernels/common/elem_type.h's values),
  * with kernels/rowwise.h's formulas, as a composition of cub::BlockReduce (a
  * block per row; shim/rowwise_cub.cu). The reductions cover the first
- * reduce_cols elements (== cols; fewer only for the tests' planted defect).
+ * reduce_cols elements (== cols; fewer only for the tests' planted defect:
+ * a dropped tail, the means still divided by cols).
  * No temporary storage. Launches on `stream`; 0, or a cudaError_t with msg. */
 int shim_cub_rowwise(int op, int type, const void *x, void *y, const float *weight, const float *bias, float eps,
                      long long rows, long long cols, long long reduce_cols, cudaStream_t stream, char *msg,
