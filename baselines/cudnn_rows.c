@@ -153,7 +153,10 @@ static cudnnDataType_t cr_dtype(elem_type t)
 static cudnnStatus_t cr_softmax_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols)
 {
     cudnnStatus_t st;
-    if (rows > 0x7fffffffLL || cols > 0x7fffffffLL) return CUDNN_STATUS_NOT_SUPPORTED_SHAPE;
+    if (rows > 0x7fffffffLL || cols > 0x7fffffffLL) {
+        status_set_message("cudnnSetTensor4dDescriptor takes int dimensions (%lld x %lld)", rows, cols);
+        return CUDNN_STATUS_NOT_SUPPORTED_SHAPE;
+    }
     CR_CALL(p->f, p->f->CreateTensorDescriptor(&p->td));
     CR_CALL(p->f, p->f->SetTensor4dDescriptor(p->td, CUDNN_TENSOR_NCHW, cr_dtype(type), (int)rows, (int)cols, 1, 1));
 done:
@@ -209,7 +212,9 @@ static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode)
     CR_CALL(f, f->BackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, CR_HEUR_MAX,
                                       &count, cfgs));
     st = CUDNN_STATUS_NOT_SUPPORTED;
-    if (count == 0) status_set_message("cuDNN's heuristic (mode %d) has no engine for this graph", (int)mode);
+    if (count == 0)
+        status_set_message("cuDNN's heuristic %s has no engine for this graph",
+                           mode == CUDNN_HEUR_MODE_A ? "A" : "FALLBACK");
     for (int64_t i = 0; i < count && i < CR_HEUR_MAX; i++) {
         cudnnBackendDescriptor_t engine = NULL;
         int64_t index = -1, n = 0;
