@@ -69,6 +69,17 @@ int shim_thrust_scan_i32(const int32_t *in, int32_t *out, long long n, cudaStrea
  * an error with a message, never throw or abort. */
 int shim_thrust_alloc_probe(size_t bytes, cudaStream_t stream, char *msg, size_t msg_len);
 
+/* Softmax (op 0), RMSNorm (1) and LayerNorm (2) over rows x cols of element
+ * type `type` (0 fp32, 1 fp16, 2 bf16: kernels/common/elem_type.h's values),
+ * with kernels/rowwise.h's formulas, as a composition of cub::BlockReduce (a
+ * block per row; shim/rowwise_cub.cu). The reductions cover the first
+ * reduce_cols elements (== cols; fewer only for the tests' planted defect:
+ * a dropped tail, the means still divided by cols).
+ * No temporary storage. Launches on `stream`; 0, or a cudaError_t with msg. */
+int shim_cub_rowwise(int op, int type, const void *x, void *y, const float *weight, const float *bias, float eps,
+                     long long rows, long long cols, long long reduce_cols, cudaStream_t stream, char *msg,
+                     size_t msg_len);
+
 #ifdef __cplusplus
 }
 #endif

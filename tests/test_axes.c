@@ -384,7 +384,7 @@ static void test_list_json_binary(void)
     } rows[] = {
         {{"--chunks", "0"}, "--chunks '0' (transfer): '0' is too small"},
         {{"--axis", "foo=1"}, "no op has an axis 'foo' (the ops' axes: sgemm: m,n,k,cpu_max_n"},
-        {{"--ops", "sgemm", "--dist", "skewed"}, "no op that has axis dist is run (it is an axis of histogram)"},
+        {{"--ops", "sgemm", "--dist", "skewed"}, "no op that has axis dist is run (it is an axis of histogram, softmax)"},
         {{"--ops", "sort", "--axis", "type=u8"}, "'u8' is not a value of type (expected u32, f32)"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -111,6 +111,16 @@
  *             in its first call and kept, if it makes `stream` wait for all of
  *             them (cudaEventRecord + cudaStreamWaitEvent) before it returns.
  *             The row is timed from an idle stream, like the built-in rows.
+ *  softmax    y = exp(x - max) / sum exp(x - max) per row; rmsnorm y = x /
+ *  rmsnorm    sqrt(mean x^2 + eps) * weight; layernorm y = (x - mean) /
+ *  layernorm  sqrt(var + eps) * weight + bias (kernels/rowwise.h; eps
+ *             1e-5f).  .type "fp32", "bf16" or "fp16" (x and y; FP32
+ *             arithmetic).  axes rows, cols.
+ *             inputs[0]  x, rows x cols elements of the type (x[r*cols + c])
+ *             inputs[1]  weight, cols floats (rmsnorm, layernorm)
+ *             inputs[2]  bias, cols floats (layernorm)
+ *             outputs[0] y, rows x cols elements of the type (NaN on entry),
+ *             checked element by element against an FP64 reference
  *
  * An op added later documents its slots here in the same form; an op whose
  * cases have several element types (sort, histogram, scan) lets one

@@ -1,0 +1,445 @@
+/* baselines/cudnn_rows.c: the cuDNN calls of the row-wise ops (see
+ * cudnn_rows.h). Two builds: with cuDNN's headers (COMPARE_HAVE_CUDNN) the
+ * calls through cudnn_lib.h's table; without them every entry declines with
+ * cudnn_lib_available's text. */
+#include "cudnn_rows.h"
+
+#include <stdio.h>
+
+#include "cudnn_lib.h"
+#include "status.h"
+
+#ifndef COMPARE_HAVE_CUDNN
+
+struct cudnn_rows_plan {
+    int unused;
+};
+
+int cudnn_rows_supports(rowwise_op op, elem_type type, long long rows, long long cols, char *why, size_t why_len)
+{
+    (void)op, (void)type, (void)rows, (void)cols;
+    return cudnn_lib_available(why, why_len);
+}
+
+int cudnn_rows_plan_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, long long rows, long long cols,
+                         float eps, const void *x, void *y, const float *weight, const float *bias, cudaStream_t s)
+{
+    char why[256];
+    (void)op, (void)type, (void)rows, (void)cols, (void)eps, (void)x, (void)y, (void)weight, (void)bias, (void)s;
+    *out = NULL;
+    cudnn_lib_available(why, sizeof why);
+    status_set_message("%s", why);
+    return STATUS_ERROR;
+}
+
+int cudnn_rows_plan_run(const cudnn_rows_plan *p, cudaStream_t s)
+{
+    (void)p, (void)s;
+    status_set_message("cuDNN not found at build time");
+    return STATUS_ERROR;
+}
+
+const char *cudnn_rows_plan_name(const cudnn_rows_plan *p)
+{
+    (void)p;
+    return "cudnn";
+}
+
+void cudnn_rows_plan_free(cudnn_rows_plan *p) { (void)p; }
+
+#else
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CR_HEUR_MAX 8          /* engine configurations tried per heuristic mode */
+#define CR_UID_X 1
+#define CR_UID_Y 2
+#define CR_UID_SCALE 3
+#define CR_UID_BIAS 4
+#define CR_UID_EPS 5
+
+struct cudnn_rows_plan {
+    const cudnn_fns *f;
+    cudnnHandle_t handle;
+    rowwise_op op;
+    /* softmax */
+    cudnnTensorDescriptor_t td;
+    const void *x;
+    void *y;
+    /* the norms */
+    cudnnBackendDescriptor_t tensors[5], node, graph, exec, pack;
+    void *workspace;
+    float eps;             /* the by-value epsilon: the variant pack points at it */
+    char name[128];
+};
+
+// ---------------------------------------------------------------------------
+// statuses
+
+/* "call: CUDNN_STATUS_... (cuDNN's last error)" into buf */
+static void cr_describe(const cudnn_fns *f, cudnnStatus_t st, const char *call, char *buf, size_t len)
+{
+    char last[256] = "";
+    if (f->GetLastErrorString) f->GetLastErrorString(last, sizeof last);
+    snprintf(buf, len, "%s: %s%s%s%s", call, f->GetErrorString(st), last[0] ? " (" : "", last, last[0] ? ")" : "");
+}
+
+/* a decline (not an error): cuDNN says it does not support the graph, the
+ * type, the shape or the layout */
+static int cr_declines(cudnnStatus_t st) { return CUDNN_STATUS_CATEGORY(st) == CUDNN_STATUS_NOT_SUPPORTED; }
+
+/* Records a failed call in status.h's buffer; returns 1 when st failed. */
+static int cr_fail(const cudnn_fns *f, cudnnStatus_t st, const char *call, const char *file, int line)
+{
+    char d[384];
+    if (st == CUDNN_STATUS_SUCCESS) return 0;
+    cr_describe(f, st, call, d, sizeof d);
+    status_set_message("%s (%s:%d)", d, file, line);
+    return 1;
+}
+
+/* Inside a function with `cudnnStatus_t st` and a `done` label: a failed
+ * call keeps its status in st and leaves. */
+#define CR_CALL(f, call)                                                          \
+    do {                                                                          \
+        st = (call);                                                              \
+        if (cr_fail((f), st, #call, __FILE__, __LINE__)) goto done;               \
+    } while (0)
+
+/* The same for a helper of this file that has recorded its own failure. */
+#define CR_TRY(expr)                                                              \
+    do {                                                                          \
+        st = (expr);                                                              \
+        if (st != CUDNN_STATUS_SUCCESS) goto done;                                \
+    } while (0)
+
+// ---------------------------------------------------------------------------
+// the handle: one per thread and device
+
+static _Thread_local cudnnHandle_t cr_handle;
+static _Thread_local int cr_handle_device = -1;
+
+static cudnnStatus_t cr_get_handle(const cudnn_fns *f, cudnnHandle_t *h)
+{
+    int dev = -1;
+    cudnnStatus_t st = CUDNN_STATUS_SUCCESS;
+    if (cudaGetDevice(&dev) != cudaSuccess) return CUDNN_STATUS_EXECUTION_FAILED_CUDART;
+    if (!cr_handle || cr_handle_device != dev) {
+        /* a handle of another device on this thread is dropped (destroying it
+         * would need that device current) */
+        cr_handle = NULL;
+        st = f->Create(&cr_handle);
+        if (st != CUDNN_STATUS_SUCCESS) {
+            cr_handle = NULL;
+            return st;
+        }
+        cr_handle_device = dev;
+    }
+    *h = cr_handle;
+    return st;
+}
+
+static cudnnDataType_t cr_dtype(elem_type t)
+{
+    return t == ELEM_FP16 ? CUDNN_DATA_HALF : t == ELEM_BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT;
+}
+
+// ---------------------------------------------------------------------------
+// softmax: the legacy call (its own descriptor)
+
+static cudnnStatus_t cr_softmax_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols)
+{
+    cudnnStatus_t st;
+    if (rows > 0x7fffffffLL || cols > 0x7fffffffLL) {
+        status_set_message("cudnnSetTensor4dDescriptor takes int dimensions (%lld x %lld)", rows, cols);
+        return CUDNN_STATUS_NOT_SUPPORTED_SHAPE;
+    }
+    CR_CALL(p->f, p->f->CreateTensorDescriptor(&p->td));
+    CR_CALL(p->f, p->f->SetTensor4dDescriptor(p->td, CUDNN_TENSOR_NCHW, cr_dtype(type), (int)rows, (int)cols, 1, 1));
+done:
+    return st;
+}
+
+static cudnnStatus_t cr_softmax_run(const cudnn_rows_plan *p, const void *x, void *y)
+{
+    const float one = 1.0f, zero = 0.0f; /* alpha, beta: float for every non-double type */
+    cudnnStatus_t st;
+    CR_CALL(p->f, p->f->SoftmaxForward(p->handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one, p->td, x,
+                                       &zero, p->td, y));
+done:
+    return st;
+}
+
+// ---------------------------------------------------------------------------
+// the norms: the graph API
+
+/* a finalized tensor descriptor: 4 dims (n, c, 1, 1), NCHW strides (c, 1, c, c) */
+static cudnnStatus_t cr_tensor(const cudnn_fns *f, cudnnBackendDescriptor_t *t, int64_t uid, cudnnDataType_t dt,
+                               int64_t n, int64_t c, int by_value)
+{
+    const int64_t dims[4] = {n, c, 1, 1}, strides[4] = {c, 1, c, c}, align = 16;
+    const bool value = true;
+    cudnnStatus_t st;
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_TENSOR_DESCRIPTOR, t));
+    CR_CALL(f, f->BackendSetAttribute(*t, CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &dt));
+    CR_CALL(f, f->BackendSetAttribute(*t, CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, 4, dims));
+    CR_CALL(f, f->BackendSetAttribute(*t, CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, 4, strides));
+    CR_CALL(f, f->BackendSetAttribute(*t, CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid));
+    CR_CALL(f, f->BackendSetAttribute(*t, CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &align));
+    if (by_value) CR_CALL(f, f->BackendSetAttribute(*t, CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &value));
+    CR_CALL(f, f->BackendFinalize(*t));
+done:
+    return st;
+}
+
+/* The first configuration of heuristic mode `mode` whose execution plan
+ * finalizes, into p->exec (and its engine into p->name). */
+static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode)
+{
+    const cudnn_fns *f = p->f;
+    cudnnBackendDescriptor_t heur = NULL, cfgs[CR_HEUR_MAX] = {NULL};
+    int64_t count = 0;
+    cudnnStatus_t st;
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    CR_CALL(f, f->BackendSetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &p->graph));
+    CR_CALL(f, f->BackendSetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode));
+    CR_CALL(f, f->BackendFinalize(heur));
+    for (int i = 0; i < CR_HEUR_MAX; i++) CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+    CR_CALL(f, f->BackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, CR_HEUR_MAX,
+                                      &count, cfgs));
+    st = CUDNN_STATUS_NOT_SUPPORTED;
+    if (count == 0)
+        status_set_message("cuDNN's heuristic %s has no engine for this graph",
+                           mode == CUDNN_HEUR_MODE_A ? "A" : "FALLBACK");
+    for (int64_t i = 0; i < count && i < CR_HEUR_MAX; i++) {
+        cudnnBackendDescriptor_t engine = NULL;
+        int64_t index = -1, n = 0;
+        if (f->BackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &p->exec) != CUDNN_STATUS_SUCCESS)
+            continue;
+        st = f->BackendSetAttribute(p->exec, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &p->handle);
+        if (st == CUDNN_STATUS_SUCCESS)
+            st = f->BackendSetAttribute(p->exec, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+                                        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfgs[i]);
+        if (st == CUDNN_STATUS_SUCCESS) st = f->BackendFinalize(p->exec);
+        if (st != CUDNN_STATUS_SUCCESS) {
+            cr_fail(f, st, "cudnnBackendFinalize(execution plan)", __FILE__, __LINE__);
+            f->BackendDestroyDescriptor(p->exec);
+            p->exec = NULL;
+            continue;
+        }
+        /* the engine's global index, for the row's `kernel` (best effort) */
+        if (f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &engine) == CUDNN_STATUS_SUCCESS) {
+            if (f->BackendGetAttribute(cfgs[i], CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n,
+                                       &engine) != CUDNN_STATUS_SUCCESS ||
+                f->BackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &n, &index) !=
+                    CUDNN_STATUS_SUCCESS)
+                index = -1;
+            f->BackendDestroyDescriptor(engine);
+        }
+        snprintf(p->name, sizeof p->name, "cuDNN %zu.%zu.%zu norm forward engine %lld (heuristic %s)",
+                 f->version / 10000, f->version / 100 % 100, f->version % 100, (long long)index,
+                 mode == CUDNN_HEUR_MODE_A ? "A" : "fallback");
+        break;
+    }
+done:
+    for (int i = 0; i < CR_HEUR_MAX; i++)
+        if (cfgs[i]) f->BackendDestroyDescriptor(cfgs[i]);
+    if (heur) f->BackendDestroyDescriptor(heur);
+    return st;
+}
+
+/* The graph of one norm-forward node, and its execution plan. */
+static cudnnStatus_t cr_norm_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols)
+{
+    const cudnn_fns *f = p->f;
+    const cudnnBackendNormMode_t mode = p->op == ROWWISE_RMSNORM ? CUDNN_RMS_NORM : CUDNN_LAYER_NORM;
+    const cudnnBackendNormFwdPhase_t phase = CUDNN_NORM_FWD_INFERENCE;
+    const cudnnDataType_t dt = cr_dtype(type);
+    cudnnStatus_t st;
+    CR_TRY(cr_tensor(f, &p->tensors[0], CR_UID_X, dt, rows, cols, 0));
+    CR_TRY(cr_tensor(f, &p->tensors[1], CR_UID_Y, dt, rows, cols, 0));
+    CR_TRY(cr_tensor(f, &p->tensors[2], CR_UID_SCALE, CUDNN_DATA_FLOAT, 1, cols, 0));
+    if (p->op == ROWWISE_LAYERNORM) CR_TRY(cr_tensor(f, &p->tensors[3], CR_UID_BIAS, CUDNN_DATA_FLOAT, 1, cols, 0));
+    CR_TRY(cr_tensor(f, &p->tensors[4], CR_UID_EPS, CUDNN_DATA_FLOAT, 1, 1, 1));
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR, &p->node));
+    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode));
+    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1,
+                                      &phase));
+    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &p->tensors[0]));
+    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &p->tensors[1]));
+    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC,
+                                      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->tensors[2]));
+    if (p->op == ROWWISE_LAYERNORM)
+        CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC,
+                                          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->tensors[3]));
+    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC,
+                                      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->tensors[4]));
+    CR_CALL(f, f->BackendFinalize(p->node));
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &p->graph));
+    CR_CALL(f, f->BackendSetAttribute(p->graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &p->handle));
+    CR_CALL(f, f->BackendSetAttribute(p->graph, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &p->node));
+    CR_CALL(f, f->BackendFinalize(p->graph));
+    st = cr_pick(p, CUDNN_HEUR_MODE_A);
+    if (!p->exec) st = cr_pick(p, CUDNN_HEUR_MODE_FALLBACK);
+done:
+    return st;
+}
+
+/* The variant pack of the case's pointers and the plan's workspace. */
+static cudnnStatus_t cr_norm_bind(cudnn_rows_plan *p, const void *x, void *y, const float *weight, const float *bias)
+{
+    const cudnn_fns *f = p->f;
+    int64_t uids[5] = {CR_UID_X, CR_UID_Y, CR_UID_SCALE, CR_UID_EPS, CR_UID_BIAS}, ws = 0, n = 0;
+    void *ptrs[5] = {(void *)x, y, (void *)weight, &p->eps, (void *)bias};
+    const int64_t count = p->op == ROWWISE_LAYERNORM ? 5 : 4;
+    cudnnStatus_t st;
+    CR_CALL(f, f->BackendGetAttribute(p->exec, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n, &ws));
+    if (ws > 0 && cudaMalloc(&p->workspace, (size_t)ws) != cudaSuccess) {
+        status_set_message("cudaMalloc of cuDNN's workspace (%lld bytes) failed", (long long)ws);
+        return CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED;
+    }
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &p->pack));
+    CR_CALL(f, f->BackendSetAttribute(p->pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, count, uids));
+    CR_CALL(f, f->BackendSetAttribute(p->pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, count, ptrs));
+    CR_CALL(f, f->BackendSetAttribute(p->pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1,
+                                      &p->workspace));
+    CR_CALL(f, f->BackendFinalize(p->pack));
+done:
+    return st;
+}
+
+// ---------------------------------------------------------------------------
+// plans
+
+void cudnn_rows_plan_free(cudnn_rows_plan *p)
+{
+    if (!p) return;
+    if (p->td) p->f->DestroyTensorDescriptor(p->td);
+    if (p->pack) p->f->BackendDestroyDescriptor(p->pack);
+    if (p->exec) p->f->BackendDestroyDescriptor(p->exec);
+    if (p->graph) p->f->BackendDestroyDescriptor(p->graph);
+    if (p->node) p->f->BackendDestroyDescriptor(p->node);
+    for (int i = 0; i < 5; i++)
+        if (p->tensors[i]) p->f->BackendDestroyDescriptor(p->tensors[i]);
+    cudaFree(p->workspace);
+    free(p);
+}
+
+/* The plan's descriptors (no buffers yet): a status, *out set on success;
+ * why (when given) gets the reason of a failure. */
+static cudnnStatus_t cr_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, long long rows, long long cols,
+                             char *why, size_t why_len)
+{
+    cudnn_rows_plan *p = calloc(1, sizeof *p);
+    cudnnStatus_t st;
+    *out = NULL;
+    if (!p) {
+        snprintf(why, why_len, "out of host memory");
+        return CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
+    }
+    p->f = cudnn_lib_fns(why, why_len);
+    p->op = op;
+    if (!p->f) {
+        free(p);
+        return CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE;
+    }
+    st = cr_get_handle(p->f, &p->handle);
+    if (cr_fail(p->f, st, "cudnnCreate", __FILE__, __LINE__) == 0)
+        st = op == ROWWISE_SOFTMAX ? cr_softmax_make(p, type, rows, cols) : cr_norm_make(p, type, rows, cols);
+    if (st != CUDNN_STATUS_SUCCESS) {
+        snprintf(why, why_len, "%s", status_message());
+        cudnn_rows_plan_free(p);
+        return st;
+    }
+    if (op == ROWWISE_SOFTMAX)
+        snprintf(p->name, sizeof p->name, "cudnnSoftmaxForward ACCURATE INSTANCE (cuDNN %zu.%zu.%zu)",
+                 p->f->version / 10000, p->f->version / 100 % 100, p->f->version % 100);
+    *out = p;
+    return st;
+}
+
+/* softmax has no query: one call on two rows of scratch memory */
+static cudnnStatus_t cr_softmax_probe(elem_type type, long long cols, char *why, size_t why_len)
+{
+    cudnn_rows_plan *p = NULL;
+    void *buf = NULL;
+    cudaStream_t s = NULL;
+    const size_t bytes = (size_t)(2 * cols) * (size_t)elem_type_bytes(type);
+    cudnnStatus_t st = cr_make(&p, ROWWISE_SOFTMAX, type, 2, cols, why, why_len);
+    if (st != CUDNN_STATUS_SUCCESS) return st;
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) s = NULL;
+    if (!s || cudaMalloc(&buf, 2 * bytes) != cudaSuccess) {
+        if (s) cudaStreamDestroy(s);
+        cudnn_rows_plan_free(p);
+        return CUDNN_STATUS_SUCCESS; /* no stream or memory for the probe: the run will tell */
+    }
+    if (cudaMemsetAsync(buf, 0, 2 * bytes, s) == cudaSuccess) {
+        st = p->f->SetStream(p->handle, s);
+        if (st == CUDNN_STATUS_SUCCESS) st = cr_softmax_run(p, buf, (char *)buf + bytes);
+        if (st != CUDNN_STATUS_SUCCESS) snprintf(why, why_len, "%s", status_message());
+        (void)cudaStreamSynchronize(s);
+        (void)p->f->SetStream(p->handle, NULL); /* s goes away; each run binds its own stream */
+    }
+    cudaFree(buf);
+    cudaStreamDestroy(s);
+    cudnn_rows_plan_free(p);
+    return st;
+}
+
+int cudnn_rows_supports(rowwise_op op, elem_type type, long long rows, long long cols, char *why, size_t why_len)
+{
+    cudnn_rows_plan *p = NULL;
+    char reason[512] = "";
+    cudnnStatus_t st;
+    if (!cudnn_lib_available(why, why_len)) return 0;
+    st = cr_make(&p, op, type, rows, cols, reason, sizeof reason);
+    cudnn_rows_plan_free(p);
+    if (st == CUDNN_STATUS_SUCCESS && op == ROWWISE_SOFTMAX) st = cr_softmax_probe(type, cols, reason, sizeof reason);
+    if (st == CUDNN_STATUS_SUCCESS || !cr_declines(st)) return 1;
+    snprintf(why, why_len, "cuDNN declines this case: %s", reason);
+    return 0;
+}
+
+int cudnn_rows_plan_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, long long rows, long long cols,
+                         float eps, const void *x, void *y, const float *weight, const float *bias, cudaStream_t s)
+{
+    char why[512];
+    cudnn_rows_plan *p = NULL;
+    cudnnStatus_t st = cr_make(&p, op, type, rows, cols, why, sizeof why);
+    (void)s;
+    *out = NULL;
+    if (st != CUDNN_STATUS_SUCCESS) {
+        status_set_message("%s", why);
+        return STATUS_ERROR;
+    }
+    p->eps = eps;
+    p->x = x;
+    p->y = y;
+    if (op != ROWWISE_SOFTMAX && cr_norm_bind(p, x, y, weight, bias) != CUDNN_STATUS_SUCCESS) {
+        cudnn_rows_plan_free(p);
+        return STATUS_ERROR;
+    }
+    *out = p;
+    return STATUS_OK;
+}
+
+int cudnn_rows_plan_run(const cudnn_rows_plan *p, cudaStream_t s)
+{
+    cudnnStatus_t st;
+    CR_CALL(p->f, p->f->SetStream(p->handle, s));
+    if (p->op == ROWWISE_SOFTMAX) st = cr_softmax_run(p, p->x, p->y);
+    else CR_CALL(p->f, p->f->BackendExecute(p->handle, p->exec, p->pack));
+done:
+    return st == CUDNN_STATUS_SUCCESS ? STATUS_OK : STATUS_ERROR;
+}
+
+const char *cudnn_rows_plan_name(const cudnn_rows_plan *p) { return p->name; }
+
+#endif
