@@ -53,14 +53,15 @@ template <typename T, bool VEC, int G> static int gemv_warp_launch(const gemv_ar
     return (int)cudaGetLastError();
 }
 
-/* the kernel's name for the `kernel` column: 16-byte or element loads, lanes per row */
+/* the kernel's name for the `kernel` column: 16-byte or element loads, lanes
+ * per row (and rows per group where it is 2) */
 static const char *gemv_warp_name(bool vec, int g)
 {
     static const char *const names[2][6] = {
         {"gemv_warp_e1_g1", "gemv_warp_e1_g2", "gemv_warp_e1_g4", "gemv_warp_e1_g8", "gemv_warp_e1_g16",
          "gemv_warp_e1_g32"},
         {"gemv_warp_v16_g1", "gemv_warp_v16_g2", "gemv_warp_v16_g4", "gemv_warp_v16_g8", "gemv_warp_v16_g16",
-         "gemv_warp_v16_g32"}};
+         "gemv_warp_v16_g32_2rows"}};
     int i = 0;
     while ((1 << i) < g && i < 5) i++;
     return names[vec][i];
@@ -70,7 +71,8 @@ template <typename T> static int gemv_warp_typed(const gemv_args *a, cudaStream_
 {
     const bool vec = gemv_vec_ok(a, (int)sizeof(T));
     const int g = gemv_group_lanes(a->k, (int)sizeof(T), vec);
-    if (gemv_rows_per_group(g, vec) != (vec && g == 32 ? 2 : 1)) return (int)cudaErrorInvalidValue; /* kept in step */
+    /* gemv_warp_launch's R is gemv_rows_per_group's rule written as a constant */
+    if (gemv_rows_per_group(g, vec) != (vec && g == 32 ? 2 : 1)) return (int)cudaErrorInvalidValue;
     kernel_ran_note(gemv_warp_name(vec, g), vec ? NULL : "rows or x not 16-byte aligned: one element a load");
     switch (g) {
     case 1: return vec ? gemv_warp_launch<T, true, 1>(a, s) : gemv_warp_launch<T, false, 1>(a, s);

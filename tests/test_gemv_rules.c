@@ -1,7 +1,7 @@
 /* tests/test_gemv_rules.c (cpu): the pure logic of the gemv op.
  *
  * Launch choices (kernels/gemv_plan.h): lanes per row grow with the row to a
- * whole warp; the split-k plan covers every row exactly with chunks that
+ * whole warp, which reads two rows on the 16-byte path; the split-k plan covers every row exactly with chunks that
  * start on 16-byte units, never splits below one warp step, aims at the
  * warp target, leaves tall matrices unsplit, and its scratch is what the
  * finish pass reads.
@@ -42,6 +42,9 @@ static void test_group_lanes(void)
     CHECK(gemv_group_lanes(64, 4, 1) == 4, "k 64 vec: %d lanes", gemv_group_lanes(64, 4, 1));
     /* bf16 k = 64 aligned: 8 units -> 2 lanes */
     CHECK(gemv_group_lanes(64, 2, 1) == 2, "k 64 bf16: %d lanes", gemv_group_lanes(64, 2, 1));
+    CHECK(gemv_rows_per_group(32, 1) == 2 && gemv_rows_per_group(32, 0) == 1 && gemv_rows_per_group(16, 1) == 1,
+          "rows per group: %d %d %d", gemv_rows_per_group(32, 1), gemv_rows_per_group(32, 0),
+          gemv_rows_per_group(16, 1));
     for (long long k = 1; k < 5000; k += 37) {
         for (int vec = 0; vec < 2; vec++) {
             const int g = gemv_group_lanes(k, 4, vec);

@@ -5,7 +5,8 @@
  * (7 x 100001, 7 x 1000001: split-k's case), many very short ones (100000 x 3),
  * a square aligned one (4096 x 4096) and 1 x 1. The shapes are set
  * directly (the command line's GEMM shape bound, 65536 a dimension, does
- * not apply to the op itself). Every row must PASS (none declines a shape).
+ * not apply to the op itself); COMPARE_TEST_QUICK=1 leaves out the two
+ * largest (for compute-sanitizer). Every row must PASS (none declines a shape).
  * Then the planted wrong kernel (test_wrong, test-only: the row length off
  * by one) must FAIL in every type, so the verdict is shown to bite.
  * Fresh inputs each run: the seed comes from the clock (or
@@ -87,8 +88,11 @@ static int run_shape(device_ctx *dev, long long m, long long k, int planted, uns
 
 int main(void)
 {
-    static const long long shapes[][2] = {{333, 1001}, {7, 100001}, {100000, 3}, {4096, 4096},
-                                          {1, 1},      {7, 1000001}, {64, 8192}};
+    static const long long shapes[][2] = {{333, 1001}, {7, 100001}, {100000, 3}, {1, 1},
+                                          {64, 8192},  {4096, 4096}, {7, 1000001}};
+    /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the first five only */
+    const char *quick = getenv("COMPARE_TEST_QUICK");
+    const size_t nshapes = quick && strcmp(quick, "1") == 0 ? 5 : sizeof shapes / sizeof shapes[0];
     const catalog *cat;
     device_ctx dev;
     char err[512];
@@ -108,7 +112,7 @@ int main(void)
         visible += strcmp(cat->variants[i].op, "gemv") == 0 && !cat->variants[i].test_only &&
                    !catalog_family(&cat->variants[i]);
     CHECK(visible >= 4, "gemv: %d rows, expected the 2 cuBLAS and 2 hand rows at least", visible);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    for (size_t i = 0; i < nshapes; i++) {
         collect c = {0};
         const int rows = run_shape(&dev, shapes[i][0], shapes[i][1], 0, seed + i, &c);
         CHECK(rows == 3 * visible, "%s: %d rows, expected %d (every row in fp32, bf16, fp16)", c.what, rows,
