@@ -36,7 +36,8 @@ size_t gemv_splitk_scratch_bytes(long long m, long long k, int type);
 /* name, launcher, scratch query (NONE or the launcher's), what it is */
 #define GEMV_HAND_ROWS(X)                                                                                        \
     X(warp, gemv_warp, NONE,                                                                                     \
-      "a warp per row (narrower lane groups for short rows), 16-byte streaming loads in flight, x from L1")     \
+      "a warp per two long rows (each x load serves both), narrower lane groups for short rows; 16-byte "       \
+      "streaming loads, a step in flight; x from L1")                                                           \
     X(splitk, gemv_splitk, gemv_splitk_scratch_bytes,                                                            \
       "short, wide A: a warp per (row, chunk), FP32 partials in scratch, a fixed-order finish pass")
 
