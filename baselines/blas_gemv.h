@@ -10,10 +10,10 @@
  *                     out, FP32 compute), cublasTSTgemvStridedBatched (bf16)
  *   blas_gemv_gemmex  cublasGemmEx with n = 1, CUBLAS_COMPUTE_32F, the
  *                     matrix product's own heuristics
- * Both set CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION
- * first: no TF32 for fp32 (another row may have left the handle in TF32
- * mode) and no split-k reduction in the half output type, the op's contract
- * being FP32 accumulation. The 64-bit entry points (CUDA 12+) take any m, k.
+ * Both call with CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION:
+ * no TF32 for fp32 (another row may have left the handle in TF32 mode) and
+ * no split-k reduction in the half output type, the op's contract being
+ * FP32 accumulation; the handle's mode is set back right after the call. The 64-bit entry points (CUDA 12+) take any m, k.
  * Each returns a status_t; a failure is recorded by check.h. */
 #ifndef BASELINES_BLAS_GEMV_H
 #define BASELINES_BLAS_GEMV_H
