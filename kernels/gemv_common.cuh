@@ -9,11 +9,12 @@
  * read by every row: its loads go through L1 (__ldg), where the warps of an
  * SM sweeping the same x keep it hot, and L2 holds it for the rest.
  *
- * Bytes in flight: each lane issues GEMV_UNROLL loads of each of its R rows
- * of A (and of x, shared by the R rows) before the first FMA that needs
- * one, so a warp has R x GEMV_UNROLL x 512 bytes of A outstanding (vector
- * path); with the grids of the kernels, enough warps per SM to cover DRAM
- * latency at full bandwidth.
+ * Bytes in flight: each lane loads GEMV_UNROLL units of each of its R rows
+ * of A (and of x, shared by the R rows) a step, and the 16-byte path is
+ * software-pipelined: the next step's loads are issued before the current
+ * step's FMAs, so a warp always has at least R x GEMV_UNROLL x 512 bytes of
+ * A outstanding; with the grids of the kernels, enough warps per SM to
+ * cover DRAM latency at full bandwidth.
  *
  * Two paths: VEC, 16-byte loads (4 floats or 8 halves), when A's rows and x
  * start on 16-byte boundaries (the caller checks: k * element bytes a
