@@ -121,6 +121,13 @@
  *             inputs[2]  bias, cols floats (layernorm)
  *             outputs[0] y, rows x cols elements of the type (NaN on entry),
  *             checked element by element against an FP64 reference
+ *  gemv       y = A x, FP32 accumulation.  .type "fp32", "bf16" or "fp16"
+ *             (A, x and y all of it: IEEE binary16 / bfloat16 storage; one
+ *             row per type, same name).  axes m, k (n is 0).
+ *             inputs[0]  A, m x k elements (A[i*k + j])
+ *             inputs[1]  x, k elements
+ *             outputs[0] y, m elements (NaN on entry), each checked against
+ *             an FP64 reference within the type's bound (src/core/verify_gemv.h)
  *
  * An op added later documents its slots here in the same form; an op whose
  * cases have several element types (sort, histogram, scan) lets one
@@ -205,7 +212,8 @@ typedef int (*compare_plugin_launch_fn)(const compare_plugin_args *a, cudaStream
 typedef struct {
     size_t struct_size;                  /* sizeof(compare_plugin_variant) */
     const char *name;                    /* see "Names" above */
-    const char *op;                      /* "sgemm", "reduce", "sort", "transpose", "histogram", "scan", "transfer" */
+    const char *op;                      /* "sgemm", "reduce", "sort", "transpose", "histogram", "scan", "transfer",
+                                            "gemv" */
     const char *type;                    /* the element type it runs, per op above ("fp32", "tf32", "u32", ...) */
     const char *about;                   /* one line for --list (may be NULL) */
     compare_plugin_launch_fn launch;     /* the timed work */
