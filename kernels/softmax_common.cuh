@@ -399,13 +399,13 @@ static __device__ __forceinline__ float softmax_regs_scale(softmax_md own, softm
 }
 
 /* Floats a thread holds for a slice of `elems` elements in registers (the
- * fused block kernel, the cluster form). ptxas gives a thread about 32, 40,
- * 64 registers for 8, 16, 32 floats: 32 floats a thread hold the most data
- * per register, so they hold the most bytes per SM when registers limit the
- * CTAs an SM takes (every load of a CTA is issued before any is used: the
- * bytes held are the bytes in flight). Short slices take 8 or 16 so that
- * the CTA still has a few warps. 0: more than SOFTMAX_REGS_MAX_ELEMS (1024
- * threads x 32 floats), not held. */
+ * fused block kernel, the cluster form). A thread's registers are the floats
+ * it holds plus a fixed overhead (indices, pointers, the pair), so 32 floats
+ * a thread hold the most data per register: the most bytes per SM when
+ * registers limit the CTAs an SM takes (every load of a CTA is issued before
+ * any is used: the bytes held are the bytes in flight). Short slices take 8
+ * or 16 so that the CTA still has a few warps. 0: more than
+ * SOFTMAX_REGS_MAX_ELEMS (1024 threads x 32 floats), not held. */
 #define SOFTMAX_REGS_MAX_ELEMS (1024 * 32)
 static inline int softmax_regs_floats(long long elems)
 {
