@@ -34,8 +34,10 @@
  *   - sm_90 or later: the kernel body is compiled only for __CUDA_ARCH__ >=
  *     900 (the build also makes compute_80 PTX, where the body is a trap);
  *     softmax_cluster returns cudaErrorNotSupported, launching nothing,
- *     unless policy_arch_current() is sm_90 (the op file declines the row
- *     there anyway, and the forced sm_80 mode never reaches the trap).
+ *     unless policy_arch_current() is sm_90 and the kernel was compiled for
+ *     sm_90 (softmax_cluster_available: a compute_80-PTX-only build run
+ *     without the forced policy would otherwise reach the trap); the op
+ *     file declines the row off sm_90 anyway.
  *   - any rows, cols >= 1 (a CTA whose slice is empty joins the barriers with
  *     an empty pair), 64-bit indices, at most 2^31 - 1 CTAs, the clusters
  *     striding over the rows; vector packs as in softmax_common.cuh.
@@ -196,10 +198,24 @@ int softmax_cluster_run(const rowwise_args *a, cudaStream_t s, int sms)
     }
 }
 
-static int softmax_cluster_entry(const rowwise_args *a, cudaStream_t s)
+int softmax_cluster_available(void)
 {
     const policy_arch arch = policy_arch_current();
     if (arch == POLICY_ARCH_GENERIC || arch < POLICY_ARCH_90)
+        return 0;
+    /* a build whose kernels are compute_80 PTX only (preset sm80-ptx) runs
+     * the trap body, whatever the policy says: ask what was compiled */
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, softmax_cluster_kernel<float, 4, 8>) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return fa.ptxVersion >= 90 || (fa.ptxVersion == 0 && fa.binaryVersion >= 90);
+}
+
+static int softmax_cluster_entry(const rowwise_args *a, cudaStream_t s)
+{
+    if (!softmax_cluster_available())
         return (int)cudaErrorNotSupported;
     int sms = 0;
     const int err = softmax_sm_count(&sms);

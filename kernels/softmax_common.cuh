@@ -468,8 +468,12 @@ static inline long long softmax_round_up(long long v, long long m)
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* The cluster form on a (policy_arch_current() must be sm_90 or later: the
- * caller checks), the cluster size chosen from cols and, where rows are few
+/* 1 when the cluster form runs here: the policy is sm_90 or later
+ * (policy_arch_current) and the cluster kernel was compiled for sm_90, not
+ * from compute_80 PTX (where its body is a trap). */
+int softmax_cluster_available(void);
+/* The cluster form on a (softmax_cluster_available() must be 1: the caller
+ * checks), the cluster size chosen from cols and, where rows are few
  * against `sms`, grown to fill the GPU. Notes the kernel it ran. */
 int softmax_cluster_run(const rowwise_args *a, cudaStream_t s, int sms);
 #ifdef __cplusplus

@@ -24,7 +24,7 @@
  *       one block reduction of the pairs (one __syncthreads, double-buffered
  *       shared slots). Up to 8192 a block is <= 256 threads of <= 64
  *       registers: at least four blocks, four rows in flight, per SM.
- *   on sm_90 (policy_arch_current): cols > SOFTMAX_FUSED_CLUSTER_COLS, or
+ *   on sm_90 (softmax_cluster_available): cols > SOFTMAX_FUSED_CLUSTER_COLS, or
  *   rows * 2 <= SMs and cols >= SOFTMAX_FEW_ROWS_COLS (4096)
  *       the cluster form (softmax_cluster.cu): the row split over the CTAs
  *       of a thread-block cluster, slices of <= 8192 elements in registers,
@@ -52,7 +52,6 @@
  * Run just this variant:  ./compare --ops softmax --variants fused
  */
 #include "kernel_ran.h"
-#include "policy.h"
 #include "softmax_common.cuh"
 
 #define SOFTMAX_WARP_MAX_COLS 1024        /* a warp per row up to here: 32 floats a lane */
@@ -173,8 +172,7 @@ static int softmax_fused_run(const rowwise_args *a, cudaStream_t s)
     const int err = softmax_sm_count(&sms);
     if (err != 0)
         return err;
-    const policy_arch arch = policy_arch_current();
-    const int hopper = arch != POLICY_ARCH_GENERIC && arch >= POLICY_ARCH_90;
+    const int hopper = softmax_cluster_available();
     if (hopper && (a->cols > SOFTMAX_FUSED_CLUSTER_COLS || (a->rows * 2 <= sms && a->cols >= SOFTMAX_FEW_ROWS_COLS)))
         return softmax_cluster_run(a, s, sms);
     if (a->cols <= SOFTMAX_REGS_MAX_ELEMS) {

@@ -12,8 +12,11 @@
  *  - `wide` inputs (integers in [-100, 100]): naive must be wrong (exp
  *    overflows FP32), every other launcher right;
  *  - bad arguments (rows 0, an fp8 type) are cudaErrorInvalidValue;
- *  - softmax_cluster declines (cudaErrorNotSupported) unless the policy is
- *    sm_90 (kernels/common/policy.h), and is checked where it runs.
+ *  - softmax_cluster declines (cudaErrorNotSupported) where it cannot run
+ *    (softmax_cluster_available: a policy before sm_90, kernels/common/
+ *    policy.h, or a build whose kernels are compute_80 PTX only), and is
+ *    checked where it runs; the line "policy ...: softmax_cluster runs"
+ *    says which (on an H200 with the default build it must run).
  * The tolerance per element: |y - ref| <= (u + 2^-24 (48 + 4 sqrt(cols))) ref
  * + a floor, u the output type's unit roundoff (2^-24, 2^-11, 2^-8), the
  * 2^-24 term the FP32 arithmetic (the argument x - max, exp, a per-thread
@@ -32,6 +35,10 @@
 #include "policy.h"
 #include "softmax.h"
 #include "testlib_gpu.h"
+
+/* kernels/softmax_cluster.cu's own test of whether the cluster form runs
+ * here (declared in kernels/softmax_common.cuh, a CUDA header) */
+int softmax_cluster_available(void);
 
 typedef struct {
     const char *name;
@@ -171,7 +178,7 @@ typedef struct {
     cudaStream_t s;
     void *dx, *dy;     /* device buffers, big enough for every case (+16 bytes for the offset) */
     void *hx, *hy;     /* host buffers of the same size */
-    int cluster_runs;  /* policy sm_90: softmax_cluster runs */
+    int cluster_runs;  /* softmax_cluster_available(): softmax_cluster runs */
 } softmax_ctx;
 
 /* Runs row `v` on (x, rows, cols) of type t, at an element offset off from
@@ -254,7 +261,7 @@ int main(void)
     CK(cudaMalloc(&c.dx, bytes));
     CK(cudaMalloc(&c.dy, bytes));
     const policy_arch arch = policy_arch_current();
-    c.cluster_runs = arch != POLICY_ARCH_GENERIC && arch >= POLICY_ARCH_90;
+    c.cluster_runs = softmax_cluster_available();
     printf("policy %s: softmax_cluster %s\n", policy_arch_name(arch), c.cluster_runs ? "runs" : "declines");
 
     /* every launcher, every type, every shape; the scalar path at an offset */
