@@ -198,19 +198,37 @@ int softmax_cluster_run(const rowwise_args *a, cudaStream_t s, int sms)
     }
 }
 
+/* 1 when the cluster kernel was compiled for sm_90 or later, not from
+ * compute_80 PTX (preset sm80-ptx), where its body is the trap: asked once
+ * per device ordinal (0..63; 0 unknown, 1 no, 2 yes), the others every call. */
+static int softmax_cluster_compiled(void)
+{
+    static int cache[64];
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    int v = dev < 64 ? __atomic_load_n(&cache[dev], __ATOMIC_RELAXED) : 0;
+    if (v == 0) {
+        cudaFuncAttributes fa;
+        if (cudaFuncGetAttributes(&fa, softmax_cluster_kernel<float, 4, 8>) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        v = fa.ptxVersion >= 90 || (fa.ptxVersion == 0 && fa.binaryVersion >= 90) ? 2 : 1;
+        if (dev < 64)
+            __atomic_store_n(&cache[dev], v, __ATOMIC_RELAXED);
+    }
+    return v == 2;
+}
+
 int softmax_cluster_available(void)
 {
     const policy_arch arch = policy_arch_current();
     if (arch == POLICY_ARCH_GENERIC || arch < POLICY_ARCH_90)
         return 0;
-    /* a build whose kernels are compute_80 PTX only (preset sm80-ptx) runs
-     * the trap body, whatever the policy says: ask what was compiled */
-    cudaFuncAttributes fa;
-    if (cudaFuncGetAttributes(&fa, softmax_cluster_kernel<float, 4, 8>) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return fa.ptxVersion >= 90 || (fa.ptxVersion == 0 && fa.binaryVersion >= 90);
+    return softmax_cluster_compiled();
 }
 
 static int softmax_cluster_entry(const rowwise_args *a, cudaStream_t s)
