@@ -6,7 +6,6 @@
  * kernels/rmsnorm*.cu, kernels/layernorm*.cu): the lead deletes this file
  * then. Until then these rows report ERROR; they do not work. */
 #include "norms.h"
-#include "softmax.h"
 
 #define ROWWISE_PENDING(name)                                                                                  \
     extern "C" int name(const rowwise_args *a, cudaStream_t s)                                                 \
@@ -16,11 +15,6 @@
         return (int)cudaErrorNotSupported;                                                                     \
     }
 
-ROWWISE_PENDING(softmax_naive)
-ROWWISE_PENDING(softmax_safe)
-ROWWISE_PENDING(softmax_online)
-ROWWISE_PENDING(softmax_fused)
-ROWWISE_PENDING(softmax_cluster)
 ROWWISE_PENDING(rmsnorm_naive)
 ROWWISE_PENDING(rmsnorm_warp)
 ROWWISE_PENDING(rmsnorm_block)
