@@ -10,6 +10,7 @@
 #include <string.h>
 
 extern const op_desc op_sgemm, op_reduce, op_sort, op_transpose, op_histogram, op_scan, op_transfer;
+extern const op_desc op_gemm;
 /* the ops' candidate rows (candidates.h) */
 static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
 
@@ -21,6 +22,7 @@ static const op_desc *const ops_table[] = {
     &op_histogram,
     &op_scan,
     &op_transfer,
+    &op_gemm,
 };
 #define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))
 
