@@ -257,8 +257,7 @@ static inline int gemm_mma_supports_common(const char *rung, long long m, long l
                  "wgmma rung)", rung);
         return 0;
     }
-    if (m < 1 || n < 1 || k < 1 || m > 0x7fffffffLL || n > 0x7fffffffLL || k > 0x7fffffffLL ||
-        m * n > 0x7fffffffLL * 16) {
+    if (m < 1 || n < 1 || k < 1 || m > 0x7fffffffLL || n > 0x7fffffffLL || k > 0x7fffffffLL) {
         snprintf(why, why_len, "%s: m, n, k must be in [1, 2^31)", rung);
         return 0;
     }
