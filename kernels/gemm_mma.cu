@@ -1,22 +1,25 @@
 /* kernels/gemm_mma.cu: the variant gemm_mma of the op gemm, the first
- * tensor-core rung of the low-precision ladder (fp16 and bf16, layouts tn
- * and nn; contract: gemm_lowp.h).
+ * tensor-core rung of the low-precision ladder (fp16 and bf16 in layouts tn
+ * and nn, fp8_e4m3 in tn; contract: gemm_lowp.h).
  *
  * Idea: warp-level mma.sync.aligned.m16n8k16 with FP32 accumulators, fed by
  * ldmatrix from XOR-swizzled shared memory (kernels/gemm_mma_core.cuh: no
  * bank conflicts on the fragment reads; layout nn reads B with
- * ldmatrix.trans). A 128 x 128 block tile, k in slabs of 32, 8 warps of
- * 64 x 32 each (4 x 4 fragments). Two shared stages with register prefetch:
+ * ldmatrix.trans). A 128 x 128 block tile, k in slabs of 64 bytes (32 fp16 /
+ * bf16 elements, 64 fp8), 8 warps of 64 x 32 each (4 x 4 fragments). Two
+ * shared stages with register prefetch:
  * the next slab is loaded from global memory into registers while the warps
  * multiply the current one out of shared memory, then stored to the other
  * stage, one barrier a slab. This is the classic pre-cp.async pipeline; the
  * next rung (gemm_multistage) replaces the register round trip with cp.async.
  *
  * Constraints: any m, n, k >= 1 (tiles past the edges are zero-filled and
- * their stores predicated). Rows that are not 16-byte chunks (k % 8 != 0,
- * or n % 8 != 0 in layout nn) or pointers not 16-byte aligned are loaded
- * element by element: the same kernel's slower instance, noted through
- * kernel_ran_note with the reason. fp8_e4m3 is declined (gemm_mma_supports).
+ * their stores predicated). Rows that are not 16-byte chunks (k, or n in
+ * layout nn, not a multiple of 8 fp16 / bf16 or 16 fp8 elements) or
+ * pointers not 16-byte aligned are loaded element by element: the same
+ * kernel's slower instance, noted through kernel_ran_note with the reason.
+ * fp8_e4m3 (mma.sync m16n8k32, C in bf16) runs in layout tn only, on sm_89+
+ * with code built for it; otherwise gemm_mma_supports declines.
  * Run just this: ./compare --ops gemm --variants gemm_mma */
 #include <stdio.h>
 
@@ -24,19 +27,21 @@
 
 #define GM_BM 128
 #define GM_BN 128
-#define GM_BK 32
+#define GM_BKB 64 /* k slab in bytes: 32 fp16 / bf16, 64 fp8 */
 #define GM_WM 64
 #define GM_WN 32
 #define GM_THREADS ((GM_BM / GM_WM) * (GM_BN / GM_WN) * 32)
 
 template <typename T, bool BKM, bool VEC>
-static __global__ void __launch_bounds__(GM_THREADS) gemm_mma_kernel(const T *__restrict__ A, const T *__restrict__ B,
-                                                                     T *__restrict__ C, int m, int n, int k)
+static __global__ void __launch_bounds__(GM_THREADS)
+    gemm_mma_kernel(const T *__restrict__ A, const T *__restrict__ B, typename gemm_mma_elem<T>::out *__restrict__ C,
+                    int m, int n, int k)
 {
+    enum { GM_BK = GM_BKB / (int)sizeof(T), EPC = 16 / (int)sizeof(T) };
     typedef gemm_mma_warp<T, GM_BM, GM_BN, GM_BK, GM_WM, GM_WN, BKM> warp;
-    typedef gemm_mma_tile<T, GM_BM, GM_BK / 8, GM_THREADS, VEC> tile_a;
+    typedef gemm_mma_tile<T, GM_BM, GM_BK / EPC, GM_THREADS, VEC> tile_a;
     /* B: n x k rows (tn) or k x n rows (nn) */
-    typedef gemm_mma_tile<T, BKM ? GM_BN : GM_BK, BKM ? GM_BK / 8 : GM_BN / 8, GM_THREADS, VEC> tile_b;
+    typedef gemm_mma_tile<T, BKM ? GM_BN : GM_BK, BKM ? GM_BK / EPC : GM_BN / EPC, GM_THREADS, VEC> tile_b;
     __shared__ __align__(128) T sA[2][GM_BM * GM_BK];
     __shared__ __align__(128) T sB[2][GM_BN * GM_BK];
 
@@ -84,11 +89,12 @@ template <typename T, bool BKM, bool VEC>
 static int gemm_mma_launch(const gemm_args *g, cudaStream_t s)
 {
     const long long tiles = ((g->m + GM_BM - 1) / GM_BM) * ((g->n + GM_BN - 1) / GM_BN);
-    gemm_mma_kernel<T, BKM, VEC><<<(unsigned)tiles, GM_THREADS, 0, s>>>((const T *)g->A, (const T *)g->B, (T *)g->C,
-                                                                         (int)g->m, (int)g->n, (int)g->k);
+    gemm_mma_kernel<T, BKM, VEC><<<(unsigned)tiles, GM_THREADS, 0, s>>>(
+        (const T *)g->A, (const T *)g->B, (typename gemm_mma_elem<T>::out *)g->C, (int)g->m, (int)g->n, (int)g->k);
     return (int)cudaGetLastError();
 }
 
-static const gemm_mma_launch_fn gemm_mma_instances[2][2][2] = GEMM_MMA_INSTANCES(gemm_mma_launch);
+static const gemm_mma_launch_fn gemm_mma_instances[3][2][2] = GEMM_MMA_INSTANCES(gemm_mma_launch);
 
-GEMM_MMA_ENTRY(gemm_mma, gemm_mma_instances, "gemm_mma_128x128x32")
+GEMM_MMA_ENTRY(gemm_mma, gemm_mma_instances, ((const void *)gemm_mma_kernel<__nv_fp8_e4m3, true, true>),
+               "gemm_mma_128x128x64B")

@@ -1,6 +1,6 @@
 /* kernels/gemm_multistage.cu: the variant gemm_multistage of the op gemm,
- * the second tensor-core rung (fp16 and bf16, layouts tn and nn; contract:
- * gemm_lowp.h).
+ * the second tensor-core rung (fp16 and bf16 in layouts tn and nn,
+ * fp8_e4m3 in tn; contract: gemm_lowp.h).
  *
  * Idea: the same mma.sync m16n8k16 / ldmatrix / swizzle core as gemm_mma
  * (kernels/gemm_mma_core.cuh), fed by a cp.async ring of GS_STAGES shared
@@ -9,16 +9,19 @@
  * math instead of one, and the registers the prefetch held in gemm_mma go to
  * larger warp tiles: 64 x 64 a warp (4 x 8 fragments, 8 B fragments reused
  * by 4 A fragments and the other way round: more MMAs per ldmatrix). A
- * 128 x 128 block tile of 4 warps, k in slabs of 32, 4 stages (64 KiB of
- * dynamic shared memory: two blocks an SM on sm_80 / sm_90).
+ * 128 x 128 block tile of 4 warps, k in slabs of 64 bytes (32 fp16 / bf16
+ * elements, 64 fp8), 4 stages (64 KiB of dynamic shared memory: two blocks
+ * an SM on sm_80 / sm_90). fp8 (mma.sync m16n8k32) takes 64 x 32 warp tiles,
+ * 8 warps: its MMA needs more registers on sm_90 and 64 x 64 spilled.
  *
  * Constraints: any m, n, k >= 1 (zero-filled edge tiles, predicated
  * stores). cp.async moves 16-byte chunks only: rows that are not 16-byte
- * chunks (k % 8 != 0, or n % 8 != 0 in layout nn) or pointers not 16-byte
- * aligned are loaded element by element through registers into the same
- * ring (synchronous stores, so the ring only orders them): the slower
- * instance, noted through kernel_ran_note with the reason. fp8_e4m3 is
- * declined (gemm_multistage_supports).
+ * chunks (k, or n in layout nn, not a multiple of 8 fp16 / bf16 or 16 fp8
+ * elements) or pointers not 16-byte aligned are loaded element by element
+ * through registers into the same ring (synchronous stores, so the ring only
+ * orders them): the slower instance, noted through kernel_ran_note with the
+ * reason. fp8_e4m3 runs in layout tn only, on sm_89+ with code built for it
+ * (gemm_multistage_supports declines the rest).
  * Run just this: ./compare --ops gemm --variants gemm_multistage */
 #include <stdio.h>
 
@@ -26,29 +29,31 @@
 
 #define GS_BM 128
 #define GS_BN 128
-#define GS_BK 32
+#define GS_BKB 64 /* k slab in bytes: 32 fp16 / bf16, 64 fp8 */
 #define GS_WM 64
-#define GS_WN 64
+/* warp tile columns: 64 for fp16 / bf16; 32 for fp8 (8 warps), whose MMA
+ * needs more registers on sm_90 and spilled at 64 */
+#define GS_WN(T) (sizeof(T) == 1 ? 32 : 64)
 #define GS_STAGES 4
-#define GS_THREADS ((GS_BM / GS_WM) * (GS_BN / GS_WN) * 32)
-#define GS_STAGE_ELEMS ((GS_BM + GS_BN) * GS_BK)
-#define GS_SMEM_BYTES (GS_STAGES * GS_STAGE_ELEMS * 2)
+#define GS_THREADS(T) ((GS_BM / GS_WM) * (GS_BN / GS_WN(T)) * 32)
+#define GS_SMEM_BYTES (GS_STAGES * (GS_BM + GS_BN) * GS_BKB)
 
 static_assert(SMEM_SM90_FITS(GS_SMEM_BYTES, 2), "two blocks an SM");
 
 template <typename T, bool BKM, bool VEC>
-static __global__ void __launch_bounds__(GS_THREADS) gemm_multistage_kernel(const T *__restrict__ A,
-                                                                            const T *__restrict__ B,
-                                                                            T *__restrict__ C, int m, int n, int k)
+static __global__ void __launch_bounds__(GS_THREADS(T))
+    gemm_multistage_kernel(const T *__restrict__ A, const T *__restrict__ B,
+                           typename gemm_mma_elem<T>::out *__restrict__ C, int m, int n, int k)
 {
-    typedef gemm_mma_warp<T, GS_BM, GS_BN, GS_BK, GS_WM, GS_WN, BKM> warp;
-    typedef gemm_mma_tile<T, GS_BM, GS_BK / 8, GS_THREADS, VEC> tile_a;
-    typedef gemm_mma_tile<T, BKM ? GS_BN : GS_BK, BKM ? GS_BK / 8 : GS_BN / 8, GS_THREADS, VEC> tile_b;
+    enum { GS_BK = GS_BKB / (int)sizeof(T), EPC = 16 / (int)sizeof(T), GS_STAGE_ELEMS = (GS_BM + GS_BN) * GS_BK };
+    typedef gemm_mma_warp<T, GS_BM, GS_BN, GS_BK, GS_WM, GS_WN(T), BKM> warp;
+    typedef gemm_mma_tile<T, GS_BM, GS_BK / EPC, GS_THREADS(T), VEC> tile_a;
+    typedef gemm_mma_tile<T, BKM ? GS_BN : GS_BK, BKM ? GS_BK / EPC : GS_BN / EPC, GS_THREADS(T), VEC> tile_b;
     extern __shared__ __align__(128) unsigned char gs_smem[];
     T *const smem = (T *)gs_smem; /* stage s: A at s * STAGE_ELEMS, B after it */
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
-    const int wm0 = (w / (GS_BN / GS_WN)) * GS_WM, wn0 = (w % (GS_BN / GS_WN)) * GS_WN;
+    const int wm0 = (w / (GS_BN / GS_WN(T))) * GS_WM, wn0 = (w % (GS_BN / GS_WN(T))) * GS_WN(T);
     int bm0, bn0;
     tile_order_origin(blockIdx.x, m, n, GS_BM, GS_BN, GEMM_MMA_GROUP, &bm0, &bn0);
 
@@ -95,11 +100,13 @@ static int gemm_multistage_launch(const gemm_args *g, cudaStream_t s)
     int e = smem_opt_in(kern, GS_SMEM_BYTES, &opted);
     if (e) return e;
     const long long tiles = ((g->m + GS_BM - 1) / GS_BM) * ((g->n + GS_BN - 1) / GS_BN);
-    gemm_multistage_kernel<T, BKM, VEC><<<(unsigned)tiles, GS_THREADS, GS_SMEM_BYTES, s>>>(
-        (const T *)g->A, (const T *)g->B, (T *)g->C, (int)g->m, (int)g->n, (int)g->k);
+    gemm_multistage_kernel<T, BKM, VEC><<<(unsigned)tiles, GS_THREADS(T), GS_SMEM_BYTES, s>>>(
+        (const T *)g->A, (const T *)g->B, (typename gemm_mma_elem<T>::out *)g->C, (int)g->m, (int)g->n, (int)g->k);
     return (int)cudaGetLastError();
 }
 
-static const gemm_mma_launch_fn gemm_multistage_instances[2][2][2] = GEMM_MMA_INSTANCES(gemm_multistage_launch);
+static const gemm_mma_launch_fn gemm_multistage_instances[3][2][2] = GEMM_MMA_INSTANCES(gemm_multistage_launch);
 
-GEMM_MMA_ENTRY(gemm_multistage, gemm_multistage_instances, "gemm_multistage_128x128x32_s4")
+GEMM_MMA_ENTRY(gemm_multistage, gemm_multistage_instances,
+               ((const void *)gemm_multistage_kernel<__nv_fp8_e4m3, true, true>),
+               "gemm_multistage_128x128x64B_s4")

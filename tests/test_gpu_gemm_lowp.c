@@ -5,9 +5,10 @@
  * 333x257x1001 (k odd: the element-load instances), 4096x8x4096 (a thin n
  * with a long k), 128x136x64 (whole tiles in m, k; n % 16 == 8), 2048^3
  * (the 16-byte path). A row is ok, or SKIP with its reason (cublas on FP8,
- * cuBLASLt FP8 on layout nn or unaligned k / n, the mma.sync rungs on FP8);
- * the hand rows name the kernel they ran (the _elem instance, with a
- * reason, exactly when k, or n in layout nn, is not a multiple of 8), and
+ * cuBLASLt FP8 on layout nn or unaligned k / n, the mma.sync rungs on FP8
+ * in layout nn or without sm_89 code); the hand rows name the kernel they
+ * ran (the _elem instance, with a reason, exactly when the rows of k, or of
+ * n in layout nn, are not whole 16-byte chunks: 8 or 16 elements), and
  * cublaslt_best names its pick ("fastest of"). The planted wrong kernel
  * (test_wrong: k - 1 terms) FAILs in fp16 and bf16, both layouts.
  * COMPARE_TEST_QUICK=1: the small shapes only. Seed from the clock or
@@ -66,7 +67,8 @@ static void collect_case(void *ctx, result_row *rows, int count)
         if (is_hand_rung(r->variant) && strcmp(r->variant, "gemm_wgmma") != 0) {
             /* the element-load instance exactly when the rows are not 16-byte chunks */
             const int b_nn = strstr(c->what, " nn") != NULL;
-            const int elem = r->k % 8 != 0 || (b_nn && r->n % 8 != 0);
+            const int epc = strcmp(r->math, "fp8_e4m3") == 0 ? 16 : 8; /* elements in a 16-byte chunk */
+            const int elem = r->k % epc != 0 || (b_nn && r->n % epc != 0);
             CHECK(r->kernel[0] != '\0', "%s %s %s: no kernel noted", c->what, r->variant, r->math);
             CHECK(ends_with(r->kernel, "_elem") == elem && (r->kernel_note[0] != '\0') == elem,
                   "%s %s %s: kernel '%s' note '%s'", c->what, r->variant, r->math, r->kernel, r->kernel_note);
