@@ -318,10 +318,12 @@ static inline int gemm_mma_fp8_runs(const void *kern, const char *rung, char *wh
         snprintf(why, why_len, "%s: the device or its fp8 kernel cannot be queried", rung);
         return 0;
     }
-    if (major * 10 + minor < 89 || fa.ptxVersion < 89 || policy_arch_forced()) {
+    /* the forced mode (COMPARE_POLICY_ARCH) stands for an older GPU: only its sm_90 entry keeps FP8 */
+    const int forced_old = policy_arch_forced() && policy_arch_current() != POLICY_ARCH_90;
+    if (major * 10 + minor < 89 || fa.ptxVersion < 89 || forced_old) {
         snprintf(why, why_len, "%s: the fp8 MMA (mma.sync m16n8k32 e4m3) needs sm_89+ code on an sm_89+ GPU "
                  "(cc %d.%d, code built for %d%s)", rung, major, minor, fa.ptxVersion,
-                 policy_arch_forced() ? ", policy forced by COMPARE_POLICY_ARCH" : "");
+                 forced_old ? ", COMPARE_POLICY_ARCH forces an older GPU's policy" : "");
         return 0;
     }
     return 1;
