@@ -1,3 +1,5 @@
+/* baselines/blaslt.c: cuBLASLt plans, the heuristic's first algorithm or the
+ * fastest of its top candidates (blaslt.h says why and how). */
 #include "blaslt.h"
 
 #include <stdio.h>
@@ -8,29 +10,44 @@
 
 #define BLASLT_TRIALS 5 /* timed runs of each candidate; their median decides */
 
-static int blaslt_make(blaslt_plan *p, int m, int n, int k, int tf32)
+static int blaslt_make(blaslt_plan *p, const blaslt_gemm *g, cudaStream_t s)
 {
-    const cublasOperation_t no = CUBLAS_OP_N;
-    const cublasComputeType_t ct = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    const cublasOperation_t no = CUBLAS_OP_N, tr = CUBLAS_OP_T;
+    const cublasOperation_t op_b = g->b_kmajor ? tr : no;
+    const int m = g->m, n = g->n, k = g->k;
     memset(p, 0, sizeof *p);
-    p->m = m;
-    p->n = n;
-    p->k = k;
-    p->tf32 = tf32;
-    CK_CUBLAS(cublasLtMatmulDescCreate(&p->op, ct, CUDA_R_32F));
+    p->g = *g;
+    CK_CUBLAS(cublasLtMatmulDescCreate(&p->op, g->compute, CUDA_R_32F));
     p->made = 1;
-    CK_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &no, sizeof no));
-    CK_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &no, sizeof no));
     /* row-major C = A * B is column-major C^T = B^T * A^T (as baselines/blas.c):
-     * the first operand is B (n x k column-major, ld n), the second A (k x m, ld k) */
-    CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_32F, n, k, n));
-    CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_32F, k, m, k));
-    CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_32F, n, m, n));
+     * the first operand is B, the second A (k x m, ld k); B k x n row-major is
+     * the column-major n x k matrix (ld n, op N), B n x k row-major the
+     * column-major k x n one (ld k, op T) */
+    CK_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof op_b));
+    CK_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &no, sizeof no));
+    if (g->b_kmajor)
+        CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->la, g->ab_type, k, n, k));
+    else
+        CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->la, g->ab_type, n, k, n));
+    CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->lb, g->ab_type, k, m, k));
+    CK_CUBLAS(cublasLtMatrixLayoutCreate(&p->lc, g->c_type, n, m, n));
+    if (g->ab_type == CUDA_R_8F_E4M3 || g->ab_type == CUDA_R_8F_E5M2) {
+        /* per-tensor scales of 1 (device pointers, as cuBLASLt's FP8 path takes them) */
+        static const float ones[2] = {1.0f, 1.0f};
+        const float *sa, *sb;
+        CK_CUDA(cudaMalloc((void **)&p->scales, sizeof ones));
+        CK_CUDA(cudaMemcpyAsync(p->scales, ones, sizeof ones, cudaMemcpyHostToDevice, s));
+        CK_CUDA(cudaStreamSynchronize(s));
+        sa = p->scales;
+        sb = p->scales + 1;
+        CK_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+        CK_CUBLAS(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+    }
     return 0;
 }
 
-static int blaslt_call(const blaslt_plan *p, cublasLtHandle_t h, const cublasLtMatmulAlgo_t *algo, const float *A,
-                       const float *B, float *C, void *ws, size_t ws_bytes, cudaStream_t s)
+static int blaslt_call(const blaslt_plan *p, cublasLtHandle_t h, const cublasLtMatmulAlgo_t *algo, const void *A,
+                       const void *B, void *C, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     const float one = 1.0f, zero = 0.0f;
     CK_CUBLAS(cublasLtMatmul(h, p->op, &one, B, p->la, A, p->lb, &zero, C, p->lc, C, p->lc, algo, ws, ws_bytes, s));
@@ -46,8 +63,8 @@ static int blaslt_cmp_double(const void *a, const void *b)
 /* The median time of BLASLT_TRIALS runs of one candidate after a warm-up, or
  * a negative value when it cannot run (its error is cleared: the next one is
  * tried). */
-static double blaslt_time(const blaslt_plan *p, cublasLtHandle_t h, const cublasLtMatmulAlgo_t *algo, const float *A,
-                          const float *B, float *C, void *ws, size_t ws_bytes, cudaStream_t s, cudaEvent_t e0,
+static double blaslt_time(const blaslt_plan *p, cublasLtHandle_t h, const cublasLtMatmulAlgo_t *algo, const void *A,
+                          const void *B, void *C, void *ws, size_t ws_bytes, cudaStream_t s, cudaEvent_t e0,
                           cudaEvent_t e1)
 {
     const float one = 1.0f, zero = 0.0f;
@@ -68,8 +85,9 @@ static double blaslt_time(const blaslt_plan *p, cublasLtHandle_t h, const cublas
     return ms[BLASLT_TRIALS / 2];
 }
 
-/* "cublasLt algo 21 tile 18 stages 9 splitk 1 swizzle 0 (fastest of 8)" */
-static void blaslt_name(blaslt_plan *p, int candidates)
+/* "cublasLt algo 21 tile 18 stages 9 splitk 1 swizzle 0 (fastest of 8)", or
+ * "(heuristic's first)" for a plan of one candidate */
+static void blaslt_name(blaslt_plan *p, int candidates, int timed)
 {
     int id = -1, tile = -1, stages = -1, splitk = -1, swizzle = -1;
     size_t w = 0;
@@ -78,29 +96,48 @@ static void blaslt_name(blaslt_plan *p, int candidates)
     cublasLtMatmulAlgoConfigGetAttribute(&p->algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages, &w);
     cublasLtMatmulAlgoConfigGetAttribute(&p->algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitk, sizeof splitk, &w);
     cublasLtMatmulAlgoConfigGetAttribute(&p->algo, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, &swizzle, sizeof swizzle, &w);
-    snprintf(p->name, sizeof p->name, "cublasLt algo %d tile %d stages %d splitk %d swizzle %d (fastest of %d)", id,
-             tile, stages, splitk, swizzle, candidates);
+    if (timed)
+        snprintf(p->name, sizeof p->name, "cublasLt algo %d tile %d stages %d splitk %d swizzle %d (fastest of %d)", id,
+                 tile, stages, splitk, swizzle, candidates);
+    else
+        snprintf(p->name, sizeof p->name, "cublasLt algo %d tile %d stages %d splitk %d swizzle %d (heuristic's first)",
+                 id, tile, stages, splitk, swizzle);
 }
 
-int blaslt_plan_pick(blaslt_plan *p, cublasLtHandle_t h, const float *A, const float *B, float *C, int m, int n,
-                     int k, int tf32, void *ws, size_t ws_bytes, cudaStream_t s)
+int blaslt_plan_pick_gemm(blaslt_plan *p, cublasLtHandle_t h, const blaslt_gemm *g, const void *A, const void *B,
+                          void *C, int candidates, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     cublasLtMatmulPreference_t pref = NULL;
     cublasLtMatmulHeuristicResult_t res[BLASLT_CANDIDATES];
     cudaEvent_t e0 = NULL, e1 = NULL;
     int found = 0, st = STATUS_ERROR;
     double best = -1;
-    if (blaslt_make(p, m, n, k, tf32)) return STATUS_ERROR;
+    if (candidates < 1) candidates = 1;
+    if (candidates > BLASLT_CANDIDATES) candidates = BLASLT_CANDIDATES;
+    if (blaslt_make(p, g, s)) return STATUS_ERROR;
     p->workspace_bytes = ws_bytes;
     if (check_cublas_status(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate", __FILE__,
                             __LINE__) ||
         check_cublas_status(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                                  &ws_bytes, sizeof ws_bytes),
                             "cublasLtMatmulPreferenceSetAttribute", __FILE__, __LINE__) ||
-        check_cublas_status(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->lc, p->lc, pref,
-                                                           BLASLT_CANDIDATES, res, &found),
-                            "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__) ||
-        check_cuda_status(cudaEventCreate(&e0), "cudaEventCreate", __FILE__, __LINE__) ||
+        check_cublas_status(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->lc, p->lc, pref, candidates,
+                                                           res, &found),
+                            "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__))
+        goto done;
+    if (candidates == 1) {
+        /* the heuristic's first, untimed: what a plain cublasLtMatmul call runs */
+        if (found < 1 || res[0].state != CUBLAS_STATUS_SUCCESS) {
+            status_set_message("cuBLASLt: the heuristic offers no algorithm for %dx%dx%d", g->m, g->n, g->k);
+            goto done;
+        }
+        p->algo = res[0].algo;
+        p->picked = 1;
+        blaslt_name(p, 1, 0);
+        st = STATUS_OK;
+        goto done;
+    }
+    if (check_cuda_status(cudaEventCreate(&e0), "cudaEventCreate", __FILE__, __LINE__) ||
         check_cuda_status(cudaEventCreate(&e1), "cudaEventCreate", __FILE__, __LINE__))
         goto done;
     for (int i = 0; i < found; i++) {
@@ -112,11 +149,12 @@ int blaslt_plan_pick(blaslt_plan *p, cublasLtHandle_t h, const float *A, const f
         }
     }
     if (best < 0) {
-        status_set_message("cuBLASLt: none of the heuristic's %d algorithms ran for %dx%dx%d", found, m, n, k);
+        status_set_message("cuBLASLt: none of the heuristic's %d algorithms ran for %dx%dx%d", found, g->m, g->n,
+                           g->k);
         goto done;
     }
     p->picked = 1;
-    blaslt_name(p, found);
+    blaslt_name(p, found, 1);
     st = STATUS_OK;
 done:
     if (pref) cublasLtMatmulPreferenceDestroy(pref);
@@ -125,7 +163,14 @@ done:
     return st;
 }
 
-int blaslt_plan_run(const blaslt_plan *p, cublasLtHandle_t h, const float *A, const float *B, float *C, void *ws,
+int blaslt_plan_pick(blaslt_plan *p, cublasLtHandle_t h, const float *A, const float *B, float *C, int m, int n,
+                     int k, int tf32, void *ws, size_t ws_bytes, cudaStream_t s)
+{
+    const blaslt_gemm g = {m, n, k, CUDA_R_32F, CUDA_R_32F, tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, 0};
+    return blaslt_plan_pick_gemm(p, h, &g, A, B, C, BLASLT_CANDIDATES, ws, ws_bytes, s);
+}
+
+int blaslt_plan_run(const blaslt_plan *p, cublasLtHandle_t h, const void *A, const void *B, void *C, void *ws,
                     cudaStream_t s)
 {
     if (!p->picked) {
@@ -142,5 +187,6 @@ void blaslt_plan_free(blaslt_plan *p)
     if (p->lb) cublasLtMatrixLayoutDestroy(p->lb);
     if (p->lc) cublasLtMatrixLayoutDestroy(p->lc);
     cublasLtMatmulDescDestroy(p->op);
+    if (p->scales) cudaFree(p->scales);
     memset(p, 0, sizeof *p);
 }

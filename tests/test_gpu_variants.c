@@ -8,8 +8,8 @@
  * sm_90a rows off Hopper); every SKIP is printed. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "axes.h"
 #include "cli.h"
 #include "device.h"
 #include "op.h"
@@ -44,14 +44,20 @@ static void collect_case(void *ctx, result_row *rows, int count)
 }
 
 /* Rows one size of op `oi` must give: its visible variants, once per value
- * of each enum axis (element type, input distribution). */
+ * each enum axis takes by default (element type, input distribution: all
+ * their values; gemm's layout: tn alone). */
 static int expected_rows(const catalog *cat, int oi)
 {
     const op_info *op = &cat->ops[oi];
     int n = 0, cases = 1;
+    cli_options defaults;
+    cli_defaults(&defaults);
     for (int a = 0; a < catalog_axis_count(op); a++) {
-        const char *names[OP_AXIS_MAX_VALUES];
-        if (op->axes[a].kind == OP_AXIS_ENUM) cases *= catalog_axis_names(op, &op->axes[a], names, OP_AXIS_MAX_VALUES);
+        axes_list values;
+        char err[256];
+        if (op->axes[a].kind != OP_AXIS_ENUM) continue;
+        CHECK(axes_values(&defaults, op, a, &values, err, sizeof err) == 0, "%s: %s", op->name, err);
+        cases *= values.count;
     }
     for (int i = 0; i < cat->variant_count; i++)
         if (strcmp(cat->variants[i].op, op->name) == 0 && !cat->variants[i].test_only &&
@@ -176,17 +182,8 @@ int main(void)
     size_t gemm_count = quick ? sizeof gemm_quick / sizeof gemm_quick[0] : sizeof gemm_full / sizeof gemm_full[0];
     size_t elems_count = quick ? sizeof elems_quick / sizeof elems_quick[0] : sizeof elems_full / sizeof elems_full[0];
     device_ctx dev;
-    char err[512];
-    unsigned long long seed = (unsigned long long)time(NULL);
-    const char *env = getenv("COMPARE_TEST_SEED");
     const catalog *cat;
-    test_require_gpu();
-    if (env) seed = strtoull(env, NULL, 10);
-    printf("seed %llu (set COMPARE_TEST_SEED to repeat)\n", seed);
-    if (device_open(&dev, 0, seed, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
+    const unsigned long long seed = test_open_device(&dev);
     cat = ops_catalog();
     /* every op of the catalog, at every size of its kind, each size with its own seed */
     for (int oi = 0; oi < cat->op_count; oi++) {

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
+#include "device.h"
 #include "policy.h"
 
 void test_require_gpu(void)
@@ -35,4 +38,19 @@ int test_sm90a_runs(void)
     printf("note: the sm_90a rows (tf32_wgmma, tf32_tma) do not run here: cc %d.%d, policy %s\n", major, minor,
            policy_arch_name(a));
     return 0;
+}
+
+unsigned long long test_open_device(device_ctx *dev)
+{
+    char err[512];
+    unsigned long long seed = (unsigned long long)time(NULL);
+    const char *env = getenv("COMPARE_TEST_SEED");
+    test_require_gpu();
+    if (env) seed = strtoull(env, NULL, 10);
+    printf("seed %llu (set COMPARE_TEST_SEED to repeat)\n", seed);
+    if (device_open(dev, 0, seed, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    return seed;
 }

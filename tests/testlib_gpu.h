@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "device.h"
 #include "testlib.h"
 
 /* CK(call): a CUDA runtime call that must succeed; otherwise prints it and exits 1 */
@@ -26,5 +27,10 @@ void test_require_gpu(void);
  * 9.0 under the sm_90 policy (kernels/common/policy.h: not in the forced
  * mode, COMPARE_POLICY_ARCH); else 0, with a line saying why. */
 int test_sm90a_runs(void);
+
+/* The gpu tests that run plans: test_require_gpu, the seed (the clock, or
+ * COMPARE_TEST_SEED; printed so a run can be repeated), then device 0 opened
+ * into dev (a failure is printed and exits 1). Returns the seed. */
+unsigned long long test_open_device(device_ctx *dev);
 
 #endif

@@ -128,6 +128,14 @@
  *             inputs[1]  x, k elements
  *             outputs[0] y, m elements (NaN on entry), each checked against
  *             an FP64 reference within the type's bound (src/core/verify_gemv.h)
+ *  gemm       C = A B with FP32 accumulation.  .type "fp16", "bf16" (A, B
+ *             and C in the type) or "fp8_e4m3" (A, B e4m3, C bf16); %ref
+ *             against cublaslt_best; the tolerance of src/core/verify.c
+ *             (FP32 accumulation, C's rounding).  axes m, n, k and b_kmajor
+ *             (1: layout tn, 0: layout nn).
+ *             inputs[0]  A, m x k (A[i*k + p])
+ *             inputs[1]  B, n x k if b_kmajor (B[j*k + p]), else k x n (B[p*n + j])
+ *             outputs[0] C, m x n (C[i*n + j])
  *
  * An op added later documents its slots here in the same form; an op whose
  * cases have several element types (sort, histogram, scan) lets one

@@ -16,6 +16,7 @@
 #include "blaslt.h"
 #include "cpu_omp.h"
 #include "check.h"
+#include "gemm_check.h"
 #include "inputs.h"
 #include "kernel_ran.h"
 #include "metrics.h"
@@ -156,33 +157,13 @@ static int sgemm_poison(op_case *c)
 static int sgemm_verify(op_case *c, const variant *v, result_row *r)
 {
     sgemm_data *d = c->data;
-    cudaStream_t s = c->dev->stream;
-    double h[5];
-    verify_sums sums = {0};
+    verify_sums sums;
     verify_verdict vd;
-    size_t count = (size_t)c->pc->m * c->pc->n;
-    CK_CUDA(cudaMemsetAsync(d->sums, 0, 5 * sizeof(double), s));
-    CK_LAUNCH(gpucheck_gemm_sums(d->C, d->C64, count, d->sums, s));
-    CK_CUDA(cudaMemcpyAsync(h, d->sums, sizeof h, cudaMemcpyDeviceToHost, s));
-    CK_CUDA(cudaStreamSynchronize(s));
-    sums.sum_sq_err = h[0];
-    sums.sum_sq_ref = h[1];
-    sums.max_abs_err = h[2];
-    sums.nonfinite = h[3];
-    sums.count = (double)count;
-    sums.norm_sq_a = d->norm_sq_a;
-    sums.norm_sq_b = d->norm_sq_b;
+    int st = gemm_check_sums(d->C, d->C64, (size_t)c->pc->m * c->pc->n, d->sums, d->norm_sq_a, d->norm_sq_b,
+                             c->dev->stream, &sums);
+    if (st != STATUS_OK) return st;
     verify_gemm_judge(&sums, v->info.math, c->pc->k, &vd);
-    r->rel_err = vd.rel_err;
-    r->tolerance = vd.tolerance;
-    if (vd.pass) return STATUS_OK;
-    if (vd.nonfinite)
-        snprintf(r->message, sizeof r->message, "%lld of %.0f elements NaN/Inf (unwritten or overflow)", vd.nonfinite,
-                 sums.count);
-    else
-        snprintf(r->message, sizeof r->message, "rel err %.3g (tolerance %.3g), max err %.3g rms (tolerance %.3g)",
-                 vd.rel_err, vd.tolerance, vd.max_err, vd.max_tolerance);
-    return STATUS_FAIL;
+    return gemm_check_verdict(&vd, sums.count, r);
 }
 
 static void sgemm_fill_row(const op_case *c, const variant *v, result_row *r)

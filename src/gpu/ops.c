@@ -12,6 +12,7 @@
 extern const op_desc op_sgemm, op_reduce, op_sort, op_transpose, op_histogram, op_scan, op_transfer;
 extern const op_desc op_softmax, op_rmsnorm, op_layernorm;
 extern const op_desc op_gemv;
+extern const op_desc op_gemm;
 /* the ops' candidate rows (candidates.h) */
 static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
 
@@ -27,6 +28,7 @@ static const op_desc *const ops_table[] = {
     &op_rmsnorm,
     &op_layernorm,
     &op_gemv,
+    &op_gemm,
 };
 #define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))
 
