@@ -44,13 +44,13 @@ typedef int (*op_gemm_supports_fn)(long long m, long long n, long long k, int a_
 // the hand kernels: name, launcher, supports query, what it is
 
 #define GEMM_HAND_ROWS(X)                                                                                       \
-    X(gemm_mma, gemm_mma, gemm_mma_supports,                                                                    \
+    X(mma, gemm_mma, gemm_mma_supports,                                                                    \
       "mma.sync m16n8k16 (fp8: m16n8k32, layout tn) with FP32 accumulators fed by ldmatrix from swizzled shared " \
       "memory, 128x128 tile, k slabs of 64 bytes, register prefetch into 2 stages")                             \
-    X(gemm_multistage, gemm_multistage, gemm_multistage_supports,                                               \
+    X(multistage, gemm_multistage, gemm_multistage_supports,                                               \
       "the same mma.sync core fed by a 4-stage cp.async pipeline, 64x64 warp tiles (fp8: 64x32)")
 /* the lead adds gemm_wgmma's row here (kernels/gemm_wgmma*.cu, helper wgmma):
- *  X(gemm_wgmma, gemm_wgmma, gemm_wgmma_supports, "...") */
+ *  X(wgmma, gemm_wgmma, gemm_wgmma_supports, "...") */
 
 #define GEMM_DECLARE(name, fn, query, about)                                                               \
     int fn(const gemm_args *g, cudaStream_t s);                                                               \
