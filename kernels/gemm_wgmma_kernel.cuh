@@ -51,8 +51,8 @@
  *   loads the next tile's slabs: thread (warp w, lane 4 g + t) of consumer
  *   cw holds rows 64 cw + 16 w + g (+ 8) and columns 8 j + 2 t, + 1
  *   (d[4 j + 0, 1], d[4 j + 2, 3]), converted to C's type (fp16, bf16;
- *   bf16 for fp8) and stored as one 32-bit pair when n is even, else
- *   element by element. No staging through shared memory: the ring takes
+ *   bf16 for fp8) and stored as one 32-bit pair when n is even (a whole
+ *   tile without a bounds check), else element by element. No staging through shared memory: the ring takes
  *   it all (a 128 x 256 16-bit C tile is 64 KB next to a 192 KB ring).
  *
  * Constraints: those of the launcher (gemm_wgmma.cu): 16-byte row strides
@@ -182,13 +182,25 @@ static __device__ __forceinline__ void gemm_wg_consume(void *C, int m, int n, un
 #pragma unroll
         for (int i = 0; i < BN / 2; i++)
             sgemm_wg_fence_operand(&d[i]);
-        /* epilogue (the producer is already loading the next tile's slabs) */
+        /* epilogue (the producer is already loading the next tile's slabs):
+         * a whole tile with n even stores its pairs unchecked, an edge tile
+         * checks each */
         const int row = bm0 + 64 * cw + 16 * w + g;
+        if (pair && bm0 + BM <= m && bn0 + BN <= n) {
+            unsigned *c0 = (unsigned *)((unsigned short *)C + ((size_t)row * (size_t)n + (size_t)(bn0 + 2 * t)));
+            unsigned *c8 = c0 + (size_t)4 * (size_t)n; /* row + 8: 8 n 16-bit elements further */
 #pragma unroll
-        for (int j = 0; j < BN / 8; j++) {
-            const int col = bn0 + 8 * j + 2 * t;
-            gemm_wg_put2<T>(C, m, n, row, col, d[4 * j + 0], d[4 * j + 1], pair);
-            gemm_wg_put2<T>(C, m, n, row + 8, col, d[4 * j + 2], d[4 * j + 3], pair);
+            for (int j = 0; j < BN / 8; j++) {
+                c0[4 * j] = gemm_wg_pack2<T>(d[4 * j + 0], d[4 * j + 1]);
+                c8[4 * j] = gemm_wg_pack2<T>(d[4 * j + 2], d[4 * j + 3]);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < BN / 8; j++) {
+                const int col = bn0 + 8 * j + 2 * t;
+                gemm_wg_put2<T>(C, m, n, row, col, d[4 * j + 0], d[4 * j + 1], pair);
+                gemm_wg_put2<T>(C, m, n, row + 8, col, d[4 * j + 2], d[4 * j + 3], pair);
+            }
         }
     }
 }
