@@ -20,8 +20,10 @@
  * ceil(tiles / SMs), one CTA per SM for every configuration. A shape with
  * many tiles takes 128 x 256 (in clusters of 2 when it has two tile rows or
  * more), a shape whose 128 x 256 tiles leave SMs idle the smaller tiles.
- * The factors are a first guess, not tuned on the GPU yet
- * (-DCOMPARE_KERNEL_DEFS=GEMM_WG_FORCE=i forces configuration i).
+ * The factors are a first guess, not tuned on the GPU yet: re-measure them
+ * with tests/probes/gemm_wgmma_probe.c (every configuration beside
+ * cublasGemmEx); -DCOMPARE_KERNEL_DEFS=GEMM_WG_FORCE=i forces
+ * configuration i.
  *
  * Shapes the TMA copies cannot read in place (a row stride not a multiple of
  * 16 bytes) are declined with the reason (gemm_wgmma_supports), not staged:
