@@ -108,7 +108,7 @@ static void probe_size(probe_ctx *p, long long n)
     PROBE_CK(cudaMalloc(&a, elems * 2));
     PROBE_CK(cudaMalloc(&b, elems * 2));
     PROBE_CK(cudaMalloc(&c, elems * 2));
-    PROBE_CK(cudaMemcpy(f, h, elems * 4, cudaMemcpyHostToDevice));
+    PROBE_CK(cudaMemcpyAsync(f, h, elems * 4, cudaMemcpyHostToDevice, p->s));
     const double flops = 2.0 * (double)n * (double)n * (double)n;
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
         PROBE_CK(convert_from_f32(types[ti].name, f, a, (long long)elems, p->s));
