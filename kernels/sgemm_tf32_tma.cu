@@ -174,19 +174,6 @@ typedef struct {
 } sgemm_tma_policy;
 static const sgemm_tma_policy sgemm_tma_policy_90 = {64, 1024LL * 1024LL};
 
-/* The SM count of the current device, 0 when it cannot be read (the rule then
- * takes the large pick). */
-static int sgemm_tma_sms(void)
-{
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return sms;
-}
-
 /* The mma.sync kernel instead, noted with the reason (a static string). */
 static int sgemm_tma_fallback(const char *why, const float *A, const float *B, float *C, int m,
                               int n, int k, cudaStream_t stream)

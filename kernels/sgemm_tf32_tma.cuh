@@ -27,6 +27,10 @@
  *   sgemm_tf32_tma_pers.cuh        KIND 1 mainloop
  *   sgemm_tf32_tma_launch.cuh      tensor maps, launches, sgemm_tma_run
  *   sgemm_tf32_tma_candidates.cuh  SGEMM_TMA_CANDIDATES, SGEMM_TMA_CFG
+ * and, shared with the fp16 / bf16 / fp8 GEMM (gemm_wgmma.cu):
+ *   gemm_wgmma_ring.cuh            KIND 1's ring: set-up and producer
+ *   gemm_wgmma_tmap.cuh            encoder, tensor maps, cluster launch
+ *   gemm_wgmma_mma.cuh             wgmma accumulator operand lists
  * How the candidates were found, and what the ones removed showed:
  * docs/tuning/tf32_tma.md. */
 #ifndef KERNELS_SGEMM_TF32_TMA_CUH

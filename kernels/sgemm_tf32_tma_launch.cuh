@@ -2,9 +2,10 @@
  * (sgemm_tf32_tma.cuh): tensor maps, the launches of both kinds, the kernel
  * templates and sgemm_tma_run, which runs one candidate's parameters.
  *
- * Idea: the tensor maps are encoded on the host for each call
- * (cuTensorMapEncodeTiled, found through cudaGetDriverEntryPointByVersion:
- * no -lcuda) and travel as __grid_constant__ kernel parameters. KIND 0
+ * Idea: the tensor maps are encoded on the host for each call and travel
+ * as __grid_constant__ kernel parameters (the encoder, the map of any
+ * element type and the resident-cluster count are shared with the fp16 /
+ * bf16 / fp8 GEMM: gemm_wgmma_tmap.cuh). KIND 0
  * launches one CTA per tile; KIND 1 a persistent grid of as many clusters
  * as are resident at once (queried once per device), with its schedule
  * (sgemm_tf32_tma_sched.cuh) filled in here.
@@ -25,6 +26,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include "gemm_wgmma_tmap.cuh"
 #include "sgemm_tf32_stage.cuh"
 #include "sgemm_tf32_tma_pers.cuh"
 #include "sgemm_tf32_tma_sched.cuh"
@@ -33,23 +35,6 @@
 #include "smem.cuh"
 
 // ---- tensor maps -------------------------------------------------------------------
-
-/* cuTensorMapEncodeTiled from the driver, through the runtime (no -lcuda) */
-static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn;
-    static int tried;
-    if (!tried) {
-        void *p = NULL;
-        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-        tried = 1;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
-                                             &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
 
 /* L2 promotion of every TMA load (the L2 fills whole 256-byte blocks around a
  * miss); 128 B cut the traffic between the two L2 partitions without changing
@@ -75,17 +60,8 @@ static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
 static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int box_cols,
                          int box_rows)
 {
-    PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
-    if (!enc)
-        return (int)cudaErrorNotSupported; /* driver without TMA: the mma.sync fallback */
-    const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t strides[1] = {(cuuint64_t)cols * 4};
-    const cuuint32_t boxd[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
-    const cuuint32_t estr[2] = {1, 1};
-    CUresult r = enc(map, SGEMM_TMA_DATA_TYPE, 2, (void *)base, dims, strides, boxd,
-                     estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                     SGEMM_TMA_L2_PROMOTION, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+    return gemm_tma_map_2d(map, SGEMM_TMA_DATA_TYPE, 4, base, rows, cols, box_cols, box_rows,
+                           SGEMM_TMA_L2_PROMOTION);
 }
 
 // ---- launches ----------------------------------------------------------------------
@@ -115,40 +91,6 @@ static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, unsigned long long *attr_s
 typedef void (*sgemm_tmap_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int,
                                      const sgemm_tmap_sched);
 
-/* KIND 1: clusters of CL CTAs that can be resident at once on the current
- * device (cfg: the launch, its cluster attribute set), queried once per
- * device into cache[dev] (0..63; 0 = not yet queried); 0 or an error */
-static int sgemm_tmap_slots(sgemm_tmap_kernel_fn kern, const cudaLaunchConfig_t *cfg, int CL, int *cache,
-                            int *slots)
-{
-    int dev = 0, v = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e != cudaSuccess)
-        return (int)e;
-    v = dev < 64 ? __atomic_load_n(&cache[dev], __ATOMIC_RELAXED) : 0;
-    if (v == 0) {
-        if (CL > 1) {
-            e = cudaOccupancyMaxActiveClusters(&v, (const void *)kern, cfg);
-        } else {
-            int sms = 0, per_sm = 0;
-            e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-            if (e == cudaSuccess)
-                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern,
-                                                                  (int)cfg->blockDim.x,
-                                                                  cfg->dynamicSmemBytes);
-            v = sms * per_sm;
-        }
-        if (e != cudaSuccess)
-            return (int)e;
-        if (v < 1)
-            return (int)cudaErrorInvalidConfiguration; /* not even one cluster fits */
-        if (dev < 64)
-            __atomic_store_n(&cache[dev], v, __ATOMIC_RELAXED);
-    }
-    *slots = v;
-    return 0;
-}
-
 /* KIND 1 launch: a persistent grid of min(units, resident clusters) clusters
  * of CL CTAs (cluster dimension set at the launch, not compiled in). SK = 1
  * and fewer tile units than resident clusters: k split in nsplit parts (each
@@ -174,19 +116,10 @@ static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr
     if (rc != 0)
         return rc;
     cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)CL;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)CL, 1, 1);
-    cfg.blockDim = dim3(SGEMM_TMAP_THREADS, 1, 1);
-    cfg.dynamicSmemBytes = (size_t)smem;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = CL > 1 ? 1 : 0;
+    cudaLaunchConfig_t cfg;
+    gemm_tma_cluster_cfg(&cfg, attr, CL, SGEMM_TMAP_THREADS, smem, stream);
     int slots = 0;
-    rc = sgemm_tmap_slots(kern, &cfg, CL, slot_cache, &slots);
+    rc = gemm_tma_cluster_slots((const void *)kern, &cfg, CL, slot_cache, &slots);
     if (rc != 0)
         return rc;
     const int KT = (k + SGEMM_TMA_BK - 1) / SGEMM_TMA_BK;

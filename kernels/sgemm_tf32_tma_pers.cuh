@@ -13,7 +13,9 @@
  *     work items (sgemm_tmap_items: whole units, split-k parts, split-tail
  *     pieces).
  *   - Warp specialisation: 384 threads, warpgroup 0 the producer (one thread
- *     issues every TMA copy; setmaxnreg.dec to 40 registers), warpgroups 1
+ *     issues every TMA copy, gemm_tma_ring_produce, the one template of
+ *     every element type's ring, gemm_wgmma_ring.cuh; setmaxnreg.dec to 40
+ *     registers), warpgroups 1
  *     and 2 the consumers (setmaxnreg.inc to 232; 128 x 40 + 256 x 232 fits
  *     the 64 K register file). The ring runs across units: the producer
  *     keeps loading the next unit's slabs into the stages the consumers
@@ -59,6 +61,7 @@
 
 #include <cuda.h>
 
+#include "gemm_wgmma_ring.cuh"
 #include "sgemm_tf32_tma_epilogue.cuh"
 #include "sgemm_tf32_tma_ptx.cuh"
 #include "sgemm_tf32_tma_sched.cuh"
@@ -112,7 +115,6 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
                                                        const sgemm_tmap_sched &sc)
 {
     constexpr int NWG = 2;
-    constexpr unsigned STAGE_BYTES = SGEMM_TMA_ASTAGE(BM) + SGEMM_TMA_BSTAGE(NWG);
     extern __shared__ float4 sgemm_tma_smem4[];
     const unsigned raw = smem_u32(sgemm_tma_smem4);
     const unsigned smem = (raw + 1023u) & ~1023u;       /* ST A stages, ST B stages, barriers */
@@ -129,55 +131,14 @@ static __device__ __forceinline__ void sgemm_tmap_body(const CUtensorMap *ta, co
     const int first = (int)blockIdx.x / CL, step = (int)gridDim.x / CL; /* cluster id, count */
     const int items = sgemm_tmap_items(first, step, units, KT, sc, SK); /* this cluster's */
 
-    if (tid == 0) {
-        for (int s = 0; s < ST; s++) {
-            sgemm_tma_bar_init(bars + 8 * s, 1);                 /* this CTA's producer's expect_tx */
-            sgemm_tma_bar_init(bars + 8 * (ST + s), 4 * NWG * CL); /* every consumer warp of the cluster */
-        }
-        sgemm_tma_bar_init_fence();
-    }
-    /* CL = 2: the peer's barriers are initialised before anyone arrives on
-     * them or multicasts into them */
-    if (CL > 1)
-        sgemm_tma_cluster_sync();
-    else
-        __syncthreads();
+    gemm_tma_ring_init(bars, tid, ST, 4 * NWG * CL, CL);
 
     if (tid < 128) {
         /* producer warpgroup: gives its registers to the consumers; one thread issues */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-        if (tid == 0) {
-            int s = 0;
-            unsigned ph = 0; /* round parity of stage s */
-            for (int it = 0; it < items; it++) {
-                int u, bm0, bn0, kt0, kt1;
-                sgemm_tmap_item(it, first, step, units, KT, sc, SK, &u, &kt0, &kt1);
-                sgemm_tmap_tile(u, units_n, tiles_m, rank, BM, CL, &bm0, &bn0);
-                for (int kt = kt0; kt < kt1; kt++) {
-                    const unsigned full = bars + 8 * s;
-                    /* round r of stage s: every consumer warp of the cluster
-                     * released round r - 1 (round 0: parity 1 passes at once) */
-                    sgemm_tma_bar_wait(bars + 8 * (ST + s), ph ^ 1u);
-                    sgemm_tma_bar_expect(full, STAGE_BYTES);
-                    const unsigned as = smem + s * SGEMM_TMA_ASTAGE(BM);
-                    if (CL == 1)
-                        sgemm_tma_load(as, ta, kt * SGEMM_TMA_BK, bm0, full);
-                    else /* rows rank x BM / CL.. of the A slab, into both CTAs */
-                        sgemm_tma_load_mc(as + rank * (SGEMM_TMA_ASTAGE(BM) / CL), ta, kt * SGEMM_TMA_BK,
-                                          bm0 + (int)rank * (BM / CL), full,
-                                          (unsigned short)((1u << CL) - 1u));
-                    const unsigned bs = b_st + s * SGEMM_TMA_BSTAGE(NWG);
-#pragma unroll
-                    for (int j = 0; j < 4; j++)
-                        sgemm_tma_load(bs + j * SGEMM_TMA_BOX_BYTES, tb, bn0 + 32 * j, kt * SGEMM_TMA_BK,
-                                       full);
-                    if (++s == ST) {
-                        s = 0;
-                        ph ^= 1u;
-                    }
-                }
-            }
-        }
+        if (tid == 0) /* the ring's producer, shared with the fp16 / bf16 / fp8 GEMM */
+            gemm_tma_ring_produce<ELEM_FP32, BM, 128, ST, CL, 0, SK>(ta, tb, smem, b_st, bars, rank, items, first,
+                                                                      step, units, units_n, tiles_m, KT, sc);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
         /* consumer warpgroup cw: fragments and stores as sgemm_tma_body (the
