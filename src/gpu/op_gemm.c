@@ -48,9 +48,10 @@ typedef int (*op_gemm_supports_fn)(long long m, long long n, long long k, int a_
       "mma.sync m16n8k16 (fp8: m16n8k32, layout tn) with FP32 accumulators fed by ldmatrix from swizzled shared " \
       "memory, 128x128 tile, k slabs of 64 bytes, register prefetch into 2 stages")                             \
     X(multistage, gemm_multistage, gemm_multistage_supports,                                               \
-      "the same mma.sync core fed by a 4-stage cp.async pipeline, 64x64 warp tiles (fp8: 64x32)")
-/* the lead adds gemm_wgmma's row here (kernels/gemm_wgmma*.cu, helper wgmma):
- *  X(wgmma, gemm_wgmma, gemm_wgmma_supports, "...") */
+      "the same mma.sync core fed by a 4-stage cp.async pipeline, 64x64 warp tiles (fp8: 64x32)")             \
+    X(wgmma, gemm_wgmma, gemm_wgmma_supports,                                                                   \
+      "Hopper: TMA + wgmma, persistent, a producer warpgroup and 2 consumers, 2-CTA clusters multicasting B "    \
+      "(sm_90a; fp16/bf16 tn and nn, fp8 tn)")
 
 #define GEMM_DECLARE(name, fn, query, about)                                                               \
     int fn(const gemm_args *g, cudaStream_t s);                                                               \
