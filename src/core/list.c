@@ -43,23 +43,42 @@ static void list_math(const op_info *op, const variant_info *v, char *buf, size_
     catalog_join(op->types, n, ",", buf, len);
 }
 
+static int list_max(int a, size_t b) { return (size_t)a > b ? a : (int)b; }
+
+/* Each column as wide as its longest entry (at least the old fixed widths),
+ * so that an op with many axes or a long library name keeps the table aligned. */
 void list_print(FILE *f, const cli_options *o, const catalog *cat)
 {
     char axes[128], math[32];
-    fprintf(f, "%-10s %-16s %-8s %-12s %-12s %s\n", "op", "axes", "unit", "%ref vs", "%best vs", "what");
+    int wa = 16, wr = 12, wb = 12, wv = 18, wm = 7;
     for (int i = 0; i < cat->op_count; i++) {
         const op_info *op = &cat->ops[i];
         axes_names(op, axes, sizeof axes);
-        fprintf(f, "%-10s %-16s %-8s %-12s %-12s %s\n", op->name, axes, catalog_rate_unit(op->rate), op->ref_library,
-                op->best_library, op->about);
+        wa = list_max(wa, strlen(axes));
+        wr = list_max(wr, strlen(op->ref_library));
+        wb = list_max(wb, strlen(op->best_library));
     }
-    fprintf(f, "\n%-10s %-18s %-8s %-7s %-9s %s\n", "op", "variant", "kind", "math", "source", "what");
     for (int i = 0; i < cat->variant_count; i++) {
         const variant_info *v = &cat->variants[i];
         if (!cli_variant_visible(o, v)) continue;
         list_math(&cat->ops[catalog_op(cat, v->op)], v, math, sizeof math);
-        fprintf(f, "%-10s %-18s %-8s %-7s %-9s %s\n", v->op, v->name, v->is_library ? "library" : "hand", math,
-                v->source, v->about);
+        wv = list_max(wv, strlen(v->name));
+        wm = list_max(wm, strlen(math));
+    }
+    fprintf(f, "%-10s %-*s %-8s %-*s %-*s %s\n", "op", wa, "axes", "unit", wr, "%ref vs", wb, "%best vs", "what");
+    for (int i = 0; i < cat->op_count; i++) {
+        const op_info *op = &cat->ops[i];
+        axes_names(op, axes, sizeof axes);
+        fprintf(f, "%-10s %-*s %-8s %-*s %-*s %s\n", op->name, wa, axes, catalog_rate_unit(op->rate), wr,
+                op->ref_library, wb, op->best_library, op->about);
+    }
+    fprintf(f, "\n%-10s %-*s %-8s %-*s %-9s %s\n", "op", wv, "variant", "kind", wm, "math", "source", "what");
+    for (int i = 0; i < cat->variant_count; i++) {
+        const variant_info *v = &cat->variants[i];
+        if (!cli_variant_visible(o, v)) continue;
+        list_math(&cat->ops[catalog_op(cat, v->op)], v, math, sizeof math);
+        fprintf(f, "%-10s %-*s %-8s %-*s %-9s %s\n", v->op, wv, v->name, v->is_library ? "library" : "hand", wm,
+                math, v->source, v->about);
     }
 }
 
