@@ -346,7 +346,18 @@ static inline int gemm_mma_supports_common(const char *rung, long long m, long l
         snprintf(why, why_len, "%s: fp8 takes layout tn only (ldmatrix has no 8-bit transpose for a k x n B)", rung);
         return 0;
     }
-    return a_type != ELEM_FP8_E4M3 || gemm_mma_fp8_runs(fp8_kern, rung, why, why_len);
+    /* The fp8 instances (mma.sync m16n8k32 e4m3) stopped with a misaligned
+     * address on the H200 at every shape tried: declined until that is
+     * found; Hopper's fp8 rung is wgmma (kernels/gemm_wgmma*.cu). */
+    if (a_type == ELEM_FP8_E4M3) {
+        snprintf(why, why_len,
+                 "%s: fp8_e4m3 declined: this rung's mma.sync e4m3 path faults (misaligned address) and is being "
+                 "fixed; fp8 runs in wgmma and cuBLASLt",
+                 rung);
+        (void)fp8_kern;
+        return 0;
+    }
+    return 1;
 }
 
 /* A launch the supports query declines (fp8 in layout nn). */

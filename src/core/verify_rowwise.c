@@ -10,7 +10,14 @@
  *  - 2 u_type: the final rounding of each element to the stored type,
  *    at most u_type |ref| <= u_type s_row; two for a margin (and for the
  *    intermediate FP32 value the kernel rounds, itself off by the terms
- *    below). For fp32 outputs this is 2 u32.
+ *    below). For fp32 outputs this is 2 u32. s_row is at least the type's
+ *    smallest normal number N (src/gpu/rowwise_ref.cu): below N the
+ *    spacing is fixed at 2 u N, so an fp16 softmax row of subnormal outputs
+ *    (a 70001-column row: outputs near 2^-16) may err by up to one such
+ *    spacing, 2 u_type s_row; measured against its own tiny maximum, a
+ *    library that rounds a subnormal output by more than half a spacing
+ *    (cuDNN's fp16 softmax there) would fail for the type's range, not for
+ *    its arithmetic.
  *  - 32 u32: the fixed number of FP32 roundings per element, whatever cols:
  *    exp (expf within 2 ulp; __expf / exp2f with a log2(e) scaling a few
  *    more), the subtraction of the max or the mean, the division or rsqrt

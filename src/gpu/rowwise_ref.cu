@@ -18,6 +18,12 @@
 static __device__ double rr_load(const float *p, long long i) { return (double)p[i]; }
 static __device__ double rr_load(const __half *p, long long i) { return (double)__half2float(p[i]); }
 static __device__ double rr_load(const __nv_bfloat16 *p, long long i) { return (double)__bfloat162float(p[i]); }
+/* The smallest normal number of the output type: a row's scale is at least
+ * this, since below it the type's spacing is fixed (subnormals, 2 u times
+ * this apart) and no kernel can round closer than half of it. */
+static __device__ double rr_min_normal(const float *) { return 0x1p-126; }
+static __device__ double rr_min_normal(const __half *) { return 0x1p-14; }
+static __device__ double rr_min_normal(const __nv_bfloat16 *) { return 0x1p-126; }
 
 // ---------------------------------------------------------------------------
 // block reductions whose result every thread of the block gets
@@ -92,7 +98,7 @@ static __global__ void __launch_bounds__(RR_THREADS)
         }
         ymax = rr_block_reduce<1>(ymax, sh);
         if (threadIdx.x == 0) {
-            scale[r] = ymax;
+            scale[r] = fmax(ymax, rr_min_normal(x));
             if (xmax > 0.0) rr_atomic_max_nonneg(x_max_bits, xmax);
         }
     }

@@ -33,7 +33,10 @@ int rowwise_ref(rowwise_op op, elem_type type, const void *x, const float *weigh
                 cudaStream_t stream);
 
 /* The check of y (rows x cols of type) against ref and scale: per element
- * q = |y - ref| / scale[row] (src/core/verify_rowwise.h: verify_rowwise_ratio).
+ * q = |y - ref| / scale[row] (src/core/verify_rowwise.h: verify_rowwise_ratio);
+ * scale[row] is the row's largest |ref|, at least the type's smallest normal
+ * number (a row of fp16 subnormal outputs is judged against the fixed
+ * spacing there, not against its own tiny values).
  * result[0] += #elements with !(q <= tol) (NaN/Inf y included),
  * result[1] = min such index (init ~0ULL), result[2] = max q over finite y
  * as the bits of a non-negative double (init 0), result[3] += #non-finite y. */
