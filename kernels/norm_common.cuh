@@ -936,7 +936,10 @@ template <typename T, int K> static int norm_run_fused(const norm_params &p, cud
     }
     if (p.vec && nvec <= (long long)NORM_BLOCK_MAX_THREADS * NORM_BIG_V)
         return norm_run_fused_block<T, K, NORM_BIG_V>(p, NORM_BLOCK_MAX_THREADS, s);
-    return norm_run_block<T, K>(p, s, norm_cluster_available<T, K>() ? NORM_WHY_PLACE : NORM_WHY_NOCLUSTER);
+    const char *why = !norm_cluster_available<T, K>()        ? NORM_WHY_NOCLUSTER
+                      : nvec > NORM_CLUSTER_MAX * cta_vecs ? NORM_WHY_LONG
+                                                           : NORM_WHY_PLACE;
+    return norm_run_block<T, K>(p, s, why);
 }
 
 template <typename T, int K> static int norm_run(int rung, const norm_params &p, cudaStream_t s)
