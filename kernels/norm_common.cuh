@@ -20,8 +20,9 @@
  * elements to a word for fp16 / bf16) and widened to float where used, so a
  * row held in registers costs 16 bytes per vector whatever T is. weight and
  * bias are read through the read-only path (ld.global.nc): every row reads
- * the same cols floats, which stay in L1 / L2 while x streams through. x is read with
- * __ldcs and y written with __stcs (evict-first) where each is touched once.
+ * the same cols floats, which stay in L1 / L2 while x streams through. The
+ * on-chip kernels read x with __ldcs and write y with __stcs (evict-first):
+ * each is touched once.
  *
  * The rungs (launchers in rmsnorm.cu / layernorm.cu, per norm):
  *   naive    one thread per row, 128 rows a block: the thread walks its whole
@@ -251,7 +252,8 @@ template <typename T, bool STREAM> __device__ __forceinline__ unsigned norm_ld_b
 }
 
 /* The vector that starts at q, `left` elements of the row from q on (zeros
- * past the row's end). Every helper below takes the vector's address and
+ * past the row's end). STREAM (x read once, on chip): ld.global.cs, evict
+ * first, so that L1 keeps weight and bias. Every helper below takes the vector's address and
  * what is left of the row from it: the on-chip kernels compute those once
  * per thread in 32-bit arithmetic (their rows are short), the streaming
  * ones in 64-bit. */
@@ -311,7 +313,9 @@ template <typename T> __device__ __forceinline__ void norm_store_vec(T *q, long 
 }
 
 /* N floats of weight or bias from q (zeros past the row's end). The 16-byte
- * load is volatile asm on the read-only path: the compiler would otherwise
+ * load is volatile asm on the read-only path, kept in L1 (evict_last: the
+ * next rows on this SM read the same floats, while x is evicted first, see
+ * norm_load_vec): the compiler would otherwise
  * hoist every vector's weight loads above the row's reductions (they do not
  * depend on them) and keep them all live across the barrier, which costs
  * more registers than the row itself in the on-chip kernels. */
@@ -320,7 +324,7 @@ template <int N> __device__ __forceinline__ void norm_load_param(const float *q,
     if (vec) {
 #pragma unroll
         for (int i = 0; i < N / 4; i++)
-            asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
+            asm volatile("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];"
                          : "=f"(f[4 * i]), "=f"(f[4 * i + 1]), "=f"(f[4 * i + 2]), "=f"(f[4 * i + 3])
                          : "l"(q + 4 * i));
         return;
