@@ -15,8 +15,8 @@
  * is the column-major n x k matrix, op N; B stored n x k row-major (K-major,
  * layout "tn") is the column-major k x n matrix, op T. FP8 runs only in the
  * second form ("TN" in cuBLAS's terms: the first operand transposed, the
- * second not), with per-tensor scales (CUBLASLT_MATMUL_DESC_{A,B}_SCALE_POINTER,
- * device floats of 1 that the plan owns) and D in bf16.
+ * second not), with per-tensor scales of 1 (cuBLASLt's default: no
+ * CUBLASLT_MATMUL_DESC_{A,B}_SCALE_POINTER set, see blaslt.c) and D in bf16.
  *
  * A plan holds the descriptors and the pick; blaslt_plan_pick_gemm makes it
  * (with more than one candidate it runs every one, so it writes C: callers
@@ -46,7 +46,6 @@ typedef struct {
     blaslt_gemm g;
     cublasLtMatmulDesc_t op;
     cublasLtMatrixLayout_t la, lb, lc; /* the column-major view: C^T = B^T A^T */
-    float *scales;                  /* FP8: two device floats of 1 (the A and B scales), else NULL */
     cublasLtMatmulAlgo_t algo;
     size_t workspace_bytes;         /* what the pick may use (the row's workspace) */
     char name[96];                  /* "cublasLt algo 21 tile 18 stages 9 splitk 1 ... (fastest of 8)" */
