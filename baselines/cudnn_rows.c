@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "check.h"
 #include "cudnn_lib.h"
 #include "status.h"
 
@@ -55,6 +56,8 @@ void cudnn_rows_plan_free(cudnn_rows_plan *p) { (void)p; }
 #include <string.h>
 
 #define CR_HEUR_MAX 8          /* engine configurations tried per heuristic mode */
+#define CR_CANDS (2 * CR_HEUR_MAX) /* execution plans timed: heuristic A's and FALLBACK's */
+#define CR_TRIALS 5            /* timed executions of each candidate (after one warm-up); the median counts */
 #define CR_UID_X 1
 #define CR_UID_Y 2
 #define CR_UID_SCALE 3
@@ -71,6 +74,12 @@ struct cudnn_rows_plan {
     void *y;
     /* the norms */
     cudnnBackendDescriptor_t tensors[5], node, graph, exec, pack;
+    /* the finalized execution plans, before the pick (then exec holds the
+     * kept one and these are gone): engine global index and heuristic each */
+    cudnnBackendDescriptor_t cands[CR_CANDS];
+    int64_t cand_engine[CR_CANDS];
+    cudnnBackendHeurMode_t cand_mode[CR_CANDS];
+    int ncands;
     void *workspace;
     float eps;             /* the by-value epsilon: the variant pack points at it */
     char name[128];
@@ -195,12 +204,40 @@ done:
     return st;
 }
 
-/* The first configuration of heuristic mode `mode` whose execution plan
- * finalizes, into p->exec (and its engine into p->name). */
-static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode)
+/* The engine global index of a configuration (best effort: -1 when cuDNN
+ * does not say), for the row's `kernel` and to drop FALLBACK's repeats of
+ * heuristic A's engines. */
+static int64_t cr_engine_index(const cudnn_fns *f, cudnnBackendDescriptor_t cfg)
+{
+    cudnnBackendDescriptor_t engine = NULL;
+    int64_t index = -1, n = 0;
+    if (f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &engine) != CUDNN_STATUS_SUCCESS) return -1;
+    if (f->BackendGetAttribute(cfg, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &engine) !=
+            CUDNN_STATUS_SUCCESS ||
+        f->BackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &n, &index) !=
+            CUDNN_STATUS_SUCCESS)
+        index = -1;
+    f->BackendDestroyDescriptor(engine);
+    return index;
+}
+
+/* Whether a FALLBACK configuration repeats an engine heuristic A gave */
+static int cr_seen_in_a(const cudnn_rows_plan *p, int64_t index)
+{
+    for (int i = 0; i < p->ncands; i++)
+        if (index >= 0 && p->cand_engine[i] == index && p->cand_mode[i] == CUDNN_HEUR_MODE_A) return 1;
+    return 0;
+}
+
+/* Appends to p->cands the configurations of heuristic mode `mode` (its first
+ * CR_HEUR_MAX) whose execution plan finalizes: every one when `all`, else
+ * the first only. Returns success when one was added, else the last
+ * failure (its message in status.h's buffer). */
+static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode, int all)
 {
     const cudnn_fns *f = p->f;
     cudnnBackendDescriptor_t heur = NULL, cfgs[CR_HEUR_MAX] = {NULL};
+    const int before = p->ncands;
     int64_t count = 0;
     cudnnStatus_t st;
     CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
@@ -215,36 +252,28 @@ static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode)
     if (count == 0)
         status_set_message("cuDNN's heuristic %s has no engine for this graph",
                            mode == CUDNN_HEUR_MODE_A ? "A" : "FALLBACK");
-    for (int64_t i = 0; i < count && i < CR_HEUR_MAX; i++) {
-        cudnnBackendDescriptor_t engine = NULL;
-        int64_t index = -1, n = 0;
-        if (f->BackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &p->exec) != CUDNN_STATUS_SUCCESS)
-            continue;
-        st = f->BackendSetAttribute(p->exec, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &p->handle);
+    for (int64_t i = 0; i < count && i < CR_HEUR_MAX && p->ncands < CR_CANDS; i++) {
+        cudnnBackendDescriptor_t exec = NULL;
+        const int64_t index = cr_engine_index(f, cfgs[i]);
+        if (mode != CUDNN_HEUR_MODE_A && cr_seen_in_a(p, index)) continue;
+        st = f->BackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &exec);
         if (st == CUDNN_STATUS_SUCCESS)
-            st = f->BackendSetAttribute(p->exec, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
-                                        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfgs[i]);
-        if (st == CUDNN_STATUS_SUCCESS) st = f->BackendFinalize(p->exec);
+            st = f->BackendSetAttribute(exec, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &p->handle);
+        if (st == CUDNN_STATUS_SUCCESS)
+            st = f->BackendSetAttribute(exec, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                        &cfgs[i]);
+        if (st == CUDNN_STATUS_SUCCESS) st = f->BackendFinalize(exec);
         if (st != CUDNN_STATUS_SUCCESS) {
             cr_fail(f, st, "cudnnBackendFinalize(execution plan)", __FILE__, __LINE__);
-            f->BackendDestroyDescriptor(p->exec);
-            p->exec = NULL;
+            if (exec) f->BackendDestroyDescriptor(exec);
             continue;
         }
-        /* the engine's global index, for the row's `kernel` (best effort) */
-        if (f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &engine) == CUDNN_STATUS_SUCCESS) {
-            if (f->BackendGetAttribute(cfgs[i], CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n,
-                                       &engine) != CUDNN_STATUS_SUCCESS ||
-                f->BackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &n, &index) !=
-                    CUDNN_STATUS_SUCCESS)
-                index = -1;
-            f->BackendDestroyDescriptor(engine);
-        }
-        snprintf(p->name, sizeof p->name, "cuDNN %zu.%zu.%zu norm forward engine %lld (heuristic %s)",
-                 f->version / 10000, f->version / 100 % 100, f->version % 100, (long long)index,
-                 mode == CUDNN_HEUR_MODE_A ? "A" : "fallback");
-        break;
+        p->cands[p->ncands] = exec;
+        p->cand_engine[p->ncands] = index;
+        p->cand_mode[p->ncands++] = mode;
+        if (!all) break;
     }
+    if (p->ncands > before) st = CUDNN_STATUS_SUCCESS;
 done:
     for (int i = 0; i < CR_HEUR_MAX; i++)
         if (cfgs[i]) f->BackendDestroyDescriptor(cfgs[i]);
@@ -252,8 +281,28 @@ done:
     return st;
 }
 
-/* The graph of one norm-forward node, and its execution plan. */
-static cudnnStatus_t cr_norm_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols)
+/* Keeps candidate k as the plan's execution plan (the others destroyed) and
+ * names it: "... engine 3 (heuristic A, fastest of 5)" (`ran`: the
+ * candidates timed), or without the count when there was no choice. */
+static void cr_keep(cudnn_rows_plan *p, int k, int ran)
+{
+    const cudnn_fns *f = p->f;
+    char of[32] = "";
+    if (ran > 1) snprintf(of, sizeof of, ", fastest of %d", ran);
+    snprintf(p->name, sizeof p->name, "cuDNN %zu.%zu.%zu norm forward engine %lld (heuristic %s%s)", f->version / 10000,
+             f->version / 100 % 100, f->version % 100, (long long)p->cand_engine[k],
+             p->cand_mode[k] == CUDNN_HEUR_MODE_A ? "A" : "fallback", of);
+    p->exec = p->cands[k];
+    p->cands[k] = NULL;
+    for (int i = 0; i < p->ncands; i++)
+        if (p->cands[i]) f->BackendDestroyDescriptor(p->cands[i]);
+    memset(p->cands, 0, sizeof p->cands);
+}
+
+/* The graph of one norm-forward node, and its candidate execution plans
+ * (all: every finalizing configuration of heuristic A and FALLBACK; else
+ * heuristic A's first, or FALLBACK's when A has none). */
+static cudnnStatus_t cr_norm_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols, int all)
 {
     const cudnn_fns *f = p->f;
     const cudnnBackendNormMode_t mode = p->op == ROWWISE_RMSNORM ? CUDNN_RMS_NORM : CUDNN_LAYER_NORM;
@@ -286,21 +335,30 @@ static cudnnStatus_t cr_norm_make(cudnn_rows_plan *p, elem_type type, long long 
     CR_CALL(f, f->BackendSetAttribute(p->graph, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
                                       &p->node));
     CR_CALL(f, f->BackendFinalize(p->graph));
-    st = cr_pick(p, CUDNN_HEUR_MODE_A);
-    if (!p->exec) st = cr_pick(p, CUDNN_HEUR_MODE_FALLBACK);
+    st = cr_pick(p, CUDNN_HEUR_MODE_A, all);
+    if (all || p->ncands == 0) {
+        const cudnnStatus_t fb = cr_pick(p, CUDNN_HEUR_MODE_FALLBACK, all);
+        st = p->ncands > 0 ? CUDNN_STATUS_SUCCESS : fb;
+    }
 done:
     return st;
 }
 
-/* The variant pack of the case's pointers and the plan's workspace. */
+/* The variant pack of the case's pointers and a workspace as large as the
+ * largest any candidate needs (one pack serves them all). */
 static cudnnStatus_t cr_norm_bind(cudnn_rows_plan *p, const void *x, void *y, const float *weight, const float *bias)
 {
     const cudnn_fns *f = p->f;
     int64_t uids[5] = {CR_UID_X, CR_UID_Y, CR_UID_SCALE, CR_UID_EPS, CR_UID_BIAS}, ws = 0, n = 0;
     void *ptrs[5] = {(void *)x, y, (void *)weight, &p->eps, (void *)bias};
     const int64_t count = p->op == ROWWISE_LAYERNORM ? 5 : 4;
-    cudnnStatus_t st;
-    CR_CALL(f, f->BackendGetAttribute(p->exec, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n, &ws));
+    cudnnStatus_t st = CUDNN_STATUS_SUCCESS;
+    for (int i = 0; i < p->ncands; i++) {
+        int64_t need = 0;
+        CR_CALL(f, f->BackendGetAttribute(p->cands[i], CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1,
+                                          &n, &need));
+        if (need > ws) ws = need;
+    }
     if (ws > 0 && cudaMalloc(&p->workspace, (size_t)ws) != cudaSuccess) {
         status_set_message("cudaMalloc of cuDNN's workspace (%lld bytes) failed", (long long)ws);
         return CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED;
@@ -315,6 +373,73 @@ done:
     return st;
 }
 
+/* The median of CR_TRIALS executions of candidate k after one warm-up, each
+ * between an event pair on s, or a negative value when one failed (its
+ * error recorded, a CUDA error cleared: the next candidate is tried). */
+static double cr_norm_time(const cudnn_rows_plan *p, int k, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
+{
+    const cudnn_fns *f = p->f;
+    double ms[CR_TRIALS];
+    for (int i = -1; i < CR_TRIALS; i++) {
+        float t = 0;
+        if (check_cuda_status(cudaEventRecord(e0, s), "cudaEventRecord", __FILE__, __LINE__) ||
+            cr_fail(f, f->BackendExecute(p->handle, p->cands[k], p->pack), "cudnnBackendExecute", __FILE__, __LINE__) ||
+            check_cuda_status(cudaEventRecord(e1, s), "cudaEventRecord", __FILE__, __LINE__) ||
+            check_cuda_status(cudaEventSynchronize(e1), "cudaEventSynchronize", __FILE__, __LINE__) ||
+            check_cuda_status(cudaEventElapsedTime(&t, e0, e1), "cudaEventElapsedTime", __FILE__, __LINE__)) {
+            (void)cudaStreamSynchronize(s);
+            (void)cudaGetLastError();
+            return -1;
+        }
+        if (i >= 0) ms[i] = t;
+    }
+    /* insertion sort of the few samples */
+    for (int i = 1; i < CR_TRIALS; i++)
+        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+            const double t = ms[j];
+            ms[j] = ms[j - 1];
+            ms[j - 1] = t;
+        }
+    return ms[CR_TRIALS / 2];
+}
+
+/* Times every candidate on the case's buffers (y is written) and keeps the
+ * fastest (the earlier, heuristic A's order first, on a tie). Returns a
+ * status_t. */
+static int cr_norm_fastest(cudnn_rows_plan *p, cudaStream_t s)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double best = -1;
+    int pick = -1, ran = 0;
+    if (p->ncands == 1) {
+        cr_keep(p, 0, 1); /* nothing to choose between: not run here */
+        return STATUS_OK;
+    }
+    if (cr_fail(p->f, p->f->SetStream(p->handle, s), "cudnnSetStream", __FILE__, __LINE__)) return STATUS_ERROR;
+    if (check_cuda_status(cudaEventCreate(&e0), "cudaEventCreate", __FILE__, __LINE__) ||
+        check_cuda_status(cudaEventCreate(&e1), "cudaEventCreate", __FILE__, __LINE__))
+        goto done;
+    for (int k = 0; k < p->ncands; k++) {
+        const double t = cr_norm_time(p, k, s, e0, e1);
+        ran += t >= 0;
+        if (t >= 0 && (best < 0 || t < best)) {
+            best = t;
+            pick = k;
+        }
+    }
+    if (pick < 0) {
+        char last[384];
+        snprintf(last, sizeof last, "%s", status_message());
+        status_set_message("cuDNN: none of the %d norm-forward execution plans ran (last: %s)", p->ncands, last);
+        goto done;
+    }
+    cr_keep(p, pick, ran);
+done:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    return pick < 0 ? STATUS_ERROR : STATUS_OK;
+}
+
 // ---------------------------------------------------------------------------
 // plans
 
@@ -324,6 +449,8 @@ void cudnn_rows_plan_free(cudnn_rows_plan *p)
     if (p->td) p->f->DestroyTensorDescriptor(p->td);
     if (p->pack) p->f->BackendDestroyDescriptor(p->pack);
     if (p->exec) p->f->BackendDestroyDescriptor(p->exec);
+    for (int i = 0; i < p->ncands; i++)
+        if (p->cands[i]) p->f->BackendDestroyDescriptor(p->cands[i]);
     if (p->graph) p->f->BackendDestroyDescriptor(p->graph);
     if (p->node) p->f->BackendDestroyDescriptor(p->node);
     for (int i = 0; i < 5; i++)
@@ -333,9 +460,11 @@ void cudnn_rows_plan_free(cudnn_rows_plan *p)
 }
 
 /* The plan's descriptors (no buffers yet): a status, *out set on success;
- * why (when given) gets the reason of a failure. */
+ * why (when given) gets the reason of a failure. The norms: every candidate
+ * execution plan when `all` (the pick is cr_norm_fastest's), else only the
+ * first that finalizes (cudnn_rows_supports' check). */
 static cudnnStatus_t cr_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, long long rows, long long cols,
-                             char *why, size_t why_len)
+                             int all, char *why, size_t why_len)
 {
     cudnn_rows_plan *p = calloc(1, sizeof *p);
     cudnnStatus_t st;
@@ -352,7 +481,7 @@ static cudnnStatus_t cr_make(cudnn_rows_plan **out, rowwise_op op, elem_type typ
     }
     st = cr_get_handle(p->f, &p->handle);
     if (cr_fail(p->f, st, "cudnnCreate", __FILE__, __LINE__) == 0)
-        st = op == ROWWISE_SOFTMAX ? cr_softmax_make(p, type, rows, cols) : cr_norm_make(p, type, rows, cols);
+        st = op == ROWWISE_SOFTMAX ? cr_softmax_make(p, type, rows, cols) : cr_norm_make(p, type, rows, cols, all);
     if (st != CUDNN_STATUS_SUCCESS) {
         snprintf(why, why_len, "%s", status_message());
         cudnn_rows_plan_free(p);
@@ -372,7 +501,7 @@ static cudnnStatus_t cr_softmax_probe(elem_type type, long long cols, char *why,
     void *buf = NULL;
     cudaStream_t s = NULL;
     const size_t bytes = (size_t)(2 * cols) * (size_t)elem_type_bytes(type);
-    cudnnStatus_t st = cr_make(&p, ROWWISE_SOFTMAX, type, 2, cols, why, why_len);
+    cudnnStatus_t st = cr_make(&p, ROWWISE_SOFTMAX, type, 2, cols, 0, why, why_len);
     if (st != CUDNN_STATUS_SUCCESS) return st;
     if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) s = NULL;
     if (!s || cudaMalloc(&buf, 2 * bytes) != cudaSuccess) {
@@ -399,7 +528,7 @@ int cudnn_rows_supports(rowwise_op op, elem_type type, long long rows, long long
     char reason[512] = "";
     cudnnStatus_t st;
     if (!cudnn_lib_available(why, why_len)) return 0;
-    st = cr_make(&p, op, type, rows, cols, reason, sizeof reason);
+    st = cr_make(&p, op, type, rows, cols, 0, reason, sizeof reason);
     cudnn_rows_plan_free(p);
     if (st == CUDNN_STATUS_SUCCESS && op == ROWWISE_SOFTMAX) st = cr_softmax_probe(type, cols, reason, sizeof reason);
     if (st == CUDNN_STATUS_SUCCESS || !cr_declines(st)) return 1;
@@ -412,8 +541,7 @@ int cudnn_rows_plan_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, l
 {
     char why[512];
     cudnn_rows_plan *p = NULL;
-    cudnnStatus_t st = cr_make(&p, op, type, rows, cols, why, sizeof why);
-    (void)s;
+    cudnnStatus_t st = cr_make(&p, op, type, rows, cols, 1, why, sizeof why);
     *out = NULL;
     if (st != CUDNN_STATUS_SUCCESS) {
         status_set_message("%s", why);
@@ -422,7 +550,8 @@ int cudnn_rows_plan_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, l
     p->eps = eps;
     p->x = x;
     p->y = y;
-    if (op != ROWWISE_SOFTMAX && cr_norm_bind(p, x, y, weight, bias) != CUDNN_STATUS_SUCCESS) {
+    if (op != ROWWISE_SOFTMAX &&
+        (cr_norm_bind(p, x, y, weight, bias) != CUDNN_STATUS_SUCCESS || cr_norm_fastest(p, s) != STATUS_OK)) {
         cudnn_rows_plan_free(p);
         return STATUS_ERROR;
     }

@@ -11,7 +11,9 @@
  * compare, with COMPARE_CUDNN_LIB pointing at a missing file, reports the
  * cudnn rows SKIP "cuDNN not found (dlopen: ...)".
  * COMPARE_REQUIRE_CUDNN=1 (on a machine with cuDNN) makes a cudnn row that
- * SKIPs because cuDNN was not found a failure. Fresh inputs each run: the
+ * SKIPs because cuDNN was not found a failure. The norms' cudnn rows name
+ * their engine in `kernel` ("... norm forward engine N (heuristic A,
+ * fastest of M)": printed). Fresh inputs each run: the
  * seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +78,12 @@ static void collect_case(void *ctx, result_row *rows, int count)
         CHECK(r->status != STATUS_OK || (r->rel_err >= 0 && r->rel_err <= r->tolerance), "%s %s: err %g tol %g",
               r->op, r->variant, r->rel_err, r->tolerance);
         if (r->status == STATUS_OK) c->ok++;
+        /* the norms' cudnn row names the engine it timed fastest */
+        if (r->status == STATUS_OK && strcmp(r->variant, "cudnn") == 0 && strcmp(r->op, "softmax") != 0) {
+            CHECK(test_contains(r->kernel, "norm forward engine"), "%s %s cudnn %s: kernel \"%s\" names no engine",
+                  c->what, r->op, r->math, r->kernel);
+            printf("%s %s cudnn %s: %s\n", c->what, r->op, r->math, r->kernel);
+        }
     }
 }
 

@@ -110,8 +110,9 @@ int rowwise_needs_sm90(const plan_case *pc, const device_info *dev, const varian
  * op_<pfx>, over rows, cols and type. */
 #define ROWWISE_NORM_OP(pfx, mode, block_about, about_line)                                                    \
     static const variant pfx##_variants[] = {                                                                  \
-        ROWWISE_LIBRARY_ROWS(#pfx, "cuDNN graph API: one norm-forward node, " mode ", inference phase, engine " \
-                                   "from heuristic A, plan made untimed")                                      \
+        ROWWISE_LIBRARY_ROWS(#pfx, "cuDNN graph API: one norm-forward node, " mode ", inference phase: the "   \
+                                   "fastest engine of heuristic A's and FALLBACK's, each timed in the "         \
+                                   "untimed setup")                                                            \
         ROWWISE_NORM_LADDER(#pfx, pfx, block_about)                                                            \
         ROWWISE_TEST_ROWS(#pfx)};                                                                              \
     const op_desc op_##pfx = ROWWISE_OP_DESC(#pfx, pfx##_variants, about_line, ROWWISE_AXIS_ROWS,              \
