@@ -28,7 +28,9 @@
  *   - any rows, cols >= 1, 64-bit indices; SOFTMAX_LADDER_THREADS threads a
  *     row, the grid one block per row (capped at 2^31 - 1 blocks, the blocks
  *     then stride over the rows). Few long rows leave SMs idle: a rung's
- *     shape, not a bug.
+ *     shape, not a bug. __launch_bounds__(256, 4): <= 64 registers a thread
+ *     (without the cap ptxas picked fewer and spilled the row parity around
+ *     the 1 / sum division's call).
  *   - 16-byte vector loads and stores when softmax_vec_ok (cols * bytes % 16
  *     == 0, both bases aligned), else one element per access; the kernel
  *     that ran is noted (kernel_ran_note), the scalar path with its reason.
@@ -55,7 +57,7 @@ static const char *const softmax_ladder_names[3][2] = {
 // ---- the kernel -------------------------------------------------------------------
 
 template <typename T, int VEC, int RUNG>
-static __global__ void __launch_bounds__(SOFTMAX_LADDER_THREADS)
+static __global__ void __launch_bounds__(SOFTMAX_LADDER_THREADS, 4)
 softmax_ladder_kernel(const T *__restrict__ x, T *__restrict__ y, long long rows, long long cols)
 {
     __shared__ float s_a[2][SOFTMAX_MAX_WARPS];

@@ -13,10 +13,21 @@
  *     cols * bytes a multiple of 16 (so every row start is) and x, y 16-byte
  *     aligned (softmax_vec_ok); with cols a multiple of VEC no pack straddles
  *     a row end, so the vector loops need no tail.
- *   - exp: expf (libdevice, within 2 ulp of FP32 over its range), never the
- *     fast-math __expf. The normalisation multiplies by 1 / sum (one IEEE
- *     division per row, or per thread in the fused kernels), about one
- *     more rounding than dividing every element.
+ *   - exp of every element: exp(x - m) = 2^(x log2 e - m log2 e), the
+ *     argument one FMA (m log2 e computed once a row or a pack), the power
+ *     the hardware's ex2.approx.ftz.f32 (one MUFU.EX2, relative error a few
+ *     ulp; results below FP32's smallest normal number flush to 0): two
+ *     instructions an element where libdevice's expf takes about ten, which
+ *     made the 2-byte types (twice the elements a byte) instruction-bound.
+ *     Its error is what src/core/verify_rowwise.c budgets for exp2 with a
+ *     log2(e) scaling: the argument's absolute error is about u32 (|m| +
+ *     |x - m|) log2 e (the rounded m log2 e and the FMA's one rounding; the
+ *     product x log2 e is exact inside the FMA), the exp's relative error
+ *     a few ulp. Too large an x still overflows to inf (the naive rung's
+ *     lesson holds). The rare merges of two (max, sum) pairs and the
+ *     per-thread scale keep expf. The normalisation multiplies by 1 / sum
+ *     (one IEEE division per row, or per thread in the fused kernels), about
+ *     one more rounding than dividing every element.
  *   - the (max, sum) pair of the online softmax (Milakov & Gimelshein, 2018,
  *     "Online normalizer calculation for softmax"): two partial pairs merge
  *     as m = max(m1, m2), d = d1 exp(m1 - m) + d2 exp(m2 - m). A pair with
@@ -48,6 +59,34 @@ typedef struct {
     float m; /* running maximum (-inf: empty) */
     float d; /* sum of exp(x - m) */
 } softmax_md;
+
+// ---- exp of every element -----------------------------------------------------
+
+#define SOFTMAX_LOG2E 1.4426950408889634f
+
+/* 2^a: ex2.approx.ftz.f32, one MUFU.EX2 (no range reduction, no slow path);
+ * -inf gives +0, past 128 gives +inf. */
+static __device__ __forceinline__ float softmax_ex2(float a)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+    return r;
+}
+
+/* m log2 e, rounded once (never contracted into a later FMA), so that every
+ * use of a shift m sees the same value. */
+static __device__ __forceinline__ float softmax_log2e(float m)
+{
+    return __fmul_rn(m, SOFTMAX_LOG2E);
+}
+
+/* exp(x - m) with ml = softmax_log2e(m) (the caller's, once for many x):
+ * one FMA and one ex2. x = -inf (a padding element) gives 0; ml must be
+ * finite. */
+static __device__ __forceinline__ float softmax_exp_shifted(float x, float ml)
+{
+    return softmax_ex2(fmaf(x, SOFTMAX_LOG2E, -ml));
+}
 
 // ---- element packs ------------------------------------------------------------
 
@@ -161,10 +200,15 @@ static __device__ __forceinline__ softmax_md softmax_md_add_pack(softmax_md a, c
     for (int i = 1; i < VEC; i++)
         pm = fmaxf(pm, f[i]);
     const float m = fmaxf(a.m, pm);
-    float d = a.d * expf(a.m - m); /* a.m = -inf (empty): exp gives 0 */
+    const float ml = softmax_log2e(m);
+    /* the rescale 2^(a.m log2 e - ml) with a.m log2 e rounded as the old
+     * terms' shift was (no FMA contraction): the shifts' roundings then
+     * cancel instead of piling up over the rescales; a.m = -inf (empty)
+     * gives 0 */
+    float d = a.d * softmax_ex2(softmax_log2e(a.m) - ml);
 #pragma unroll
     for (int i = 0; i < VEC; i++)
-        d += expf(f[i] - m);
+        d += softmax_exp_shifted(f[i], ml);
     softmax_md r;
     r.m = m;
     r.d = d;
@@ -269,6 +313,7 @@ static __device__ __forceinline__ float softmax_stream_fold(const T *xr, long lo
                                                             int nthr)
 {
     float acc = softmax_identity<OP, float>();
+    const float ml = softmax_log2e(shift);
     for (long long i = tid; i < npacks; i += (long long)SOFTMAX_STREAM_UNROLL * nthr) {
         float f[SOFTMAX_STREAM_UNROLL][VEC];
         softmax_stream_group<T, VEC>(xr, i, npacks, nthr, f);
@@ -276,7 +321,7 @@ static __device__ __forceinline__ float softmax_stream_fold(const T *xr, long lo
         for (int u = 0; u < SOFTMAX_STREAM_UNROLL; u++)
 #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc = OP == SOFTMAX_OP_MAX ? fmaxf(acc, f[u][k]) : acc + expf(f[u][k] - shift);
+                acc = OP == SOFTMAX_OP_MAX ? fmaxf(acc, f[u][k]) : acc + softmax_exp_shifted(f[u][k], ml);
     }
     return acc;
 }
@@ -302,6 +347,7 @@ template <typename T, int VEC>
 static __device__ __forceinline__ void softmax_stream_write(const T *xr, T *yr, long long npacks, float m,
                                                             float inv, int tid, int nthr)
 {
+    const float ml = softmax_log2e(m);
     for (long long i = tid; i < npacks; i += (long long)SOFTMAX_STREAM_UNROLL * nthr) {
         float f[SOFTMAX_STREAM_UNROLL][VEC];
         softmax_stream_group<T, VEC>(xr, i, npacks, nthr, f);
@@ -311,7 +357,7 @@ static __device__ __forceinline__ void softmax_stream_write(const T *xr, T *yr, 
             if (j < npacks) {
 #pragma unroll
                 for (int k = 0; k < VEC; k++)
-                    f[u][k] = expf(f[u][k] - m) * inv;
+                    f[u][k] = softmax_exp_shifted(f[u][k], ml) * inv;
                 softmax_store<T, VEC>(yr + j * VEC, f[u]);
             }
         }
@@ -359,12 +405,13 @@ static __device__ __forceinline__ softmax_md softmax_regs_load(const T *xr, long
 #pragma unroll
         for (int k = 0; k < VEC; k++)
             m = fmaxf(m, e[q][k]);
+    const float ml = softmax_log2e(m);
     float d = 0.0f;
 #pragma unroll
     for (int q = 0; q < NP; q++)
 #pragma unroll
         for (int k = 0; k < VEC; k++) {
-            e[q][k] = expf(e[q][k] - m);
+            e[q][k] = softmax_exp_shifted(e[q][k], ml);
             d += e[q][k];
         }
     r.m = m;
