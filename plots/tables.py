@@ -59,7 +59,9 @@ Keys: csv= one or more comma-separated paths, relative to the README's folder
 (required unless a CSV is given on the command line); op= an op the CSVs hold
 (default: all; one they do not hold stops the run with exit 2); view=
 all|sizes|ladder|shapes (default: all); sizes= sizes as for --sizes
-(default: all); speedup= VARIANT:BASELINE[,...] as for --speedup; plot=
+(default: all); series= the series to show, by their labels with '+' for
+a space, several separated by ';' (softmax+bf16+uniform; default: all);
+speedup= VARIANT:BASELINE[,...] as for --speedup; plot=
 an image (path relative to the README's folder, drawn by plots/plot.py): the
 block is then that picture and a caption naming the csv= file(s) and their
 device, date and commit; refused (exit 2) when the image is absent or was
@@ -83,7 +85,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvlib as cc  # noqa: E402
 
 VIEWS = ("all", "sizes", "ladder", "shapes")
-MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup", "plot")
+MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup", "plot", "series")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FALLBACK_MARK = " *"  # after a figure whose row ran another kernel (notes under the table)
 MARKER_PREFIX = re.compile(r"^\s*<!--\s*tables:")
@@ -318,8 +320,9 @@ def size_word(row):
     return "shape" if row.is_matrix or row.by_shape else "size"
 
 
-def render(rows, op=None, sizes=None, view="all"):
-    """Markdown for the selected rows: per source, per series, per size."""
+def render(rows, op=None, sizes=None, view="all", series_names=None):
+    """Markdown for the selected rows: per source, per series, per size;
+    series_names: only the series of these labels ("softmax bf16 uniform")."""
     rows = [r for r in rows if (op is None or r.op == op)
             and (not sizes or any(cc.size_matches(r, s) for s in sizes))]
     if not rows:
@@ -334,6 +337,8 @@ def render(rows, op=None, sizes=None, view="all"):
             if not srows:
                 continue
             name = cc.series_label(series)
+            if series_names and name not in series_names:
+                continue
             if view in ("all", "sizes"):
                 for key in cc.sizes_in_order(srows):
                     at = [r for r in srows if r.size_key == key]
@@ -398,7 +403,9 @@ def parse_marker(readme, line_no, name, attributes, default_csvs):
     if "plot" in options and ("view" in options or "sizes" in options):
         raise UsageError(f"{where}: plot= draws a picture: view= and sizes= do not apply")
     plot = options.get("plot")
+    series_names = [t.replace("+", " ") for t in options["series"].split(";")] if "series" in options else None
     return {"csvs": csvs, "shown": shown, "op": op, "view": view, "sizes": sizes, "name": name,
+            "series": series_names,
             "speedups": speedups, "plot": plot and (plot, os.path.join(base, plot))}
 
 
@@ -455,7 +462,7 @@ def rewrite_readme(readme, default_csvs):
             text = picture(rows, options["op"], options["plot"], options["shown"],
                            f"{readme}:{begin + 1}")
         else:
-            text = render(rows, options["op"], options["sizes"], options["view"])
+            text = render(rows, options["op"], options["sizes"], options["view"], options["series"])
         if not text:
             raise UsageError(f"{readme}:{begin + 1}: the block selects no row"
                              + unknown_op(rows, options["op"], "op="))
