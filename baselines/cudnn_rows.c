@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "convert_kernels.h"
 #include "cudnn_lib.h"
 #include "status.h"
 
@@ -56,7 +57,8 @@ void cudnn_rows_plan_free(cudnn_rows_plan *p) { (void)p; }
 #include <string.h>
 
 #define CR_HEUR_MAX 8          /* engine configurations tried per heuristic mode */
-#define CR_CANDS (2 * CR_HEUR_MAX) /* execution plans timed: heuristic A's and FALLBACK's */
+#define CR_FORMS 2             /* the graph's forms: scale and bias in FP32; in the 2-byte input's type */
+#define CR_CANDS (CR_FORMS * 2 * CR_HEUR_MAX) /* execution plans timed: heuristic A's and FALLBACK's, per form */
 #define CR_TRIALS 5            /* timed executions of each candidate (after one warm-up); the median counts */
 #define CR_UID_X 1
 #define CR_UID_Y 2
@@ -72,14 +74,26 @@ struct cudnn_rows_plan {
     cudnnTensorDescriptor_t td;
     const void *x;
     void *y;
-    /* the norms */
-    cudnnBackendDescriptor_t tensors[5], node, graph, exec, pack;
+    /* the norms: one graph per form (form 0 takes scale and bias in FP32,
+     * form 1 in the input's 2-byte type, from copies made in the plan) */
+    struct cr_form {
+        cudnnBackendDescriptor_t tensors[5], node, graph, pack;
+        cudnnDataType_t scale_type;
+        void *scale, *bias; /* form 1's copies of the weight and bias (device) */
+        int ok;             /* the graph finalized and has a candidate */
+    } forms[CR_FORMS];
+    int nforms, form; /* forms made; the form being built or picked from */
+    cudnnBackendDescriptor_t exec;
     /* the finalized execution plans, before the pick (then exec holds the
-     * kept one and these are gone): engine global index and heuristic each */
+     * kept one and these are gone): engine global index, heuristic and form
+     * each */
     cudnnBackendDescriptor_t cands[CR_CANDS];
     int64_t cand_engine[CR_CANDS];
     cudnnBackendHeurMode_t cand_mode[CR_CANDS];
+    int cand_form[CR_CANDS];
     int ncands;
+    elem_type type;
+    long long cols;
     void *workspace;
     float eps;             /* the by-value epsilon: the variant pack points at it */
     char name[128];
@@ -225,7 +239,9 @@ static int64_t cr_engine_index(const cudnn_fns *f, cudnnBackendDescriptor_t cfg)
 static int cr_seen_in_a(const cudnn_rows_plan *p, int64_t index)
 {
     for (int i = 0; i < p->ncands; i++)
-        if (index >= 0 && p->cand_engine[i] == index && p->cand_mode[i] == CUDNN_HEUR_MODE_A) return 1;
+        if (index >= 0 && p->cand_engine[i] == index && p->cand_mode[i] == CUDNN_HEUR_MODE_A &&
+            p->cand_form[i] == p->form)
+            return 1;
     return 0;
 }
 
@@ -242,7 +258,7 @@ static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode, in
     cudnnStatus_t st;
     CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
     CR_CALL(f, f->BackendSetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                      &p->graph));
+                                      &p->forms[p->form].graph));
     CR_CALL(f, f->BackendSetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode));
     CR_CALL(f, f->BackendFinalize(heur));
     for (int i = 0; i < CR_HEUR_MAX; i++) CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
@@ -270,6 +286,7 @@ static cudnnStatus_t cr_pick(cudnn_rows_plan *p, cudnnBackendHeurMode_t mode, in
         }
         p->cands[p->ncands] = exec;
         p->cand_engine[p->ncands] = index;
+        p->cand_form[p->ncands] = p->form;
         p->cand_mode[p->ncands++] = mode;
         if (!all) break;
     }
@@ -281,17 +298,24 @@ done:
     return st;
 }
 
+static const char *cr_dtype_name(cudnnDataType_t t)
+{
+    return t == CUDNN_DATA_HALF ? "fp16" : t == CUDNN_DATA_BFLOAT16 ? "bf16" : "fp32";
+}
+
 /* Keeps candidate k as the plan's execution plan (the others destroyed) and
- * names it: "... engine 3 (heuristic A, fastest of 5)" (`ran`: the
- * candidates timed), or without the count when there was no choice. */
+ * names it: "... engine 3, scale bf16 (heuristic A, fastest of 5)" (`ran`:
+ * the candidates timed), or without the count when there was no choice. */
 static void cr_keep(cudnn_rows_plan *p, int k, int ran)
 {
     const cudnn_fns *f = p->f;
     char of[32] = "";
     if (ran > 1) snprintf(of, sizeof of, ", fastest of %d", ran);
-    snprintf(p->name, sizeof p->name, "cuDNN %zu.%zu.%zu norm forward engine %lld (heuristic %s%s)", f->version / 10000,
-             f->version / 100 % 100, f->version % 100, (long long)p->cand_engine[k],
-             p->cand_mode[k] == CUDNN_HEUR_MODE_A ? "A" : "fallback", of);
+    p->form = p->cand_form[k];
+    snprintf(p->name, sizeof p->name, "cuDNN %zu.%zu.%zu norm forward engine %lld, scale %s (heuristic %s%s)",
+             f->version / 10000, f->version / 100 % 100, f->version % 100, (long long)p->cand_engine[k],
+             cr_dtype_name(p->forms[p->form].scale_type), p->cand_mode[k] == CUDNN_HEUR_MODE_A ? "A" : "fallback",
+             of);
     p->exec = p->cands[k];
     p->cands[k] = NULL;
     for (int i = 0; i < p->ncands; i++)
@@ -299,58 +323,101 @@ static void cr_keep(cudnn_rows_plan *p, int k, int ran)
     memset(p->cands, 0, sizeof p->cands);
 }
 
-/* The graph of one norm-forward node, and its candidate execution plans
- * (all: every finalizing configuration of heuristic A and FALLBACK; else
- * heuristic A's first, or FALLBACK's when A has none). */
-static cudnnStatus_t cr_norm_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols, int all)
+/* The graph of one norm-forward node in form p->form, scale and bias of
+ * scale_type (descriptors only). */
+static cudnnStatus_t cr_norm_graph(cudnn_rows_plan *p, cudnnDataType_t dt, cudnnDataType_t scale_type, long long rows,
+                                   long long cols)
 {
     const cudnn_fns *f = p->f;
+    struct cr_form *g = &p->forms[p->form];
     const cudnnBackendNormMode_t mode = p->op == ROWWISE_RMSNORM ? CUDNN_RMS_NORM : CUDNN_LAYER_NORM;
     const cudnnBackendNormFwdPhase_t phase = CUDNN_NORM_FWD_INFERENCE;
-    const cudnnDataType_t dt = cr_dtype(type);
     cudnnStatus_t st;
-    CR_TRY(cr_tensor(f, &p->tensors[0], CR_UID_X, dt, rows, cols, 0));
-    CR_TRY(cr_tensor(f, &p->tensors[1], CR_UID_Y, dt, rows, cols, 0));
-    CR_TRY(cr_tensor(f, &p->tensors[2], CR_UID_SCALE, CUDNN_DATA_FLOAT, 1, cols, 0));
-    if (p->op == ROWWISE_LAYERNORM) CR_TRY(cr_tensor(f, &p->tensors[3], CR_UID_BIAS, CUDNN_DATA_FLOAT, 1, cols, 0));
-    CR_TRY(cr_tensor(f, &p->tensors[4], CR_UID_EPS, CUDNN_DATA_FLOAT, 1, 1, 1));
-    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR, &p->node));
-    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode));
-    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1,
+    g->scale_type = scale_type;
+    CR_TRY(cr_tensor(f, &g->tensors[0], CR_UID_X, dt, rows, cols, 0));
+    CR_TRY(cr_tensor(f, &g->tensors[1], CR_UID_Y, dt, rows, cols, 0));
+    CR_TRY(cr_tensor(f, &g->tensors[2], CR_UID_SCALE, scale_type, 1, cols, 0));
+    if (p->op == ROWWISE_LAYERNORM) CR_TRY(cr_tensor(f, &g->tensors[3], CR_UID_BIAS, scale_type, 1, cols, 0));
+    CR_TRY(cr_tensor(f, &g->tensors[4], CR_UID_EPS, CUDNN_DATA_FLOAT, 1, 1, 1));
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR, &g->node));
+    CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode));
+    CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1,
                                       &phase));
-    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                      &p->tensors[0]));
-    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                      &p->tensors[1]));
-    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC,
-                                      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->tensors[2]));
+    CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &g->tensors[0]));
+    CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &g->tensors[1]));
+    CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC,
+                                      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g->tensors[2]));
     if (p->op == ROWWISE_LAYERNORM)
-        CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC,
-                                          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->tensors[3]));
-    CR_CALL(f, f->BackendSetAttribute(p->node, CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC,
-                                      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->tensors[4]));
-    CR_CALL(f, f->BackendFinalize(p->node));
-    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &p->graph));
-    CR_CALL(f, f->BackendSetAttribute(p->graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &p->handle));
-    CR_CALL(f, f->BackendSetAttribute(p->graph, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                      &p->node));
-    CR_CALL(f, f->BackendFinalize(p->graph));
-    st = cr_pick(p, CUDNN_HEUR_MODE_A, all);
-    if (all || p->ncands == 0) {
-        const cudnnStatus_t fb = cr_pick(p, CUDNN_HEUR_MODE_FALLBACK, all);
-        st = p->ncands > 0 ? CUDNN_STATUS_SUCCESS : fb;
-    }
+        CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC,
+                                          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g->tensors[3]));
+    CR_CALL(f, f->BackendSetAttribute(g->node, CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC,
+                                      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g->tensors[4]));
+    CR_CALL(f, f->BackendFinalize(g->node));
+    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g->graph));
+    CR_CALL(f, f->BackendSetAttribute(g->graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &p->handle));
+    CR_CALL(f, f->BackendSetAttribute(g->graph, CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &g->node));
+    CR_CALL(f, f->BackendFinalize(g->graph));
 done:
     return st;
 }
 
-/* The variant pack of the case's pointers and a workspace as large as the
- * largest any candidate needs (one pack serves them all). */
-static cudnnStatus_t cr_norm_bind(cudnn_rows_plan *p, const void *x, void *y, const float *weight, const float *bias)
+/* The candidate execution plans of one form (all: every finalizing
+ * configuration of heuristic A and FALLBACK; else heuristic A's first, or
+ * FALLBACK's when A has none). */
+static cudnnStatus_t cr_norm_candidates(cudnn_rows_plan *p, int all)
+{
+    cudnnStatus_t st = cr_pick(p, CUDNN_HEUR_MODE_A, all);
+    if (all || st != CUDNN_STATUS_SUCCESS) {
+        const int before = p->ncands;
+        const cudnnStatus_t fb = cr_pick(p, CUDNN_HEUR_MODE_FALLBACK, all);
+        if (st != CUDNN_STATUS_SUCCESS && p->ncands == before) return fb;
+        st = CUDNN_STATUS_SUCCESS;
+    }
+    return st;
+}
+
+/* The norm's forms and their candidates: form 0 (scale and bias in FP32)
+ * always; for a 2-byte input also form 1 (scale and bias in the input's
+ * type: cuDNN's fast norm engines take the weights in the input's type; the
+ * case's weights are values of that type, so the copies are exact). With
+ * `all` every form's candidates (the pick is cr_norm_fastest's); else the
+ * first form that has one (cudnn_rows_supports' check). */
+static cudnnStatus_t cr_norm_make(cudnn_rows_plan *p, elem_type type, long long rows, long long cols, int all)
+{
+    const cudnnDataType_t dt = cr_dtype(type);
+    const int forms = elem_type_bytes(type) == 2 ? 2 : 1;
+    cudnnStatus_t st = CUDNN_STATUS_NOT_SUPPORTED, first = CUDNN_STATUS_SUCCESS;
+    char first_why[512] = "";
+    p->type = type;
+    p->cols = cols;
+    for (int k = 0; k < forms; k++) {
+        p->form = p->nforms++;
+        st = cr_norm_graph(p, dt, k == 0 ? CUDNN_DATA_FLOAT : dt, rows, cols);
+        if (st == CUDNN_STATUS_SUCCESS) st = cr_norm_candidates(p, all);
+        p->forms[p->form].ok = st == CUDNN_STATUS_SUCCESS;
+        if (st != CUDNN_STATUS_SUCCESS && k == 0) {
+            first = st;
+            snprintf(first_why, sizeof first_why, "%s", status_message());
+        }
+        if (!cr_declines(st) && st != CUDNN_STATUS_SUCCESS) return st; /* an error, not a decline */
+        if (!all && p->ncands > 0) break;
+    }
+    if (p->ncands > 0) return CUDNN_STATUS_SUCCESS;
+    if (first != CUDNN_STATUS_SUCCESS) status_set_message("%s", first_why); /* form 0's reason */
+    return first != CUDNN_STATUS_SUCCESS ? first : st;
+}
+
+/* The variant packs (one per form, with the case's pointers; form 1 with
+ * copies of the weight and bias in the input's type) and a workspace as
+ * large as the largest any candidate needs. */
+static cudnnStatus_t cr_norm_bind(cudnn_rows_plan *p, const void *x, void *y, const float *weight, const float *bias,
+                                  cudaStream_t s)
 {
     const cudnn_fns *f = p->f;
-    int64_t uids[5] = {CR_UID_X, CR_UID_Y, CR_UID_SCALE, CR_UID_EPS, CR_UID_BIAS}, ws = 0, n = 0;
-    void *ptrs[5] = {(void *)x, y, (void *)weight, &p->eps, (void *)bias};
+    int64_t ws = 0, n = 0;
     const int64_t count = p->op == ROWWISE_LAYERNORM ? 5 : 4;
     cudnnStatus_t st = CUDNN_STATUS_SUCCESS;
     for (int i = 0; i < p->ncands; i++) {
@@ -363,12 +430,34 @@ static cudnnStatus_t cr_norm_bind(cudnn_rows_plan *p, const void *x, void *y, co
         status_set_message("cudaMalloc of cuDNN's workspace (%lld bytes) failed", (long long)ws);
         return CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED;
     }
-    CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &p->pack));
-    CR_CALL(f, f->BackendSetAttribute(p->pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, count, uids));
-    CR_CALL(f, f->BackendSetAttribute(p->pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, count, ptrs));
-    CR_CALL(f, f->BackendSetAttribute(p->pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1,
-                                      &p->workspace));
-    CR_CALL(f, f->BackendFinalize(p->pack));
+    for (int k = 0; k < p->nforms; k++) {
+        struct cr_form *g = &p->forms[k];
+        int64_t uids[5] = {CR_UID_X, CR_UID_Y, CR_UID_SCALE, CR_UID_EPS, CR_UID_BIAS};
+        void *ptrs[5] = {(void *)x, y, (void *)weight, &p->eps, (void *)bias};
+        if (!g->ok) continue;
+        if (g->scale_type != CUDNN_DATA_FLOAT) {
+            const char *tn = cr_dtype_name(g->scale_type);
+            const size_t bytes = (size_t)p->cols * (size_t)elem_type_bytes(p->type);
+            if (cudaMalloc(&g->scale, bytes) != cudaSuccess || (bias && cudaMalloc(&g->bias, bytes) != cudaSuccess)) {
+                status_set_message("cudaMalloc of cuDNN's %s scale and bias (%zu bytes each) failed", tn, bytes);
+                return CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED;
+            }
+            if (check_cuda_status(convert_from_f32(tn, weight, g->scale, p->cols, s), "convert_from_f32", __FILE__,
+                                  __LINE__) ||
+                (bias && check_cuda_status(convert_from_f32(tn, bias, g->bias, p->cols, s), "convert_from_f32",
+                                           __FILE__, __LINE__)))
+                return CUDNN_STATUS_EXECUTION_FAILED_CUDART;
+            ptrs[2] = g->scale;
+            ptrs[4] = g->bias;
+        }
+        CR_CALL(f, f->BackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &g->pack));
+        CR_CALL(f, f->BackendSetAttribute(g->pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, count, uids));
+        CR_CALL(f, f->BackendSetAttribute(g->pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, count,
+                                          ptrs));
+        CR_CALL(f, f->BackendSetAttribute(g->pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1,
+                                          &p->workspace));
+        CR_CALL(f, f->BackendFinalize(g->pack));
+    }
 done:
     return st;
 }
@@ -383,7 +472,8 @@ static double cr_norm_time(const cudnn_rows_plan *p, int k, cudaStream_t s, cuda
     for (int i = -1; i < CR_TRIALS; i++) {
         float t = 0;
         if (check_cuda_status(cudaEventRecord(e0, s), "cudaEventRecord", __FILE__, __LINE__) ||
-            cr_fail(f, f->BackendExecute(p->handle, p->cands[k], p->pack), "cudnnBackendExecute", __FILE__, __LINE__) ||
+            cr_fail(f, f->BackendExecute(p->handle, p->cands[k], p->forms[p->cand_form[k]].pack), "cudnnBackendExecute",
+                    __FILE__, __LINE__) ||
             check_cuda_status(cudaEventRecord(e1, s), "cudaEventRecord", __FILE__, __LINE__) ||
             check_cuda_status(cudaEventSynchronize(e1), "cudaEventSynchronize", __FILE__, __LINE__) ||
             check_cuda_status(cudaEventElapsedTime(&t, e0, e1), "cudaEventElapsedTime", __FILE__, __LINE__)) {
@@ -404,14 +494,17 @@ static double cr_norm_time(const cudnn_rows_plan *p, int k, cudaStream_t s, cuda
 }
 
 /* Times every candidate on the case's buffers (y is written) and keeps the
- * fastest (the earlier, heuristic A's order first, on a tie). Returns a
- * status_t. */
+ * fastest (the earlier, heuristic A's order first, on a tie); with
+ * COMPARE_CUDNN_VERBOSE set (not 0) each candidate's engine, form and time
+ * go to stderr. Returns a status_t. */
 static int cr_norm_fastest(cudnn_rows_plan *p, cudaStream_t s)
 {
     cudaEvent_t e0 = NULL, e1 = NULL;
+    const char *v = getenv("COMPARE_CUDNN_VERBOSE");
+    const int verbose = v && *v && strcmp(v, "0") != 0;
     double best = -1;
     int pick = -1, ran = 0;
-    if (p->ncands == 1) {
+    if (p->ncands == 1 && !verbose) {
         cr_keep(p, 0, 1); /* nothing to choose between: not run here */
         return STATUS_OK;
     }
@@ -421,6 +514,11 @@ static int cr_norm_fastest(cudnn_rows_plan *p, cudaStream_t s)
         goto done;
     for (int k = 0; k < p->ncands; k++) {
         const double t = cr_norm_time(p, k, s, e0, e1);
+        if (verbose)
+            fprintf(stderr, "compare: cuDNN %s candidate %d: engine %lld, scale %s, heuristic %s: %s%.4f ms\n",
+                    p->op == ROWWISE_RMSNORM ? "rmsnorm" : "layernorm", k, (long long)p->cand_engine[k],
+                    cr_dtype_name(p->forms[p->cand_form[k]].scale_type),
+                    p->cand_mode[k] == CUDNN_HEUR_MODE_A ? "A" : "fallback", t < 0 ? "failed " : "", t < 0 ? 0 : t);
         ran += t >= 0;
         if (t >= 0 && (best < 0 || t < best)) {
             best = t;
@@ -447,14 +545,19 @@ void cudnn_rows_plan_free(cudnn_rows_plan *p)
 {
     if (!p) return;
     if (p->td) p->f->DestroyTensorDescriptor(p->td);
-    if (p->pack) p->f->BackendDestroyDescriptor(p->pack);
     if (p->exec) p->f->BackendDestroyDescriptor(p->exec);
     for (int i = 0; i < p->ncands; i++)
         if (p->cands[i]) p->f->BackendDestroyDescriptor(p->cands[i]);
-    if (p->graph) p->f->BackendDestroyDescriptor(p->graph);
-    if (p->node) p->f->BackendDestroyDescriptor(p->node);
-    for (int i = 0; i < 5; i++)
-        if (p->tensors[i]) p->f->BackendDestroyDescriptor(p->tensors[i]);
+    for (int k = 0; k < p->nforms; k++) {
+        struct cr_form *g = &p->forms[k];
+        if (g->pack) p->f->BackendDestroyDescriptor(g->pack);
+        if (g->graph) p->f->BackendDestroyDescriptor(g->graph);
+        if (g->node) p->f->BackendDestroyDescriptor(g->node);
+        for (int i = 0; i < 5; i++)
+            if (g->tensors[i]) p->f->BackendDestroyDescriptor(g->tensors[i]);
+        cudaFree(g->scale);
+        cudaFree(g->bias);
+    }
     cudaFree(p->workspace);
     free(p);
 }
@@ -551,7 +654,7 @@ int cudnn_rows_plan_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, l
     p->x = x;
     p->y = y;
     if (op != ROWWISE_SOFTMAX &&
-        (cr_norm_bind(p, x, y, weight, bias) != CUDNN_STATUS_SUCCESS || cr_norm_fastest(p, s) != STATUS_OK)) {
+        (cr_norm_bind(p, x, y, weight, bias, s) != CUDNN_STATUS_SUCCESS || cr_norm_fastest(p, s) != STATUS_OK)) {
         cudnn_rows_plan_free(p);
         return STATUS_ERROR;
     }
@@ -564,7 +667,7 @@ int cudnn_rows_plan_run(const cudnn_rows_plan *p, cudaStream_t s)
     cudnnStatus_t st;
     CR_CALL(p->f, p->f->SetStream(p->handle, s));
     if (p->op == ROWWISE_SOFTMAX) st = cr_softmax_run(p, p->x, p->y);
-    else CR_CALL(p->f, p->f->BackendExecute(p->handle, p->exec, p->pack));
+    else CR_CALL(p->f, p->f->BackendExecute(p->handle, p->exec, p->forms[p->form].pack));
 done:
     return st == CUDNN_STATUS_SUCCESS ? STATUS_OK : STATUS_ERROR;
 }

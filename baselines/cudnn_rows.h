@@ -6,12 +6,16 @@
  *   rmsnorm,   the graph (backend) API: one NORM_FORWARD node, CUDNN_RMS_NORM
  *   layernorm  or CUDNN_LAYER_NORM, phase CUDNN_NORM_FWD_INFERENCE; X and Y
  *              rows x cols x 1 x 1 (strides cols, 1, cols, cols), scale and
- *              bias 1 x cols x 1 x 1 in FP32, epsilon a by-value FP32 scalar;
- *              the engine the fastest of the configurations of heuristic
- *              CUDNN_HEUR_MODE_A (its first 8) and FALLBACK (its first 8,
- *              less engines A gave) whose execution plans finalize, each
- *              timed on the case's buffers (one warm-up, then the median of
- *              5 executions between CUDA events) when the plan is made.
+ *              bias 1 x cols x 1 x 1, epsilon a by-value FP32 scalar. Two
+ *              graphs for a 2-byte input: scale and bias in FP32, and in the
+ *              input's type (copies made in the plan; exact, since the case's
+ *              weights are values of that type). The engine is
+ *              the fastest, over both graphs, of the configurations of
+ *              heuristic CUDNN_HEUR_MODE_A (its first 8) and FALLBACK (its
+ *              first 8, less engines A gave) whose execution plans finalize,
+ *              each timed on the case's buffers (one warm-up, then the median
+ *              of 5 executions between CUDA events) when the plan is made;
+ *              COMPARE_CUDNN_VERBOSE=1 prints each candidate's time.
  * A plan is made once per case outside every timed region (descriptors,
  * heuristics, execution plans, the norms' candidate timing, the workspace,
  * the variant pack with the case's pointers); only cudnnSoftmaxForward /
@@ -50,8 +54,8 @@ int cudnn_rows_plan_make(cudnn_rows_plan **out, rowwise_op op, elem_type type, l
 /* Enqueues the op on s (the timed call). Returns a status_t. */
 int cudnn_rows_plan_run(const cudnn_rows_plan *p, cudaStream_t s);
 /* What ran, for the row's `kernel`: "cudnnSoftmaxForward ACCURATE INSTANCE
- * (cuDNN 9.14.0)", "cuDNN 9.14.0 norm forward engine 3 (heuristic A,
- * fastest of 5)" (no count when only one plan finalized); valid until the
+ * (cuDNN 9.14.0)", "cuDNN 9.14.0 norm forward engine 3, scale bf16
+ * (heuristic A, fastest of 5)" (no count when only one plan finalized); valid until the
  * plan is freed. */
 const char *cudnn_rows_plan_name(const cudnn_rows_plan *p);
 void cudnn_rows_plan_free(cudnn_rows_plan *p);

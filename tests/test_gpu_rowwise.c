@@ -12,7 +12,7 @@
  * cudnn rows SKIP "cuDNN not found (dlopen: ...)".
  * COMPARE_REQUIRE_CUDNN=1 (on a machine with cuDNN) makes a cudnn row that
  * SKIPs because cuDNN was not found a failure. The norms' cudnn rows name
- * their engine in `kernel` ("... norm forward engine N (heuristic A,
+ * their engine in `kernel` ("... norm forward engine N, scale T (heuristic A,
  * fastest of M)": printed). Fresh inputs each run: the
  * seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
 #include <stdlib.h>

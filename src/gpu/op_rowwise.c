@@ -69,8 +69,19 @@ void rowwise_teardown(op_case *c)
     c->data = NULL;
 }
 
+/* v (n floats) rounded in place to a 2-byte type, through scratch */
+static int rowwise_round(const char *type, float *v, size_t n, void *scratch, cudaStream_t s)
+{
+    CK_LAUNCH(convert_from_f32(type, v, scratch, (long long)n, s));
+    CK_LAUNCH(convert_to_f32(type, scratch, v, (long long)n, s));
+    return STATUS_OK;
+}
+
 /* x from cuRAND: FP32 in scratch (x itself for fp32), scaled for `wide`,
- * rounded to the type on the device */
+ * rounded to the type on the device. The weight and bias stay FP32 arrays
+ * (rowwise_args), but for a 2-byte type they hold values of that type, as
+ * a model's weights do: a library that takes them in the input's type
+ * (cuDNN's fast norm engines) gets them exactly. */
 static int rowwise_inputs(op_case *c, rowwise_data *d, float *scratch)
 {
     device_ctx *dv = c->dev;
@@ -84,10 +95,14 @@ static int rowwise_inputs(op_case *c, rowwise_data *d, float *scratch)
     if (d->weight) {
         if (inputs_uniform_pm1(dv->rng, d->weight, (size_t)d->cols, s)) return STATUS_ERROR;
         CK_LAUNCH(gpucheck_affine(d->weight, (size_t)d->cols, 0.5f, 1.0f, s)); /* (0.5, 1.5] */
+        if (d->type != ELEM_FP32 && rowwise_round(c->pc->type, d->weight, (size_t)d->cols, scratch, s))
+            return STATUS_ERROR;
     }
     if (d->bias) {
         if (inputs_uniform_pm1(dv->rng, d->bias, (size_t)d->cols, s)) return STATUS_ERROR;
         CK_LAUNCH(gpucheck_affine(d->bias, (size_t)d->cols, 0.5f, 0.0f, s)); /* (-0.5, 0.5] */
+        if (d->type != ELEM_FP32 && rowwise_round(c->pc->type, d->bias, (size_t)d->cols, scratch, s))
+            return STATUS_ERROR;
     }
     return STATUS_OK;
 }
