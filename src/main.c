@@ -39,10 +39,25 @@ static void main_say(const char *msg)
 }
 
 static volatile sig_atomic_t main_stop = 0;
+static struct timespec main_stop_at; /* when main_stop was set (CLOCK_MONOTONIC) */
 
+/* The first SIGINT/SIGTERM stops the run after the case in progress (the CSV
+ * keeps the completed rows); a second one leaves at once (the temp CSV is
+ * left behind), unless it is the same signal within MAIN_SIGNAL_ECHO_S of
+ * the first: coreutils `timeout` sends its SIGTERM to the child and again to
+ * its process group, and a shell may deliver a Ctrl-C to the whole job. */
+#define MAIN_SIGNAL_ECHO_S 1.0
 static void main_on_signal(int sig)
 {
-    if (main_stop) _Exit(128 + sig); /* a second signal: leave at once (the temp CSV is left behind) */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+    if (main_stop) {
+        const double since =
+            (double)(now.tv_sec - main_stop_at.tv_sec) + 1e-9 * (double)(now.tv_nsec - main_stop_at.tv_nsec);
+        if (sig == main_stop && since < MAIN_SIGNAL_ECHO_S) return;
+        _Exit(128 + sig);
+    }
+    main_stop_at = now;
     main_stop = sig;
 }
 

@@ -57,6 +57,7 @@ static double test_now(void)
 }
 
 const char *test_signal_after_out;
+int test_signal_repeat = 1;
 
 void test_run(char *const argv[], char *const env[], double signal_after_s, int sig, double timeout_s,
               test_proc *p)
@@ -100,7 +101,7 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
         double el = test_now() - t0;
         if (signal_after_s > 0 && !signalled && el >= signal_after_s &&
             (!test_signal_after_out || strstr(p->out, test_signal_after_out))) {
-            kill(pid, sig);
+            for (int k = 0; k < (test_signal_repeat > 1 ? test_signal_repeat : 1); k++) kill(pid, sig);
             signalled = 1;
         }
         if (!killed && el >= timeout_s) {

@@ -46,6 +46,9 @@ void test_run(char *const argv[], char *const env[], double signal_after_s, int 
  * finished), so that an interrupt test does not depend on how fast the GPU
  * got there. Reset to NULL by the caller. */
 extern const char *test_signal_after_out;
+/* How many times test_run sends the signal, back to back (default 1; 2 is
+ * what coreutils `timeout` does: to the child, then to its process group). */
+extern int test_signal_repeat;
 
 /* 1 if haystack contains needle. */
 int test_contains(const char *haystack, const char *needle);
