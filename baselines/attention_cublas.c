@@ -8,6 +8,7 @@
 
 #include "attention_unfused.h"
 #include "check.h"
+#include "kernel_ran.h"
 #include "rowwise.h"
 #include "softmax.h"
 
@@ -82,5 +83,13 @@ int attention_cublas_run(cublasHandle_t h, const attention_args *a, cudaStream_t
         const int st = attention_cublas_group(h, a, p0, pairs - p0 < group ? pairs - p0 : group, S, P, s);
         if (st != STATUS_OK) return st;
     }
+    /* `kernel`: the softmax's form (softmax_fused noted it, with any
+     * fallback reason) and the grouping */
+    static _Thread_local char name[128];
+    const char *sm = kernel_ran_name();
+    snprintf(name, sizeof name, "cublasGemmStridedBatchedEx x2 + %s, %lld group%s of <= %lld (batch, head) pairs",
+             sm ? sm : "softmax_fused", (pairs + group - 1) / group, (pairs + group - 1) / group > 1 ? "s" : "",
+             group);
+    kernel_ran_note(name, kernel_ran_reason());
     return STATUS_OK;
 }

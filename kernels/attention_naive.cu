@@ -3,8 +3,9 @@
  * materialised.
  *
  * Idea: what the textbook writes.
- *   1. S = Q K^T * scale in FP32, one thread per score (a dot product over
- *      head_dim read from global memory), masked scores set to -inf;
+ *   1. S = Q K^T * scale in FP32, one warp per score (the lanes split the
+ *      dot product over head_dim, so the loads of a q and a k row are
+ *      coalesced; nothing is reused between scores), masked scores -inf;
  *   2. a row softmax of S in place, one block per row (max, sum of exp,
  *      normalise: three passes over the row); a row that sees no key
  *      becomes zeros;
@@ -44,18 +45,19 @@ template <typename T>
 static __global__ void an_scores(const T *q, const T *k, float *S, long long pairs, long long sq, long long skv,
                                  int d, int causal, float scale)
 {
-    const long long n = pairs * sq * skv;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n;
-         e += (long long)gridDim.x * blockDim.x) {
+    const long long n = pairs * sq * skv, warps = (long long)gridDim.x * (blockDim.x / 32);
+    const int lane = threadIdx.x & 31;
+    for (long long e = blockIdx.x * (long long)(blockDim.x / 32) + threadIdx.x / 32; e < n; e += warps) {
         const long long j = e % skv, i = (e / skv) % sq, p = e / (sq * skv);
         float s = -INFINITY;
-        if (!causal || j <= i + skv - sq) {
+        if (!causal || j <= i + skv - sq) { /* warp-uniform */
             const T *qr = q + (p * sq + i) * d, *kr = k + (p * skv + j) * d;
             float acc = 0.0f;
-            for (int c = 0; c < d; c++) acc += an_load(qr, c) * an_load(kr, c);
+            for (int c = lane; c < d; c += 32) acc += an_load(qr, c) * an_load(kr, c);
+            for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
             s = acc * scale;
         }
-        S[e] = s;
+        if (lane == 0) S[e] = s;
     }
 }
 
@@ -138,7 +140,7 @@ static int an_run(const attention_args *a, cudaStream_t s)
         const T *q = (const T *)a->q + p0 * a->seq_q * d, *k = (const T *)a->k + p0 * a->seq_kv * d;
         const T *v = (const T *)a->v + p0 * a->seq_kv * d;
         T *o = (T *)a->o + p0 * a->seq_q * d;
-        an_scores<T><<<an_grid(g * a->seq_q * a->seq_kv, AN_THREADS), AN_THREADS, 0, s>>>(
+        an_scores<T><<<an_grid(g * a->seq_q * a->seq_kv, AN_THREADS / 32), AN_THREADS, 0, s>>>(
             q, k, S, g, a->seq_q, a->seq_kv, d, a->causal, a->scale);
         an_softmax<<<an_grid(g * a->seq_q, 1), AN_THREADS, 0, s>>>(S, g * a->seq_q, a->seq_kv);
         an_pv<T><<<an_grid(g * a->seq_q * d, AN_THREADS), AN_THREADS, 0, s>>>(S, v, o, g, a->seq_q, a->seq_kv, d);
