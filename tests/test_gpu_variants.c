@@ -190,6 +190,8 @@ int main(void)
         /* softmax, rmsnorm, layernorm: sized by their rows and cols axes, and
          * their naive softmax FAILs under `wide` by design: tests/test_gpu_rowwise.c */
         if (catalog_axis(&cat->ops[oi], "rows") >= 0) continue;
+        /* attention: sized by its own axes (batch, heads, seq_q, ...): tests/test_gpu_attention.c */
+        if (catalog_axis(&cat->ops[oi], "seq_q") >= 0) continue;
         if (cat->ops[oi].size_kind != OP_SIZE_ELEMS) /* GEMM shapes; matrix ops take their m x n */
             for (size_t i = 0; i < gemm_count; i++) run_one(&dev, oi, &gemm[i], 0, seed + i);
         else

@@ -13,6 +13,7 @@ extern const op_desc op_sgemm, op_reduce, op_sort, op_transpose, op_histogram, o
 extern const op_desc op_softmax, op_rmsnorm, op_layernorm;
 extern const op_desc op_gemv;
 extern const op_desc op_gemm;
+extern const op_desc op_attention;
 /* the ops' candidate rows (candidates.h) */
 static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
 
@@ -29,6 +30,7 @@ static const op_desc *const ops_table[] = {
     &op_layernorm,
     &op_gemv,
     &op_gemm,
+    &op_attention,
 };
 #define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))
 

@@ -1,0 +1,232 @@
+/* tests/test_gpu_attention.c (gpu): every row of the attention op checked
+ * against the FP64 reference through the path of `compare --check-only`
+ * (plan, poison, run once, verify) at small odd cases: batch 2, heads 3,
+ * seq_q and seq_kv each 1000 or 333 (seq_q != seq_kv both ways: the
+ * bottom-right causal mask, rows that see no key), head_dim 64 and 128
+ * (and 256 at one shape), causal 0 and 1, bf16 and fp16. A row is ok, or
+ * SKIP with its reason, and only the rows that may decline may SKIP
+ * (cudnn_sdpa: no cuDNN or not merged; fa1, fa2: a head_dim or architecture
+ * they decline, or not merged); cublas_unfused and naive must pass. The
+ * planted rows must FAIL: test_norescale (the online softmax without its
+ * rescale) in every case, test_nomask (the causal mask dropped) in every
+ * causal case (it declines the others). The chunking of naive and
+ * cublas_unfused over (batch, head) groups: their launchers called
+ * directly with a workspace of one pair give the output of a workspace of
+ * all pairs (naive bit for bit; cuBLAS within an ulp of the type, its
+ * algorithm may differ with the batch count). COMPARE_REQUIRE_CUDNN=1 makes
+ * a cudnn_sdpa SKIP a failure. Fresh inputs each run: the seed comes from
+ * the clock (or COMPARE_TEST_SEED) and is printed. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "attention_cublas.h"
+#include "cli.h"
+#include "device.h"
+#include "op.h"
+#include "plan.h"
+#include "run.h"
+#include "testlib_gpu.h"
+
+typedef struct {
+    int rows, ok, skipped;
+    int norescale_failed, nomask_failed, nomask_skipped;
+    const char *what;
+} collect;
+
+static int env_is(const char *name)
+{
+    const char *e = getenv(name);
+    return e && strcmp(e, "1") == 0;
+}
+
+static void collect_case(void *ctx, result_row *rows, int count)
+{
+    collect *c = ctx;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        const int causal = test_contains(r->shape, "causal=1");
+        c->rows++;
+        if (strcmp(r->variant, "test_norescale") == 0) {
+            CHECK(r->status == STATUS_FAIL, "%s %s %s: test_norescale is %s (%s)", c->what, r->math, r->shape,
+                  status_name(r->status), r->message);
+            c->norescale_failed += r->status == STATUS_FAIL;
+            continue;
+        }
+        if (strcmp(r->variant, "test_nomask") == 0) {
+            CHECK(r->status == (causal ? STATUS_FAIL : STATUS_SKIP), "%s %s %s: test_nomask is %s (%s)", c->what,
+                  r->math, r->shape, status_name(r->status), r->message);
+            c->nomask_failed += r->status == STATUS_FAIL;
+            c->nomask_skipped += r->status == STATUS_SKIP;
+            continue;
+        }
+        if (r->status == STATUS_SKIP) {
+            CHECK(r->message[0] != '\0', "%s %s %s: SKIP without a reason", c->what, r->variant, r->shape);
+            CHECK(strcmp(r->variant, "cudnn_sdpa") == 0 || strcmp(r->variant, "fa1") == 0 ||
+                      strcmp(r->variant, "fa2") == 0,
+                  "%s %s %s %s: only cudnn_sdpa, fa1 and fa2 may SKIP (%s)", c->what, r->variant, r->math, r->shape,
+                  r->message);
+            if (strcmp(r->variant, "cudnn_sdpa") == 0 && env_is("COMPARE_REQUIRE_CUDNN"))
+                CHECK(0, "%s cudnn_sdpa %s %s: cuDNN required: %s", c->what, r->math, r->shape, r->message);
+            printf("SKIP %s %s %s: %s\n", r->variant, r->math, r->shape, r->message);
+            c->skipped++;
+            continue;
+        }
+        CHECK(r->status == STATUS_OK, "%s %s %s %s: %s %s", c->what, r->variant, r->math, r->shape,
+              status_name(r->status), r->message);
+        CHECK(r->status != STATUS_OK || (r->rel_err >= 0 && r->rel_err <= r->tolerance), "%s %s: err %g tol %g",
+              r->shape, r->variant, r->rel_err, r->tolerance);
+        CHECK(r->flops > 0, "%s %s: no FLOP count", r->shape, r->variant);
+        if (r->status == STATUS_OK) c->ok++;
+    }
+}
+
+/* Runs the op over the axes given (checked only); planted: the test rows
+ * alone. Returns the rows collected into *c. */
+static void run_op(device_ctx *dev, const char *const axes[][2], int n_axes, int planted, unsigned long long seed,
+                   collect *c)
+{
+    cli_options o;
+    char err[512];
+    run_sink sink = {collect_case, c};
+    plan p;
+    volatile sig_atomic_t stop = 0;
+    cli_defaults(&o);
+    o.op_names[0] = "attention";
+    o.op_name_count = 1;
+    o.seed = seed;
+    o.check_only = 1;
+    o.progress = 0;
+    if (planted) {
+        o.test_variants = 1;
+        o.variants[0] = "test_norescale";
+        o.variants[1] = "test_nomask";
+        o.variant_count = 2;
+    }
+    for (int i = 0; i < n_axes; i++)
+        CHECK(cli_axis_set(&o, "--axis", axes[i][0], axes[i][1], err, sizeof err) == 0, "%s", err);
+    CHECK(cli_resolve(&o, ops_catalog(), err, sizeof err) == 0, "%s: cli_resolve: %s", c->what, err);
+    CHECK(plan_build(&p, &o, ops_catalog(), err, sizeof err) == 0, "%s: plan_build: %s", c->what, err);
+    const int rc = run_plan(dev, &o, &p, &sink, &stop);
+    /* the planted rows FAIL, so that run's status is 1 */
+    CHECK(rc == (planted ? 1 : 0), "%s: run_plan returned %d", c->what, rc);
+    plan_free(&p);
+    printf("%s: %d rows, %d ok, %d skipped\n", c->what, c->rows, c->ok, c->skipped);
+}
+
+// ---------------------------------------------------------------------------
+// chunking: a workspace of one (batch, head) pair against one of all pairs
+
+/* bits of a 2-byte value of the type nearest x (truncation for bf16 is
+ * enough here: any value of the type will do) */
+static uint16_t half_bits(float x, elem_type t)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if (t == ELEM_BF16) return (uint16_t)(u >> 16);
+    /* fp16 of |x| < 2, normal: sign, exponent rebased, 10 mantissa bits */
+    const uint32_t sign = (u >> 16) & 0x8000u, e = (u >> 23) & 0xffu, m = (u >> 13) & 0x3ffu;
+    if (e < 127 - 14) return (uint16_t)sign; /* tiny: 0 */
+    return (uint16_t)(sign | ((e - 127 + 15) << 10) | m);
+}
+
+static float half_value(uint16_t h, elem_type t)
+{
+    if (t == ELEM_BF16) {
+        const uint32_t u = (uint32_t)h << 16;
+        float x;
+        memcpy(&x, &u, 4);
+        return x;
+    }
+    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    const float v = e ? ldexpf(1.0f + m / 1024.0f, e - 15) : ldexpf(m / 1024.0f, -14);
+    return (h & 0x8000) ? -v : v;
+}
+
+typedef int (*run_fn)(device_ctx *dev, const attention_args *a);
+
+static int run_naive(device_ctx *dev, const attention_args *a) { return attention_naive(a, dev->stream); }
+static int run_cublas(device_ctx *dev, const attention_args *a) { return attention_cublas_run(dev->blas, a, dev->stream); }
+
+static void check_chunks(device_ctx *dev, elem_type t, int causal)
+{
+    attention_args a;
+    memset(&a, 0, sizeof a);
+    a.batch = 2, a.heads = 3, a.seq_q = 333, a.seq_kv = 257, a.head_dim = 64, a.causal = causal, a.type = t;
+    a.scale = 0.125f;
+    const size_t nq = (size_t)(a.batch * a.heads * a.seq_q * a.head_dim), nk = (size_t)(a.batch * a.heads * a.seq_kv * a.head_dim);
+    uint16_t *h = malloc(2 * (nq > nk ? nq : nk)), *o1 = malloc(2 * nq), *o2 = malloc(2 * nq);
+    void *q, *k, *v, *o, *ws;
+    CK(cudaMalloc(&q, 2 * nq));
+    CK(cudaMalloc(&k, 2 * nk));
+    CK(cudaMalloc(&v, 2 * nk));
+    CK(cudaMalloc(&o, 2 * nq));
+    srand(7);
+    for (size_t i = 0; i < nq; i++) h[i] = half_bits(2.5f * (2.0f * rand() / (float)RAND_MAX - 1.0f), t);
+    CK(cudaMemcpyAsync(q, h, 2 * nq, cudaMemcpyHostToDevice, dev->stream));
+    CK(cudaStreamSynchronize(dev->stream)); /* h is refilled next */
+    for (size_t i = 0; i < nk; i++) h[i] = half_bits(2.5f * (2.0f * rand() / (float)RAND_MAX - 1.0f), t);
+    CK(cudaMemcpyAsync(k, h, 2 * nk, cudaMemcpyHostToDevice, dev->stream));
+    CK(cudaStreamSynchronize(dev->stream));
+    for (size_t i = 0; i < nk; i++) h[i] = half_bits(2.0f * rand() / (float)RAND_MAX - 1.0f, t);
+    CK(cudaMemcpyAsync(v, h, 2 * nk, cudaMemcpyHostToDevice, dev->stream));
+    a.q = q, a.k = k, a.v = v, a.o = o;
+    static const run_fn fns[] = {run_naive, run_cublas};
+    static const char *const names[] = {"naive", "cublas_unfused"};
+    const size_t pair[] = {(size_t)(a.seq_q * a.seq_kv) * 4, attention_cublas_pair_bytes(&a)};
+    const size_t all[] = {attention_naive_workspace(&a), attention_cublas_workspace(&a)};
+    for (int f = 0; f < 2; f++) {
+        CHECK(all[f] == pair[f] * 6, "%s: workspace %zu for 6 pairs of %zu", names[f], all[f], pair[f]);
+        CK(cudaMalloc(&ws, all[f]));
+        a.workspace = ws;
+        a.workspace_bytes = all[f];
+        CHECK(fns[f](dev, &a) == 0, "%s: all pairs at once failed", names[f]);
+        CK(cudaMemcpyAsync(o1, o, 2 * nq, cudaMemcpyDeviceToHost, dev->stream));
+        CK(cudaMemsetAsync(o, 0xff, 2 * nq, dev->stream));
+        a.workspace_bytes = pair[f] + pair[f] / 2; /* one pair a group (six groups) */
+        CHECK(fns[f](dev, &a) == 0, "%s: a pair at a time failed", names[f]);
+        CK(cudaMemcpyAsync(o2, o, 2 * nq, cudaMemcpyDeviceToHost, dev->stream));
+        CK(cudaStreamSynchronize(dev->stream));
+        double worst = 0;
+        for (size_t i = 0; i < nq; i++) {
+            const double d = fabs((double)half_value(o1[i], t) - half_value(o2[i], t));
+            worst = isnan(d) ? INFINITY : fmax(worst, d);
+        }
+        const double bound = f == 0 ? 0.0 : ldexp(1.0, t == ELEM_BF16 ? -7 : -10);
+        CHECK(worst <= bound, "%s %s causal %d: a pair at a time differs by %g (bound %g)", names[f],
+              t == ELEM_BF16 ? "bf16" : "fp16", causal, worst, bound);
+        CK(cudaFree(ws));
+    }
+    cudaFree(q), cudaFree(k), cudaFree(v), cudaFree(o);
+    free(h), free(o1), free(o2);
+}
+
+int main(void)
+{
+    device_ctx dev;
+    const unsigned long long seed = test_open_device(&dev);
+    static const char *const odd[][2] = {{"batch", "2"},           {"heads", "3"},          {"seq_q", "1000,333"},
+                                         {"seq_kv", "1000,333"},   {"head_dim", "64,128"}, {"causal", "0,1"},
+                                         {"type", "bf16,fp16"}};
+    static const char *const wide[][2] = {{"batch", "1"},  {"heads", "2"},    {"seq_q", "333"},     {"seq_kv", "1000"},
+                                          {"head_dim", "256"}, {"causal", "0,1"}, {"type", "bf16,fp16"}};
+    collect c1 = {0}, c2 = {0}, c3 = {0};
+    c1.what = "odd cases";
+    run_op(&dev, odd, 7, 0, seed, &c1);
+    CHECK(c1.rows == 32 * 5, "odd cases: %d rows, expected %d", c1.rows, 32 * 5);
+    CHECK(c1.ok >= 32 * 2, "odd cases: %d ok, at least cublas_unfused and naive in 32 cases", c1.ok);
+    c2.what = "head_dim 256";
+    run_op(&dev, wide, 7, 0, seed + 1, &c2);
+    CHECK(c2.rows == 4 * 5, "head_dim 256: %d rows", c2.rows);
+    c3.what = "planted";
+    run_op(&dev, odd, 7, 1, seed + 2, &c3);
+    CHECK(c3.norescale_failed == 32, "planted: test_norescale failed in %d of 32 cases", c3.norescale_failed);
+    CHECK(c3.nomask_failed == 16 && c3.nomask_skipped == 16, "planted: test_nomask failed in %d, skipped in %d",
+          c3.nomask_failed, c3.nomask_skipped);
+    for (int t = 0; t < 2; t++)
+        for (int causal = 0; causal < 2; causal++) check_chunks(&dev, t ? ELEM_FP16 : ELEM_BF16, causal);
+    device_close(&dev);
+    return test_finish("test_gpu_attention");
+}
