@@ -29,7 +29,8 @@
  * fragments (k x n, k strided) are assembled from two 16-bit loads.
  * K/V tiles are loaded synchronously (16-byte loads, zero past seq_kv); the
  * causal mask is tested on every score of every tile, though the loop stops
- * at the last tile a q tile's rows can see.
+ * at the last tile a q tile's rows can see (and the blocks of the last q
+ * tiles, which see the most keys, are scheduled first).
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors, sm_80+ (attn_supports_common).
@@ -175,9 +176,9 @@ static __global__ void __launch_bounds__(FA1_WARPS(D) * 32) attention_fa1_kernel
                 sum += e;
                 prow[c] = gemm_mma_out<T>::one(e);
             }
-            /* the shuffles also order every reader of sM[r] before its writer */
 #pragma unroll
             for (int x = 1; x < TPR; x <<= 1) sum += __shfl_xor_sync(0xffffffffu, sum, x);
+            __syncwarp(); /* every reader of sM[r] (the row's TPR lanes) before its writer */
             if (part == 0) {
                 const float f = softmax_ex2(m_old - sh);
                 sA[r] = f;

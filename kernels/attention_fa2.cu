@@ -21,9 +21,9 @@
  *    padding (kernels/gemm_mma_core.cuh's layout and tile copies);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
  *    tile j is multiplied;
- *  - causal: the loop stops at the last tile the q tile can see (as fa1) and
- *    only tiles that straddle the diagonal or seq_kv test the mask; the
- *    q tiles with the most keys are scheduled first;
+ *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
+ *    mask, the others skip it (as in fa1, the loop stops at the last tile
+ *    the q tile can see and the q tiles with the most keys go first);
  *  - O leaves through shared memory (the warp's own Q rows) as 16-byte rows.
  *
  * Tiles (BQ q rows x BKV keys, 2 stages of K and V): head_dim 64 and 128:

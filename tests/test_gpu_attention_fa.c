@@ -23,8 +23,9 @@
  * (2^-16 covers them at these lengths). A missed rescale, a wrong mask or a
  * dropped tile gives errors of the order of |V| itself.
  *
- * Also: both supports queries decline head_dim 96 and fp32 with a reason and
- * the launchers then return cudaErrorNotSupported; each run names its kernel
+ * Also: both supports queries decline head_dim 96, fp32 and a q pointer off
+ * 16 bytes with a reason, and the launchers then return
+ * cudaErrorNotSupported; each run names its kernel
  * (kernel_ran_name). */
 #include <math.h>
 #include <stdint.h>
@@ -162,6 +163,12 @@ static void check_declines(cudaStream_t st)
         CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "bf16"), "%s declines fp32: %s",
               RUNGS[r].name, why);
         a.type = ELEM_FP16;
+        a.q = (const void *)(uintptr_t)0x1002; /* never dereferenced: declined first */
+        CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "aligned"), "%s declines a misaligned q: %s",
+              RUNGS[r].name, why);
+        CHECK(RUNGS[r].fn(&a, st) == (int)cudaErrorNotSupported, "%s launcher declines a misaligned q",
+              RUNGS[r].name);
+        a.q = NULL;
         CHECK(RUNGS[r].supports(&a, why, sizeof why), "%s takes fp16 d 128: %s", RUNGS[r].name, why);
     }
 }
