@@ -1,0 +1,219 @@
+/* kernels/attention_fa2.cu: the rung fa2 of the attention ladder (contract:
+ * kernels/attention.h), FlashAttention-2's schedule on mma.sync.
+ *
+ * Idea: one block per (batch, head, q tile), as in fa1, but the warps split
+ * the q tile, not the keys: each warp owns 16 query rows and does the whole
+ * row's work itself. Its S tile (16 x BKV) stays in the MMA accumulators; the
+ * row maximum and sum are reduced across the 4 lanes that hold a row with
+ * two shuffles, never through shared memory; the accumulator layout of S
+ * is already the A-operand layout of P V, so P goes from registers (rounded
+ * to the input type) straight into the second MMA. Per K/V tile each row's
+ * O accumulator is rescaled once (by exp2(m_old - m_new)); the division by
+ * the row sum happens once, at the end (each lane keeps its partial sum
+ * until then). No barrier is needed between the two GEMMs: a K/V tile costs
+ * two barriers, both for the shared stages.
+ *
+ * What it adds over fa1:
+ *  - no S / P round trip through shared memory, no softmax phase with its
+ *    own thread layout, rescale and division in registers;
+ *  - ldmatrix.x4 fragment loads (ldmatrix.trans for V, whose k runs down
+ *    the rows) from XOR-swizzled shared memory: conflict-free without
+ *    padding (kernels/gemm_mma_core.cuh's layout and tile copies);
+ *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
+ *    tile j is multiplied;
+ *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
+ *    mask, the others skip it (as in fa1, the loop stops at the last tile
+ *    the q tile can see and the q tiles with the most keys go first);
+ *  - O leaves through shared memory (the warp's own Q rows) as 16-byte rows.
+ *
+ * Tiles (BQ q rows x BKV keys, 2 stages of K and V): head_dim 64 and 128:
+ * 128 x 64 with 8 warps (48 and 96 KiB of shared memory); head_dim 256:
+ * 64 x 32 with 4 warps (96 KiB): a warp's O accumulators are 16 x 256 FP32,
+ * 128 registers a thread, so S shrinks to 16 x 32 and Q is read from shared
+ * memory at every tile rather than kept in registers (for every head_dim,
+ * to keep one body). All fit the 99 KiB a block may have on sm_86 / sm_89
+ * where the compute_80 PTX may run.
+ *
+ * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
+ * 16-byte aligned tensors, sm_80+ (attn_supports_common).
+ * Run just this: ./compare --ops attention --variants fa2 */
+#include "attention_common.cuh"
+
+#define FA2_BQ(D) ((D) == 256 ? 64 : 128)
+#define FA2_BKV(D) ((D) == 256 ? 32 : 64)
+#define FA2_THREADS(D) (FA2_BQ(D) / 16 * 32)
+/* Q, and two stages of K and V */
+#define FA2_SMEM(D) (2 * (FA2_BQ(D) + 4 * FA2_BKV(D)) * (D))
+
+template <typename T, int D>
+static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(const attn_params p)
+{
+    enum {
+        BQ = FA2_BQ(D),
+        BKV = FA2_BKV(D),
+        NT = FA2_THREADS(D),
+        CPR = D / 8,   /* 16-byte chunks of a row */
+        SNF = BKV / 8, /* n8 fragments of the warp's S */
+        ONF = D / 8,   /* n8 fragments of the warp's O */
+        STAGE = BKV * D
+    };
+    static_assert(BKV % 16 == 0 && D % 16 == 0, "k steps of 16");
+    static_assert(FA2_SMEM(D) <= 99 * 1024, "fits a block on every sm_8x");
+    typedef gemm_mma_tile<T, BQ, CPR, NT, true> tile_q;
+    typedef gemm_mma_tile<T, BKV, CPR, NT, true> tile_kv;
+    extern __shared__ __align__(128) unsigned char fa2_smem[];
+    T *sQ = (T *)fa2_smem;
+    T *sK = sQ + BQ * D; /* [2][BKV x D], swizzled */
+    T *sV = sK + 2 * STAGE;
+
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5, g = lane >> 2, t = lane & 3;
+    const int wr = w * 16; /* the warp's first row in the tile */
+    const T *Qh, *Kh, *Vh;
+    T *Oh;
+    const int q0 = attn_block_head<T, D, BQ>(p, &Qh, &Kh, &Vh, &Oh), off = p.seq_kv - p.seq_q;
+
+    const int ntiles = (int)attn_kv_tiles(q0, BQ, p.seq_q, p.seq_kv, BKV, p.causal);
+    const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal);
+    const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;
+
+    tile_q::copy(sQ, Qh, D, p.seq_q, D, q0, 0, tid);
+    if (ntiles > 0) {
+        tile_kv::copy(sK, Kh, D, p.seq_kv, D, 0, 0, tid);
+        tile_kv::copy(sV, Vh, D, p.seq_kv, D, 0, 0, tid);
+    }
+    cp_async_commit();
+
+    float o[ONF][4];
+    attn_zero<ONF * 4>(&o[0][0]);
+    float m[2] = {-INFINITY, -INFINITY}; /* rows g and g + 8 of the warp: running maximum (base 2) */
+    float l[2] = {0.0f, 0.0f};           /* and this lane's part of the running sum */
+    const int lq = lane >> 3, lr = lane & 7; /* ldmatrix: the lane's matrix and row within it */
+
+    for (int j = 0; j < ntiles; j++) {
+        const int st = j & 1;
+        if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
+            tile_kv::copy(sK + (st ^ 1) * STAGE, Kh, D, p.seq_kv, D, (j + 1) * BKV, 0, tid);
+            tile_kv::copy(sV + (st ^ 1) * STAGE, Vh, D, p.seq_kv, D, (j + 1) * BKV, 0, tid);
+            cp_async_commit();
+            cp_async_wait(1);
+        } else {
+            cp_async_wait(0);
+        }
+        __syncthreads();
+        const T *sKs = sK + st * STAGE, *sVs = sV + st * STAGE;
+
+        /* S = Q K^T, the warp's 16 rows x BKV keys */
+        float s[SNF][4];
+        attn_zero<SNF * 4>(&s[0][0]);
+#pragma unroll
+        for (int kk = 0; kk < D / 16; kk++) {
+            unsigned a[4];
+            gemm_mma_ldsm_x4(a, sQ + gemm_mma_swz<CPR>(wr + (lane & 15), kk * 2 + (lane >> 4)));
+#pragma unroll
+            for (int np = 0; np < BKV / 16; np++) { /* keys np 16 + (0-7, 8-15), head_dim chunks 2 kk + (0, 1) */
+                unsigned b[4];
+                gemm_mma_ldsm_x4(b, sKs + gemm_mma_swz<CPR>(np * 16 + (lq >> 1) * 8 + lr, kk * 2 + (lq & 1)));
+                gemm_mma_elem<T>::mma(s[2 * np], a, b);
+                gemm_mma_elem<T>::mma(s[2 * np + 1], a, b + 2);
+            }
+        }
+
+        /* base 2, masked only in the tiles that straddle the diagonal or seq_kv */
+        if (j >= nfull) {
+            const int k0 = j * BKV;
+#pragma unroll
+            for (int nf = 0; nf < SNF; nf++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int key = k0 + nf * 8 + 2 * t + (e & 1), row = q0 + wr + g + (e >> 1) * 8;
+                    s[nf][e] = attn_masked(key, row, p.seq_kv, off, p.causal) ? -INFINITY : s[nf][e] * p.scale_log2;
+                }
+        } else {
+#pragma unroll
+            for (int nf = 0; nf < SNF; nf++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) s[nf][e] *= p.scale_log2;
+        }
+
+        /* the online softmax of rows g (h 0) and g + 8 (h 1): one rescale of O per tile */
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            float mx = -INFINITY;
+#pragma unroll
+            for (int nf = 0; nf < SNF; nf++) mx = fmaxf(mx, fmaxf(s[nf][2 * h], s[nf][2 * h + 1]));
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+            const float m_new = fmaxf(m[h], mx), sh = attn_shift(m_new);
+            const float f = softmax_ex2(m[h] - sh);
+            m[h] = m_new;
+            float sum = 0.0f;
+#pragma unroll
+            for (int nf = 0; nf < SNF; nf++) {
+                s[nf][2 * h] = softmax_ex2(s[nf][2 * h] - sh);
+                s[nf][2 * h + 1] = softmax_ex2(s[nf][2 * h + 1] - sh);
+                sum += s[nf][2 * h] + s[nf][2 * h + 1];
+            }
+            l[h] = l[h] * f + sum;
+#pragma unroll
+            for (int nf = 0; nf < ONF; nf++) {
+                o[nf][2 * h] *= f;
+                o[nf][2 * h + 1] *= f;
+            }
+        }
+
+        /* O += P V: P's A fragments are S's accumulators of key fragments 2 kk and 2 kk + 1 */
+#pragma unroll
+        for (int kk = 0; kk < BKV / 16; kk++) {
+            unsigned a[4];
+            a[0] = gemm_mma_out<T>::pack(s[2 * kk][0], s[2 * kk][1]);
+            a[1] = gemm_mma_out<T>::pack(s[2 * kk][2], s[2 * kk][3]);
+            a[2] = gemm_mma_out<T>::pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+            a[3] = gemm_mma_out<T>::pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+            for (int np = 0; np < D / 16; np++) { /* keys kk 16 + (0-7, 8-15), columns np 16 + (0-7, 8-15) */
+                unsigned b[4];
+                gemm_mma_ldsm_x4_trans(b, sVs + gemm_mma_swz<CPR>(kk * 16 + (lq & 1) * 8 + lr, np * 2 + (lq >> 1)));
+                gemm_mma_elem<T>::mma(o[2 * np], a, b);
+                gemm_mma_elem<T>::mma(o[2 * np + 1], a, b + 2);
+            }
+        }
+        __syncthreads(); /* stage st is refilled at tile j + 1 */
+    }
+    cp_async_wait(0); /* with no tile, Q's copies (any thread's) must land before its rows are reused */
+    __syncthreads();
+
+    /* O / l into the warp's own Q rows (read by it alone), then 16-byte rows to global */
+    float inv[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        float sum = l[h];
+        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+        inv[h] = sum > 0.0f ? 1.0f / sum : 0.0f;
+    }
+#pragma unroll
+    for (int nf = 0; nf < ONF; nf++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int c = nf * 8 + 2 * t;
+            *(unsigned *)(sQ + gemm_mma_swz<CPR>(wr + g + h * 8, c / 8) + c % 8) =
+                gemm_mma_out<T>::pack(o[nf][2 * h] * inv[h], o[nf][2 * h + 1] * inv[h]);
+        }
+    __syncwarp();
+#pragma unroll
+    for (int i = lane; i < 16 * CPR; i += 32) {
+        const int r = i / CPR, c = i % CPR;
+        if (q0 + wr + r < p.seq_q)
+            *(uint4 *)(Oh + (long long)(q0 + wr + r) * D + c * 8) = *(const uint4 *)(sQ + gemm_mma_swz<CPR>(wr + r, c));
+    }
+}
+
+template <typename T, int D>
+static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
+{
+    static unsigned long long done; /* smem opt-in, a bit per device */
+    const attn_params p = attn_params_of(a, FA2_BQ(D));
+    return attn_launch((const void *)attention_fa2_kernel<T, D>, &p, FA2_THREADS(D), FA2_SMEM(D), &done, s);
+}
+
+ATTN_ENTRY(attention_fa2, attention_fa2_launch, "fa2_128x64_d64", "fa2_128x64_d128", "fa2_64x32_d256")

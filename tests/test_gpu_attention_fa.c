@@ -1,0 +1,279 @@
+/* tests/test_gpu_attention_fa.c: the flash-attention launchers attention_fa1
+ * and attention_fa2 (kernels/attention.h) called directly against an FP64
+ * host reference, on small shapes that walk the edges: seq 64 (whole tiles),
+ * 100 and 333 (partial q and K/V tiles), seq_q != seq_kv both ways (100 x 333:
+ * the causal limit off the diagonal; 333 x 100: rows that see no key and
+ * must be zeros), batch 1-2, heads 2, head_dim 64, 128 and 256, causal 0 and
+ * 1, fp16 and bf16.
+ *
+ * Inputs: Q, K, V elements k / 64 for integers k in [-128, 128] (exact in both
+ * types, so the reference sees exactly what the kernels read); scale
+ * 1 / sqrt(head_dim), so the scores spread over a few units and the softmax
+ * is far from flat. O is poisoned (all bits set: NaN in both types) before
+ * each run, so an unwritten element fails, and is followed by a guard zone
+ * that must stay untouched.
+ *
+ * Tolerance per element (documented here, asserted below):
+ *     |O - ref| <= 2 u max|V| + 2^-16
+ * u the type's unit roundoff (2^-11 fp16, 2^-8 bf16). The kernels round P
+ * (each probability, relative error u) to the input type before the P V
+ * product: the error of sum_j p_j v_j / l is at most u sum_j p_j |v_j| / l
+ * <= u max|V|; the output's own rounding adds u |O| <= u max|V|. The FP32
+ * accumulations, ex2.approx and the FP32 running sum are far below that
+ * (2^-16 covers them at these lengths). A missed rescale, a wrong mask or a
+ * dropped tile gives errors of the order of |V| itself.
+ *
+ * Also: both supports queries decline head_dim 96, fp32 and a q pointer off
+ * 16 bytes with a reason, and the launchers then return
+ * cudaErrorNotSupported; each run names its kernel
+ * (kernel_ran_name). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+#include "attention.h"
+#include "kernel_ran.h"
+#include "testlib_gpu.h"
+
+#define GUARD_BYTES 256
+
+typedef struct {
+    long long b, h, sq, skv;
+} shape;
+
+static const shape SHAPES[] = {{1, 2, 64, 64}, {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333}, {2, 2, 333, 100}};
+static const long long DIMS[] = {64, 128, 256};
+
+typedef struct {
+    const char *name;
+    attention_launcher fn;
+    int (*supports)(const attention_args *, char *, size_t);
+} rung;
+
+static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports},
+                             {"fa2", attention_fa2, attention_fa2_supports}};
+
+static uint64_t rng_state = 0x243f6a8885a308d3ULL;
+static int rng_int(int lo, int hi) /* uniform in [lo, hi] */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return lo + (int)((rng_state >> 11) % (uint64_t)(hi - lo + 1));
+}
+
+/* the bits of k / 64 (|k| <= 128: exact) in fp16 or bf16 */
+static uint16_t bits_of(int k, elem_type t)
+{
+    if (k == 0)
+        return 0;
+    const float f = (float)k / 64.0f;
+    if (t == ELEM_BF16) {
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return (uint16_t)(b >> 16);
+    }
+    int e;
+    const float m = frexpf(fabsf(f), &e); /* |f| = 2m * 2^(e-1), 2m in [1, 2) */
+    return (uint16_t)((f < 0 ? 0x8000 : 0) | ((e - 1 + 15) << 10) | (int)lrintf((2.0f * m - 1.0f) * 1024.0f));
+}
+
+/* the value of fp16 or bf16 bits: bf16 is the upper half of an fp32; an fp16
+ * is rebuilt as an fp32 (exponent rebiased by 127 - 15), its subnormals as
+ * m 2^-24 */
+static double value_of(uint16_t h, elem_type t)
+{
+    uint32_t b = (uint32_t)h << 16;
+    if (t == ELEM_FP16) {
+        const uint32_t e = (h >> 10) & 31u, m = h & 1023u, sign = (uint32_t)(h >> 15);
+        if (e == 0)
+            return sign ? -ldexp(m, -24) : ldexp(m, -24);
+        b = sign << 31 | (e == 31 ? 255u : e + 112u) << 23 | m << 13;
+    }
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* O (b, h, sq, d) in FP64 from the integer inputs (value k / 64) */
+static void reference(const shape *sh, long long d, int causal, const int *q, const int *k, const int *v, double *o)
+{
+    const double scale = 1.0 / sqrt((double)d);
+    double *p = malloc((size_t)sh->skv * sizeof *p);
+    for (long long bh = 0; bh < sh->b * sh->h; bh++)
+        for (long long i = 0; i < sh->sq; i++) {
+            const int *qi = q + (bh * sh->sq + i) * d;
+            double mx = -INFINITY, l = 0.0;
+            long long nvis = 0;
+            for (long long j = 0; j < sh->skv; j++) {
+                if (causal && j > i + sh->skv - sh->sq)
+                    break;
+                const int *kj = k + (bh * sh->skv + j) * d;
+                double s = 0.0;
+                for (long long c = 0; c < d; c++) s += (double)qi[c] * kj[c];
+                p[j] = s / 4096.0 * scale;
+                if (p[j] > mx) mx = p[j];
+                nvis = j + 1;
+            }
+            for (long long j = 0; j < nvis; j++) {
+                p[j] = exp(p[j] - mx);
+                l += p[j];
+            }
+            double *oi = o + (bh * sh->sq + i) * d;
+            for (long long c = 0; c < d; c++) {
+                double acc = 0.0;
+                for (long long j = 0; j < nvis; j++) acc += p[j] * v[(bh * sh->skv + j) * d + c] / 64.0;
+                oi[c] = nvis ? acc / l : 0.0;
+            }
+        }
+    free(p);
+}
+
+static void fill(int *x, long long n)
+{
+    for (long long i = 0; i < n; i++) x[i] = rng_int(-128, 128);
+}
+
+static void to_bits(uint16_t *dst, const int *x, long long n, elem_type t)
+{
+    for (long long i = 0; i < n; i++) dst[i] = bits_of(x[i], t);
+}
+
+static void check_declines(cudaStream_t st)
+{
+    attention_args a;
+    memset(&a, 0, sizeof a);
+    a.batch = a.heads = 1;
+    a.seq_q = a.seq_kv = 64;
+    a.head_dim = 96;
+    a.type = ELEM_BF16;
+    a.scale = 0.125f;
+    for (int r = 0; r < 2; r++) {
+        char why[256] = "";
+        a.head_dim = 96;
+        a.type = ELEM_BF16;
+        CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "head_dim"), "%s declines d 96: %s",
+              RUNGS[r].name, why);
+        CHECK(RUNGS[r].fn(&a, st) == (int)cudaErrorNotSupported, "%s launcher declines d 96", RUNGS[r].name);
+        why[0] = 0;
+        a.head_dim = 128;
+        a.type = ELEM_FP32;
+        CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "bf16"), "%s declines fp32: %s",
+              RUNGS[r].name, why);
+        a.type = ELEM_FP16;
+        a.q = (const void *)(uintptr_t)0x1002; /* never dereferenced: declined first */
+        CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "aligned"), "%s declines a misaligned q: %s",
+              RUNGS[r].name, why);
+        CHECK(RUNGS[r].fn(&a, st) == (int)cudaErrorNotSupported, "%s launcher declines a misaligned q",
+              RUNGS[r].name);
+        a.q = NULL;
+        CHECK(RUNGS[r].supports(&a, why, sizeof why), "%s takes fp16 d 128: %s", RUNGS[r].name, why);
+    }
+}
+
+int main(void)
+{
+    test_require_gpu();
+    cudaStream_t st;
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    check_declines(st);
+
+    for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
+        for (size_t di = 0; di < sizeof DIMS / sizeof DIMS[0]; di++) {
+            const shape *sh = &SHAPES[si];
+            const long long d = DIMS[di];
+            const long long nq = sh->b * sh->h * sh->sq * d, nkv = sh->b * sh->h * sh->skv * d;
+            int *q = malloc((size_t)nq * sizeof *q), *k = malloc((size_t)nkv * sizeof *k),
+                *v = malloc((size_t)nkv * sizeof *v);
+            double *ref = malloc((size_t)nq * sizeof *ref);
+            uint16_t *hq = malloc((size_t)nq * 2), *hk = malloc((size_t)nkv * 2), *hv = malloc((size_t)nkv * 2);
+            uint16_t *ho = malloc((size_t)nq * 2 + GUARD_BYTES);
+            fill(q, nq);
+            fill(k, nkv);
+            fill(v, nkv);
+            double vmax = 0.0;
+            for (long long i = 0; i < nkv; i++) vmax = fmax(vmax, fabs(v[i] / 64.0));
+            void *dq, *dk, *dv, *dout;
+            CK(cudaMalloc(&dq, (size_t)nq * 2));
+            CK(cudaMalloc(&dk, (size_t)nkv * 2));
+            CK(cudaMalloc(&dv, (size_t)nkv * 2));
+            CK(cudaMalloc(&dout, (size_t)nq * 2 + GUARD_BYTES));
+            for (int causal = 0; causal < 2; causal++) {
+                reference(sh, d, causal, q, k, v, ref);
+                for (int ti = 0; ti < 2; ti++) {
+                    const elem_type t = ti ? ELEM_BF16 : ELEM_FP16;
+                    const double u = t == ELEM_BF16 ? 0x1p-8 : 0x1p-11;
+                    const double tol = 2.0 * u * vmax + 0x1p-16;
+                    to_bits(hq, q, nq, t);
+                    to_bits(hk, k, nkv, t);
+                    to_bits(hv, v, nkv, t);
+                    CK(cudaMemcpyAsync(dq, hq, (size_t)nq * 2, cudaMemcpyHostToDevice, st));
+                    CK(cudaMemcpyAsync(dk, hk, (size_t)nkv * 2, cudaMemcpyHostToDevice, st));
+                    CK(cudaMemcpyAsync(dv, hv, (size_t)nkv * 2, cudaMemcpyHostToDevice, st));
+                    for (int r = 0; r < 2; r++) {
+                        attention_args a;
+                        memset(&a, 0, sizeof a);
+                        a.q = dq;
+                        a.k = dk;
+                        a.v = dv;
+                        a.o = dout;
+                        a.batch = sh->b;
+                        a.heads = sh->h;
+                        a.seq_q = sh->sq;
+                        a.seq_kv = sh->skv;
+                        a.head_dim = d;
+                        a.causal = causal;
+                        a.scale = (float)(1.0 / sqrt((double)d));
+                        a.type = t;
+                        char why[256] = "";
+                        const char *label = RUNGS[r].name;
+                        CHECK(RUNGS[r].supports(&a, why, sizeof why), "%s declines: %s", label, why);
+                        CK(cudaMemsetAsync(dout, 0xff, (size_t)nq * 2 + GUARD_BYTES, st));
+                        kernel_ran_clear();
+                        const int e = RUNGS[r].fn(&a, st);
+                        CHECK(e == 0, "%s returned %d (%s)", label, e, cudaGetErrorString((cudaError_t)e));
+                        CK(cudaMemcpyAsync(ho, dout, (size_t)nq * 2 + GUARD_BYTES, cudaMemcpyDeviceToHost, st));
+                        CK(cudaStreamSynchronize(st));
+                        const char *kn = kernel_ran_name();
+                        CHECK(kn && strncmp(kn, label, 3) == 0, "%s names its kernel (%s)", label, kn ? kn : "none");
+                        double worst = 0.0;
+                        long long bad = 0, first = -1;
+                        for (long long i = 0; i < nq; i++) {
+                            const double err = fabs(value_of(ho[i], t) - ref[i]);
+                            if (!(err <= tol)) {
+                                if (first < 0) first = i;
+                                bad++;
+                            }
+                            if (err > worst || err != err) worst = err;
+                        }
+                        int guard_ok = 1;
+                        for (long long i = 0; i < GUARD_BYTES / 2; i++) guard_ok &= ho[nq + i] == 0xffff;
+                        CHECK(bad == 0,
+                              "%s %s b %lld h %lld sq %lld skv %lld d %lld causal %d: %lld of %lld elements off "
+                              "(worst %.3g, tol %.3g; first at %lld: got %g want %g)",
+                              label, ti ? "bf16" : "fp16", sh->b, sh->h, sh->sq, sh->skv, d, causal, bad, nq, worst,
+                              tol, first, first >= 0 ? value_of(ho[first], t) : 0.0, first >= 0 ? ref[first] : 0.0);
+                        CHECK(guard_ok, "%s wrote past O (sq %lld d %lld)", label, sh->sq, d);
+                        printf("%s %s b=%lld h=%lld sq=%lld skv=%lld d=%lld causal=%d: max err %.3g (tol %.3g)\n",
+                               label, ti ? "bf16" : "fp16", sh->b, sh->h, sh->sq, sh->skv, d, causal, worst, tol);
+                    }
+                }
+            }
+            CK(cudaFree(dq));
+            CK(cudaFree(dk));
+            CK(cudaFree(dv));
+            CK(cudaFree(dout));
+            free(q);
+            free(k);
+            free(v);
+            free(ref);
+            free(hq);
+            free(hk);
+            free(hv);
+            free(ho);
+        }
+    CK(cudaStreamDestroy(st));
+    return test_finish("test_gpu_attention_fa");
+}
