@@ -60,4 +60,46 @@ const cudnn_fns *cudnn_lib_fns(char *why, size_t why_len);
  * found (dlopen: ...)" when no library loads. */
 int cudnn_lib_available(char *why, size_t why_len);
 
+#ifdef COMPARE_HAVE_CUDNN
+#include <stdint.h>
+
+/* The graph-API helpers the cuDNN rows share (plain C, no CUDA: the caller
+ * names the device). baselines/cudnn_sdpa.c uses them; baselines/cudnn_rows.c
+ * still has its own copies (cr_fail, cr_get_handle, cr_engine_index, cr_pick). */
+
+/* Records a failed call in status.h's buffer, "call: CUDNN_STATUS_...
+ * (cuDNN's last error) (file:line)"; returns 1 when st failed, else 0. */
+int cudnn_lib_fail(const cudnn_fns *f, cudnnStatus_t st, const char *call, const char *file, int line);
+
+/* The handle of device `device` for the calling thread (one per thread and
+ * device, made at the first need; a handle of another device the thread held
+ * is dropped, not destroyed: that needs its device current). */
+cudnnStatus_t cudnn_lib_handle(const cudnn_fns *f, int device, cudnnHandle_t *h);
+
+/* The engine global index of an engine configuration (-1 when cuDNN does
+ * not say). */
+int64_t cudnn_lib_engine_index(const cudnn_fns *f, cudnnBackendDescriptor_t cfg);
+
+/* A finalized execution plan of a graph: its engine's global index, the
+ * heuristic mode that gave it, and the caller's tag (which of its graphs). */
+typedef struct {
+    cudnnBackendDescriptor_t exec;
+    int64_t engine;
+    cudnnBackendHeurMode_t mode;
+    int tag;
+} cudnn_lib_cand;
+
+#define CUDNN_LIB_HEUR_MAX 8 /* configurations cudnn_lib_candidates asks a heuristic for */
+
+/* Appends to cands[*n ..< max] the configurations of heuristic `mode` for
+ * graph (its first CUDNN_LIB_HEUR_MAX) whose execution plans finalize on
+ * handle h: every one when `all`, else the first; a FALLBACK configuration
+ * whose engine heuristic A already gave under the same tag is skipped.
+ * Returns success when one was added, else the last failure (recorded in
+ * status.h's buffer; "no engine" when the heuristic had none). */
+cudnnStatus_t cudnn_lib_candidates(const cudnn_fns *f, cudnnHandle_t h, cudnnBackendDescriptor_t graph,
+                                   cudnnBackendHeurMode_t mode, int all, int tag, cudnn_lib_cand *cands, int *n,
+                                   int max);
+#endif
+
 #endif
