@@ -36,7 +36,7 @@ each device: FP32 SIMT, the TF32/FP16/BF16/FP8 tensor roofs, HBM and L2
 (plots/peaks.py: the CSV's own peaks first, a table keyed by compute
 capability for the others; the footnote names each roof's source and the
 roofs a device has no figure for). Markers at one intensity whose rates are
-close are spread sideways around it (a grey tick marks the true intensity),
+close are moved sideways (a grey line leads from a tick at the true intensity),
 so that none hides another. Ops without FLOPs (sort, transpose, softmax...)
 have no point: a note names them.
 Line or bars: the sizes of one op in one CSV file form a sweep when every
@@ -614,7 +614,8 @@ def chart_shapes(mpl, rows, op, pct, notes):
 ROOF_COLORS = {"compute": "firebrick", "memory": "steelblue"}
 LIBRARY_MARKERS = ("o", "s", "D", "^")  # hollow, one per library row of a picture
 DEVICE_DASHES = ("-", "--", ":", "-.")
-SPREAD_NOTE = "markers at one intensity and close rates are spread sideways; grey tick: their intensity"
+SPREAD_NOTE = ("markers at one intensity and close rates are moved sideways; a grey line leads "
+               "from the tick at their true intensity")
 MEASURED_LEGEND = "x: measured intensity (--metrics), same rate"
 
 
@@ -722,12 +723,13 @@ def chart_roofline(mpl, points, notes, title, stem, extra_handles=()):
                 measured = True
             if p.row.fallback:
                 ringed.append(p)
+        own = styles[label]["marker"] if len(sources) == 1 else None
         handles.append(mpl["Line2D"]([], [], label=label, **dict(
-            styles[label], marker=styles[label]["marker"] or op_marker[mine[0].row.op])))
-    for group in spread_out:
-        x = group[0].intensity
-        ys = [p.tflops for p in group]
-        tick, = ax.plot([x, x], [min(ys) / 1.25, max(ys) * 1.25], color="gray", linewidth=0.8)
+            styles[label], marker=own or op_marker[mine[0].row.op])))
+    for p in (p for group in spread_out for p in group):
+        # a leader from the true intensity (a short tick) to the moved marker
+        tick, = ax.plot([p.intensity, p.x], [p.tflops, p.tflops], color="gray", linewidth=0.8,
+                        marker="|", markersize=9, markevery=[0], zorder=1)
         tick.set_gid("spread-tick")
     if ringed:  # library rows are hollow here already: a fallback gets a ring
         ax.plot([p.x for p in ringed], [p.tflops for p in ringed], linestyle="none",

@@ -12,7 +12,7 @@ Checks, on fake CSVs written into DIR (none of them measured):
   spread    four hand reduce kernels and the library at one intensity and
             close rates: on the drawn figure (plot.py's own chart function)
             five markers at five different x, each near the true intensity,
-            a grey tick there, every variant in the legend, the footnote
+            a grey leader from a tick there, every variant in the legend, the footnote
             saying so; points at distinct rates or intensities stay put.
   legacy    a CSV without the newer columns (no intensity, peak_math,
             peak_tflops, kernel, shape): plot.py --roofline writes one picture
@@ -186,7 +186,7 @@ def check_spread(plots, work, plot, lay):
     check(math.isclose(pts["cpu_omp"][0], 0.25), f"a lone point stays put: {pts['cpu_omp']}")
     ax = fig.axes[0]
     check(any(line.get_gid() == "spread-tick" and math.isclose(line.get_xdata()[0], 0.25)
-              for line in ax.get_lines()), "no grey tick at the true intensity")
+              for line in ax.get_lines()), "no grey leader from the true intensity")
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     check(all(n in legend for n in names + ["cpu_omp"]), f"legend labels: {legend}")
     check(any(plot.SPREAD_NOTE in n for n in notes), f"footnote names the spread: {notes}")
@@ -254,7 +254,8 @@ def main(argv):
     try:
         importlib.import_module("matplotlib")
     except ImportError as e:
-        text = f"matplotlib is not importable by {sys.executable} ({e}) {args.why}".strip()
+        text = f"matplotlib is not importable by {sys.executable} ({e})" + (
+            f"; configure said: {args.why}" if args.why else "")
         if os.environ.get("COMPARE_REQUIRE_PLOTS") == "1":
             print(f"FAIL: {text} (COMPARE_REQUIRE_PLOTS=1)")
             return 1
