@@ -833,9 +833,14 @@ def chart_roofline_all(mpl, rows, notes, requested=()):
     return chart_roofline(mpl, points, notes, title, "roofline", extra)
 
 
-def roofline_charts(mpl, rows, notes):
-    """--roofline: [(stem, figure)], one picture per op series and size."""
+def roofline_charts(mpl, rows, notes, requested=()):
+    """--roofline: [(stem, figure)], one picture per op series and size (with
+    --size, only the sizes named)."""
     points, _ = roofline_points(rows, notes)
+    if requested:
+        points = [p for p in points if any(cc.size_matches(p.row, s) for s in requested)]
+        if not points:
+            notes.append("note: roofline: no row with FLOPs of the sizes given with --size")
     charts = []
     for (series, _), mine in lay.group_by_case(points):
         for p in mine:
@@ -867,7 +872,8 @@ def parse_args(argv):
                              "(median times), e.g. overlap:pinned; repeat for several")
     parser.add_argument("--roofline", action="store_true",
                         help="write only the roofline pictures, one per op and size "
-                             "(roofline_<op>_<size>), instead of the other charts")
+                             "(roofline_<op>_<size>; with --size, those sizes only), "
+                             "instead of the other charts")
     args = parser.parse_args(argv)
     try:
         args.speedup = cc.parse_speedups(args.speedup)
@@ -892,7 +898,7 @@ def make_charts(mpl, rows, requested, notes, roofline_only=False):
     """[(stem, figure)] for every chart the rows allow (--roofline: the
     roofline pictures of each op and size only)."""
     if roofline_only:
-        return roofline_charts(mpl, rows, notes)
+        return roofline_charts(mpl, rows, notes, requested)
     charts = []
     for op in ops_present(rows):
         sweep, shapes = split_by_layout(rows, op)

@@ -12,12 +12,14 @@ Checks, on fake CSVs written into DIR (none of them measured):
   spread    four hand reduce kernels and the library at one intensity and
             close rates: on the drawn figure (plot.py's own chart function)
             five markers at five different x, each near the true intensity,
-            a grey leader from a tick there, every variant in the legend, the footnote
-            saying so; points at distinct rates or intensities stay put.
+            a grey leader from a tick there, every variant in the legend,
+            the footnote saying so; points at distinct rates or intensities
+            stay put.
   legacy    a CSV without the newer columns (no intensity, peak_math,
             peak_tflops, kernel, shape): plot.py --roofline writes one picture
-            per op and size, plot.py alone the overview roofline; an op
-            without FLOPs is left out with a note, and alone it exits 1.
+            per op and size (with --size, that size's only), plot.py alone
+            the overview roofline; an op without FLOPs is left out with a
+            note, and alone it exits 1.
   intensity a CSV with `intensity` (and intensity_measured): the point is
             drawn at that intensity, not flops/bytes, the axis says so, and the
             measured intensity gets its own marker.
@@ -217,6 +219,11 @@ def check_legacy(plots, work):
     check(made == ["roofline_reduce_2pow26.png", "roofline_reduce_2pow26.svg",
                    "roofline_sgemm_1024.png", "roofline_sgemm_1024.svg"], f"written: {made}")
     check("sort: no FLOP count" in so, f"the op without FLOPs is named:\n{so}")
+    shutil.rmtree(out)
+    rc, so, se = run_plot(plots, "--roofline", "--size", "2^26", "--out", out, legacy)
+    made = sorted(os.listdir(out)) if rc == 0 else []
+    check(made == ["roofline_reduce_2pow26.png", "roofline_reduce_2pow26.svg"],
+          f"--roofline --size 2^26: exit {rc}, written {made}\n{se}")
     rc, so, se = run_plot(plots, "--out", out, legacy)
     check(rc == 0 and os.path.exists(os.path.join(out, "roofline.png")),
           f"plot.py without --roofline: exit {rc}, the overview roofline\n{se}")
