@@ -24,9 +24,21 @@ named here):
                         square, or its shape string), one bar per hand
                         variant (% of its library: cuBLAS FP32, cuBLAS TF32
                         for TF32 rows) or per variant (throughput)
-  roofline              FLOP/s against arithmetic intensity, under the FP32
-                        and memory ceilings of each device (the ops whose
-                        rows count FLOPs and bytes: sgemm and reduce today)
+  roofline              every op on one roofline (below): a sweep at one
+                        size (the % chart's), a list of shapes whole
+With --roofline, instead of all the above: one picture per op (series) and
+size, roofline_<op>_<size> (roofline_sgemm_4096, roofline_reduce_2pow26):
+    python3 plots/plot.py --roofline --out plots/h200 results/h200/sgemm.csv
+Roofline pictures: achieved TFLOP/s (flops / median time) against arithmetic
+intensity (the CSV's intensity column, else flops / bytes; with --metrics'
+intensity_measured, an x at the measured intensity too), under every roof of
+each device: FP32 SIMT, the TF32/FP16/BF16/FP8 tensor roofs, HBM and L2
+(plots/peaks.py: the CSV's own peaks first, a table keyed by compute
+capability for the others; the footnote names each roof's source and the
+roofs a device has no figure for). Markers at one intensity whose rates are
+close are moved sideways (a grey line leads from a tick at the true intensity),
+so that none hides another. Ops without FLOPs (sort, transpose, softmax...)
+have no point: a note names them.
 Line or bars: the sizes of one op in one CSV file form a sweep when every
 matrix size is square (m = n = k), or when one axis of the shape strings
 varies: a line over n (elements, that axis) reads well. Once one size is
@@ -62,12 +74,15 @@ configure step makes build/venv: build/venv/bin/python plots/plot.py ...).
 """
 
 import argparse
+import math
 import os
 import sys
 
 sys.dont_write_bytecode = True  # keep plots/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvlib as cc  # noqa: E402
+import peaks as pk  # noqa: E402
+import roofline_layout as lay  # noqa: E402
 
 # 14 distinct hand colours: the SGEMM ladder alone has 10 hand variants
 HAND_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
@@ -594,119 +609,247 @@ def chart_shapes(mpl, rows, op, pct, notes):
 
 
 # ---- chart: roofline ------------------------------------------------------------
+# Points and their spread: plots/roofline_layout.py; roofs: plots/peaks.py.
 
-def roofline_points(rows):
-    """{(source, op, is_library, label): [(intensity, TFLOP/s, row)]} of the ok
-    rows of the ops whose rows count FLOPs and bytes, and the count of others left
-    out (an ok roofline row without FLOPs, bytes or time)."""
-    points = {}
-    left_out = 0
-    for row in rows:
-        if not row.ok or not row.info.roofline:
-            continue
-        if not row.flops or not row.bytes or not row.time_ms_median:
-            left_out += 1
-            continue
-        key = (row.source, row.op, row.is_library, variant_label(row))
-        tflops = row.flops / (row.time_ms_median * 1e-3) / 1e12
-        points.setdefault(key, []).append((row.flops / row.bytes, tflops, row))
-    return {k: sorted(v, key=lambda p: p[:2]) for k, v in points.items()}, left_out
+ROOF_COLORS = {"compute": "firebrick", "memory": "steelblue"}
+LIBRARY_MARKERS = ("o", "s", "D", "^")  # hollow, one per library row of a picture
+DEVICE_DASHES = ("-", "--", ":", "-.")
+SPREAD_NOTE = ("markers at one intensity and close rates are moved sideways; a grey line leads "
+               "from the tick at their true intensity")
+MEASURED_LEGEND = "x: measured intensity (--metrics), same rate"
 
 
-def ceilings(rows):
-    """{(device, fp32 TFLOP/s, memory GB/s)} of the devices with both peaks."""
-    return {(r.device, r.peak_fp32_tflops, r.peak_mem_gbps) for r in rows
-            if r.ok and r.peak_fp32_tflops and r.peak_mem_gbps}
+def roof_sets(points):
+    """[DeviceRoofs] of the devices the points' rows come from, in order."""
+    by_device = {}
+    for p in points:
+        by_device.setdefault(p.row.cells["device"], []).append(p.row)
+    return [pk.device_roofs(rows) for rows in by_device.values()]
 
 
-def roofline_styles(rows, points):
-    """[((op, is_library, label), Line2D keyword arguments)] in CSV order."""
-    order = cc.first_seen((r.op, r.is_library, variant_label(r)) for r in rows)
-    order = [k for k in order if not k[1]] + [k for k in order if k[1]]
-    styles = []
-    for op, is_library, name in order:
-        if not any(k[1:] == (op, is_library, name) for k in points):
-            continue
+def roof_extent(sets):
+    """The intensities where the roofs bend (compute roof over HBM and L2)."""
+    bends = []
+    for s in sets:
+        for mem in s.memory():
+            bends += [c.value / (mem.value * 1e-3) for c in s.compute()]
+    return bends
+
+
+def draw_roofs(ax, sets, lo, hi):
+    """Each memory roof as a slope up to the top compute roof, each compute
+    roof flat from where the HBM slope meets it; labelled on the line.
+    Returns the caption lines: each roof's figure and source, what is missing."""
+    lines = []
+    for i, s in enumerate(sets):
+        dash = DEVICE_DASHES[i % len(DEVICE_DASHES)]
+        who = f"{s.device}: " if len(sets) > 1 else ""
+        top = max((c.value for c in s.compute()), default=None)
+        hbm = next((m for m in s.memory() if m.name == "HBM"), None)
+        for mem in s.memory():
+            tbps = mem.value * 1e-3
+            end = top / tbps if top else hi
+            line, = ax.plot([lo, min(end, hi)], [tbps * lo, tbps * min(end, hi)],
+                            color=ROOF_COLORS["memory"], linestyle=dash if mem is hbm else ":",
+                            linewidth=1.6 if mem is hbm else 1.2)
+            line.set_gid(f"roof:{mem.name}")
+            ax.text(lo * 1.15, tbps * lo * 1.25, f"{who}{mem.name} {cc.fmt_sig(tbps)} TB/s",
+                    fontsize=7, color=ROOF_COLORS["memory"], rotation=0, va="bottom")
+        for name, roof in pk.merged(s.compute()):
+            start = roof.value / (hbm.value * 1e-3) if hbm else lo
+            line, = ax.plot([max(start, lo), hi], [roof.value, roof.value],
+                            color=ROOF_COLORS["compute"], linestyle=dash, linewidth=1.4)
+            line.set_gid(f"roof:{name}")
+            ax.text(hi / 1.1, roof.value * 1.05, f"{who}{name} {cc.fmt_sig(roof.value)} TFLOP/s",
+                    fontsize=7, color=ROOF_COLORS["compute"], ha="right", va="bottom")
+            lines.append(f"{who}{name} {cc.fmt_sig(roof.value)} TFLOP/s: {roof.source}")
+        lines += [f"{who}{m.name} {cc.fmt_sig(m.value * 1e-3)} TB/s: {m.source}"
+                  for m in s.memory()]
+        lines += [f"{who}{text}" for text in s.missing]
+    return lines
+
+
+def point_styles(points):
+    """{label: Line2D keyword arguments}: hand variants filled, libraries
+    hollow, in the order the rows came (hand first)."""
+    order = lay_first(points)
+    styles = {}
+    count = {True: 0, False: 0}
+    for label, is_library in order:
         palette = LIBRARY_COLORS if is_library else HAND_COLORS
-        color = palette[sum(1 for k, _ in styles if k[1] == is_library) % len(palette)]
-        styles.append(((op, is_library, name), dict(
-            color=color, markeredgecolor=color, markeredgewidth=1.5, markersize=8,
-            markerfacecolor="white" if is_library else color, linestyle="none")))
+        color = palette[count[is_library] % len(palette)]
+        marker = LIBRARY_MARKERS[count[True] % len(LIBRARY_MARKERS)] if is_library else None
+        count[is_library] += 1
+        styles[label] = dict(color=color, markeredgecolor=color, markeredgewidth=1.5,
+                             markersize=8, markerfacecolor="white" if is_library else color,
+                             linestyle="none", marker=marker)
     return styles
 
 
-def draw_ceilings(ax, roofs, lo, hi):
-    """One roofline per device: memory slope up to the ridge, then the FP32 roof."""
-    handles = []
-    for i, (device, peak, bw) in enumerate(roofs):
-        ridge = peak / (bw * 1e-3)
-        line, = ax.plot([lo, ridge, hi], [bw * 1e-3 * lo, peak, peak], color="tab:red",
-                        linestyle=("-", "--", ":", "-.")[i % 4], linewidth=2,
-                        label=f"{device}: FP32 {cc.fmt_sig(peak)} TFLOP/s, "
-                              f"memory {cc.fmt_sig(bw * 1e-3)} TB/s")
-        handles.append(line)
-    return handles
+def lay_first(points):
+    order = cc.first_seen((p.label, p.row.is_library) for p in points)
+    return [k for k in order if not k[1]] + [k for k in order if k[1]]
 
 
-def chart_roofline(mpl, rows, notes):
-    points, left_out = roofline_points(rows)
+def chart_roofline(mpl, points, notes, title, stem, extra_handles=()):
+    """One roofline picture of `points` (roofline_layout.Point) under the
+    roofs of their devices; None when there are none."""
     if not points:
-        notes.append("note: roofline: no ok row with FLOPs and bytes: "
-                     "chart not written")
         return None
-    sources = sorted({k[0] for k in points})
-    fig, (ax,) = new_figure(mpl, 1, 9, 6)
-    xs = [p[0] for pts in points.values() for p in pts]
-    roofs = sorted(ceilings(rows))
-    ridges = [peak / (bw * 1e-3) for _, peak, bw in roofs]
-    lo, hi = min(xs + ridges) / 4, max(xs + ridges) * 4
-    handles = draw_ceilings(ax, roofs, lo, hi)
-    styles = roofline_styles(rows, points)
-    ops = cc.first_seen(key[0] for key, _ in styles)
+    sets = roof_sets(points)
+    xs = [p.intensity for p in points] + [p.measured for p in points if p.measured]
+    bends = roof_extent(sets)
+    lo, hi = min(xs + bends) / 4, max(xs + bends) * 4
+    spread_out = lay.spread(points, math.log10(hi / lo))
+    fig, (ax,) = new_figure(mpl, 1, 10, 6.5)
+    caption_roofs = draw_roofs(ax, sets, lo, hi)
+    sources = sorted({p.row.source for p in points})
+    styles = point_styles(points)
+    ops = cc.first_seen(p.row.op for p in points)
     op_marker = {op: OP_MARKERS[i % len(OP_MARKERS)] for i, op in enumerate(ops)}
-    ringed = []
-    for key, style in styles:
-        op = key[0]
-        for source in sources:
-            pts = points.get((source,) + key)
-            if not pts:
-                continue
-            marker = (op_marker[op] if len(sources) == 1
-                      else SOURCE_MARKERS[sources.index(source) % len(SOURCE_MARKERS)])
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, **style)
-            ringed += [p for p in pts if p[2].fallback]
-        label = f"{op} {key[2]}" + (" (library)" if key[1] else "")
-        handles.append(mpl["Line2D"]([], [], marker=op_marker[op], label=label,
-                                     **style))
+    handles, ringed, measured = [], [], False
+    for label, _ in lay_first(points):
+        mine = [p for p in points if p.label == label]
+        for p in mine:
+            marker = (styles[label]["marker"] or op_marker[p.row.op] if len(sources) == 1
+                      else SOURCE_MARKERS[sources.index(p.row.source) % len(SOURCE_MARKERS)])
+            line, = ax.plot([p.x], [p.tflops], **dict(styles[label], marker=marker))
+            line.set_gid(f"point:{label}")
+            if p.measured:
+                ax.plot([p.x, p.measured], [p.tflops, p.tflops], color=styles[label]["color"],
+                        linestyle=":", linewidth=0.8)
+                ax.plot([p.measured], [p.tflops], marker="x", color=styles[label]["color"],
+                        linestyle="none", markersize=6)
+                measured = True
+            if p.row.fallback:
+                ringed.append(p)
+        own = styles[label]["marker"] if len(sources) == 1 else None
+        handles.append(mpl["Line2D"]([], [], label=label, **dict(
+            styles[label], marker=own or op_marker[mine[0].row.op])))
+    for p in (p for group in spread_out for p in group):
+        # a leader from the true intensity (a short tick) to the moved marker
+        tick, = ax.plot([p.intensity, p.x], [p.tflops, p.tflops], color="gray", linewidth=0.8,
+                        marker="|", markersize=9, markevery=[0], zorder=1)
+        tick.set_gid("spread-tick")
     if ringed:  # library rows are hollow here already: a fallback gets a ring
-        ax.plot([p[0] for p in ringed], [p[1] for p in ringed], linestyle="none", marker="o",
-                markersize=15, markerfacecolor="none", markeredgecolor="tab:red")
+        ax.plot([p.x for p in ringed], [p.tflops for p in ringed], linestyle="none",
+                marker="o", markersize=15, markerfacecolor="none", markeredgecolor="tab:red")
         handles.append(mpl["Line2D"]([], [], linestyle="none", marker="o", markersize=12,
                                      markerfacecolor="none", markeredgecolor="tab:red",
                                      label="ringed: ran another kernel (footnote)"))
-    handles += source_handles(mpl, sources)
-    not_drawn = cc.first_seen(r.op for r in rows if r.ok and not r.info.roofline)
-    if not_drawn:
-        handles.append(mpl["Line2D"]([], [], linestyle="none",
-                                     label=f"not drawn (no FLOP count): {', '.join(not_drawn)}"))
-    if left_out:
-        notes.append(f"note: roofline: {left_out} ok row(s) of those ops lack FLOPs, "
-                     "bytes or time: not drawn")
+    if measured:
+        handles.append(mpl["Line2D"]([], [], marker="x", color="gray", linestyle="none",
+                                     label=MEASURED_LEGEND))
+    handles += source_handles(mpl, sources) + list(extra_handles)
+    ys = [p.tflops for p in points] + [r.value for s in sets for r in s.compute()]
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
-    ax.set_xlabel("arithmetic intensity (FLOP per byte of minimum device-memory traffic)")
-    ax.set_ylabel("achieved TFLOP/s (log)")
+    ax.set_ylim(min(ys) / 4, max(ys) * 2.5)
+    intensity_of = ("the CSV's intensity column" if all(p.from_column for p in points)
+                    else "flops / bytes" if not any(p.from_column for p in points)
+                    else "the intensity column, else flops / bytes")
+    ax.set_xlabel("arithmetic intensity, FLOP per byte of minimum device-memory traffic "
+                  f"({intensity_of})")
+    ax.set_ylabel("achieved TFLOP/s (flops / median time, log)")
     ax.grid(True, which="major", alpha=0.3)
-    place_legend(ax, 7, "lower right", handles)
-    if any(r.ok and r.math == "tf32" for r in rows):
-        ax.text(0.01, 0.99, "TF32 rows use tensor cores and may pass the FP32 ceiling.",
-                transform=ax.transAxes, fontsize=8, ha="left", va="top")
-    used = [r for r in rows if r.ok and r.info.roofline]
-    ax.set_title(f"Roofline (FP32 and memory ceilings)\n{title_caption(used, ax)}", fontsize=10)
-    add_footnote(fig, [p[2] for p in ringed], notes=notes, stem="roofline")
+    place_legend(ax, 7, "lower right", handles, outside=True)
+    ax.set_title(f"{title}\n{title_caption([p.row for p in points], ax)}", fontsize=10)
+    extra = joined_lines(["roofs:"] + caption_roofs, 150)
+    if spread_out:
+        extra.append(SPREAD_NOTE)
+    add_footnote(fig, [p.row for p in ringed], extra=extra, notes=notes, stem=stem)
     return fig
 
+
+def joined_lines(items, width):
+    """The items joined by '; ' into lines of about `width` characters, never
+    splitting an item (each line of a footnote stays a sentence)."""
+    lines = [items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + len(item) + 2 > width:
+            lines[-1] += ";"
+            lines.append(item)
+        else:
+            lines[-1] += ("; " if lines[-1] != items[0] else " ") + item
+    return lines
+
+
+def size_slug(row):
+    """A file-name-safe size: '4096', '2pow26', '4096x14336x4096', 'b_4_h_32'."""
+    text = cc.size_short(row).replace("^", "pow")
+    return "".join(c if c.isalnum() else "_" for c in text).strip("_")
+
+
+def roofline_points(rows, notes):
+    """The roofline points of the ok rows, noting the ops without FLOPs."""
+    points, without, left_out = lay.collect(rows, variant_label)
+    if without:
+        notes.append(f"note: roofline: {', '.join(without)}: no FLOP count in the CSV "
+                     "(flops 0 or empty): no roofline point (their GB/s against the memory "
+                     "roof is in <op>_throughput)")
+    if left_out:
+        notes.append(f"note: roofline: {left_out} ok row(s) with FLOPs lack bytes or time: "
+                     "not drawn")
+    return points, without
+
+
+def overview_points(points, rows, requested):
+    """The points of the overview: of a sweep, each op series and source at
+    one size (the %-of-library chart's: pick_size; else the largest), since
+    a dozen sizes of one op share one intensity and would bury each other;
+    of a list of shapes, every shape. Returns (points, ['reduce 2^28', ...])."""
+    keep, sizes = [], []
+    for (series, source) in cc.first_seen((p.row.series, p.row.source) for p in points):
+        mine = [p for p in points if (p.row.series, p.row.source) == (series, source)]
+        if cc.is_shape_list([p.row for p in mine]):
+            keep += mine
+            continue
+        key, _ = pick_size([r for r in rows if (r.series, r.source) == (series, source)],
+                           requested)
+        if key is None or not any(p.row.size_key == key for p in mine):
+            key = max((p.row.size_key for p in mine), key=cc.size_order)
+        chosen = [p for p in mine if p.row.size_key == key]
+        keep += chosen
+        sizes.append(f"{cc.series_label(series)} {cc.size_short(chosen[0].row)}")
+    return keep, cc.first_seen(sizes)
+
+
+def chart_roofline_all(mpl, rows, notes, requested=()):
+    """The overview: every op of the CSVs on one picture, each sweep at one
+    size (--size picks it, as for the % charts; --roofline draws them all)."""
+    points, without = roofline_points(rows, notes)
+    if not points:
+        notes.append("note: roofline: no ok row with FLOPs and bytes: chart not written")
+        return None
+    points, sizes = overview_points(points, rows, requested)
+    several_ops = len({p.row.op for p in points}) > 1
+    for p in points:
+        p.label = (f"{p.row.op} {p.label}" if several_ops else p.label) + (
+            " (library)" if p.row.is_library else "")
+    extra = [mpl["Line2D"]([], [], linestyle="none",
+                           label=f"not drawn (no FLOP count): {', '.join(without)}")] if without else []
+    title = "Roofline" + (f" at one size per op: {', '.join(sizes)}" if sizes else "")
+    return chart_roofline(mpl, points, notes, title, "roofline", extra)
+
+
+def roofline_charts(mpl, rows, notes, requested=()):
+    """--roofline: [(stem, figure)], one picture per op series and size (with
+    --size, only the sizes named)."""
+    points, _ = roofline_points(rows, notes)
+    if requested:
+        points = [p for p in points if any(cc.size_matches(p.row, s) for s in requested)]
+        if not points:
+            notes.append("note: roofline: no row with FLOPs of the sizes given with --size")
+    charts = []
+    for (series, _), mine in lay.group_by_case(points):
+        for p in mine:
+            p.label += " (library)" if p.row.is_library else ""
+        row = mine[0].row
+        stem = f"roofline_{cc.series_slug(series)}_{size_slug(row)}"
+        title = f"Roofline: {cc.series_label(series)} at {cc.size_label(row)}"
+        charts.append((stem, chart_roofline(mpl, mine, notes, title, stem)))
+    return charts
 
 # ---- main ---------------------------------------------------------------------
 
@@ -727,6 +870,10 @@ def parse_args(argv):
                         help="for an op whose CSV has no speedup_vs column: note under its "
                              "%% chart how many times faster VARIANT ran than BASELINE "
                              "(median times), e.g. overlap:pinned; repeat for several")
+    parser.add_argument("--roofline", action="store_true",
+                        help="write only the roofline pictures, one per op and size "
+                             "(roofline_<op>_<size>; with --size, those sizes only), "
+                             "instead of the other charts")
     args = parser.parse_args(argv)
     try:
         args.speedup = cc.parse_speedups(args.speedup)
@@ -747,8 +894,11 @@ def skipped_note(rows):
     return f"note: skipped {len(bad)} row(s) whose status is not ok ({counts})"
 
 
-def make_charts(mpl, rows, requested, notes):
-    """[(stem, figure)] for every chart the rows allow."""
+def make_charts(mpl, rows, requested, notes, roofline_only=False):
+    """[(stem, figure)] for every chart the rows allow (--roofline: the
+    roofline pictures of each op and size only)."""
+    if roofline_only:
+        return roofline_charts(mpl, rows, notes, requested)
     charts = []
     for op in ops_present(rows):
         sweep, shapes = split_by_layout(rows, op)
@@ -762,7 +912,7 @@ def make_charts(mpl, rows, requested, notes):
             fig = make()
             if fig is not None:
                 charts.append((stem, fig))
-    fig = chart_roofline(mpl, rows, notes)
+    fig = chart_roofline_all(mpl, rows, notes, requested)
     if fig is not None:
         charts.append(("roofline", fig))
     return charts
@@ -781,11 +931,12 @@ def main(argv):
     note = skipped_note(rows)
     if note:
         notes.insert(0, note)
-    charts = make_charts(mpl, rows, args.size, notes)
+    charts = make_charts(mpl, rows, args.size, notes, args.roofline)
     for line in notes:
         print(line)
     if not charts:
-        print("plot.py: error: nothing to plot (no ok rows)", file=sys.stderr)
+        what = "no ok row with FLOPs" if args.roofline else "no ok rows"
+        print(f"plot.py: error: nothing to plot ({what})", file=sys.stderr)
         return 1
     try:
         os.makedirs(args.out, exist_ok=True)

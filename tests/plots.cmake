@@ -13,6 +13,11 @@
 #   (every test_plot_*: each chart's Source metadata names the CSV it was drawn from)
 #   test_plot_h200            the same on results/h200/*.csv (registered only when such files exist)
 #   test_plot_missing_column  a CSV lacking a column, or absent: exit 2 naming the file and column
+#   test_plot_roofline        tests/check_roofline.py on fake CSVs: plots/peaks.py's lookup by
+#                             compute capability (and its rates = src/core/peaks.c's), the roofs;
+#                             markers at one intensity drawn apart; a CSV without the newer
+#                             columns still plots (--roofline and the overview); the intensity
+#                             column used where present
 #   test_tables               tables.py rows, selections, and the --readme rewrite on a copy
 #   test_tables_labs          tables.py on synthetic_labs.csv: the shapes view and the new ops print
 #                             the expected Markdown; README blocks of them; an absent csv= exits 2
@@ -47,6 +52,7 @@ file(GLOB compare_h200_csvs CONFIGURE_DEPENDS "${compare_plots_root}/results/h20
 
 set(compare_plot_tests test_plot_synthetic test_plot_labs test_plot_mixed test_plot_newop
                        test_plot_missing_column)
+list(APPEND compare_plot_tests test_plot_roofline)
 if(compare_h200_csvs)
   list(APPEND compare_plot_tests test_plot_h200)
 endif()
@@ -145,6 +151,11 @@ add_test(NAME test_plot_missing_column
                  --script "${compare_plots_py}"
                  --work "${CMAKE_CURRENT_BINARY_DIR}/plots_missing_column"
                  --column pct_of_ref_library --column status "${compare_plots_fixture}")
+
+add_test(NAME test_plot_roofline
+         COMMAND "${compare_plot_python}" "${compare_plots_root}/tests/check_roofline.py"
+                 --plots "${compare_plots_dir}" --work "${CMAKE_CURRENT_BINARY_DIR}/plots_roofline"
+                 ${compare_why})
 
 set_tests_properties(${compare_plot_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
