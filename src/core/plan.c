@@ -7,6 +7,7 @@
 #include "axes.h"
 #include "metrics.h"
 #include "peaks.h"
+#include "roofline.h"
 #include "sizes.h"
 
 /* 1 if --variants names a candidate of `family` */
@@ -364,4 +365,6 @@ void plan_percents(const op_info *op, const device_info *dev, result_row *rows, 
             r->pct_best = metrics_pct_of(best->time_ms.median, ms);
         }
     }
+    /* the roofline columns: intensity, bound, measured intensity, hints */
+    for (int i = 0; i < count; i++) roofline_fill(&rows[i], dev);
 }
