@@ -240,9 +240,8 @@ static int metrics_result_final(CUptiResult r)
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_SUPPORTED: return 1;
-    default: return 0;
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return 1;
+    default: return 0; /* CUPTI_ERROR_NOT_SUPPORTED too: a config without the SASS metrics may still work */
     }
 }
 
