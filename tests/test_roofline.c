@@ -102,7 +102,7 @@ static void test_fill(void)
     /* a tf32 GEMM row against the tensor roof, at the clock it ran at */
     timed_row(&r, "tf32_mma", 0, "tf32", OP_PEAK_COMPUTE, 137438953472.0, 201326592.0, 1.0);
     r.sm_clock_mhz = 1755;
-    roofline_fill(&r, &info.dev);
+    roofline_fill(&r, &info.dev, NULL);
     const double peak = 535.26528 * 1755.0 / 1980.0;
     CHECK(fabs(r.bound_pct - 137438953472.0 / 1e-3 / (peak * 1e12) * 100.0) < 1e-9 && strncmp(r.bound, "tensor ", 7) == 0,
           "tf32 at 1755 MHz: %.17g '%s'", r.bound_pct, r.bound);
@@ -110,19 +110,19 @@ static void test_fill(void)
     CHECK(r.intensity_measured < 0 && r.hint[0] == '\0', "nothing measured: no measured intensity, no hint");
     /* an op without a ceiling (sort, transfer): intensity if any, no bound */
     timed_row(&r, "cub", 1, "u32", OP_PEAK_NONE, -1, 8e6, 1.0);
-    roofline_fill(&r, &info.dev);
+    roofline_fill(&r, &info.dev, NULL);
     CHECK(r.bound[0] == '\0' && r.bound_pct < 0 && r.intensity < 0, "sort: bound '%s'", r.bound);
     /* a FAIL row: intensity (it is the op's), no bound */
     timed_row(&r, "naive", 0, "fp32", OP_PEAK_COMPUTE, 2e9, 1e8, 1.0);
     r.status = STATUS_FAIL;
-    roofline_fill(&r, &info.dev);
+    roofline_fill(&r, &info.dev, NULL);
     CHECK(r.intensity == 20.0 && r.bound[0] == '\0', "FAIL row: intensity %g, bound '%s'", r.intensity, r.bound);
     /* measured intensity: FP32 FLOPs over DRAM bytes read + written */
     timed_row(&r, "vec4", 0, "fp32", OP_PEAK_MEMORY, 67108864.0, 268435456.0, 0.06);
     r.flops_measured = 67108864.0;
     r.dram_read_bytes = 268435456.0;
     r.dram_write_bytes = 0;
-    roofline_fill(&r, &info.dev);
+    roofline_fill(&r, &info.dev, NULL);
     CHECK(r.intensity_measured == 0.25, "measured intensity %.17g", r.intensity_measured);
     CHECK(strcmp(r.bound, "memory 93%") == 0, "reduce bound '%s'", r.bound);
     /* plan_percents fills the columns too (every row it percents) */
@@ -135,13 +135,18 @@ static void test_fill(void)
         rows[1].ref_library = "thrust";
         rows[1].dram_read_bytes = 3.0 * 268435456.0; /* a fake re-reading kernel */
         rows[1].dram_write_bytes = 0;
-        rows[0].dram_read_bytes = 3.0 * 268435456.0;
+        rows[0].dram_read_bytes = 268435456.0; /* the library reads the input once */
         rows[0].dram_write_bytes = 0;
         plan_percents(&reduce_op, &info.dev, rows, 2);
         CHECK(strncmp(rows[0].bound, "memory ", 7) == 0 && strcmp(rows[1].bound, "memory 93%") == 0,
               "plan_percents bounds '%s' '%s'", rows[0].bound, rows[1].bound);
         CHECK(rows[0].hint[0] == '\0', "a library row got a hint: %s", rows[0].hint);
-        CHECK(test_contains(rows[1].hint, "dram__bytes_read.sum"), "the hand row's hint: '%s'", rows[1].hint);
+        CHECK(test_contains(rows[1].hint, "dram__bytes_read.sum") && test_contains(rows[1].hint, "3.0x thrust's"),
+              "the hand row's hint: '%s'", rows[1].hint);
+        /* a library that moves as much (a GEMM re-reading its tiles): no hint */
+        rows[0].dram_read_bytes = 2.5 * 268435456.0;
+        plan_percents(&reduce_op, &info.dev, rows, 2);
+        CHECK(rows[1].hint[0] == '\0', "3x the minimum, 1.2x the library's: hint '%s'", rows[1].hint);
     }
 }
 
@@ -168,48 +173,64 @@ static void test_hints(void)
     char b[512];
     /* a clean kernel: no hint */
     fake_metrics(&r, 1.05, 60, 85, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0 && b[0] == '\0', "clean row: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0 && b[0] == '\0', "clean row: '%s'", b);
     /* DRAM: 3x the minimum fires, naming both counters; 1.4x does not */
     fake_metrics(&r, 3.0, 60, 85, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 1 && test_contains(b, "3.0x the minimum") &&
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 1 && test_contains(b, "3.0x the minimum") &&
               test_contains(b, "dram__bytes_read.sum + dram__bytes_write.sum"),
           "3x DRAM: '%s'", b);
     fake_metrics(&r, 1.4, 60, 85, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0, "1.4x DRAM: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "1.4x DRAM: '%s'", b);
+    /* against the library row its %ref is of: more than 1.5x the library's fires, naming it; less does not;
+     * a library row without counters leaves the minimum as the measure */
+    {
+        result_row lib;
+        fake_metrics(&lib, 2.5, 60, 85, 0, 1000);
+        lib.variant = "cublas_fp32";
+        fake_metrics(&r, 3.0, 60, 85, 0, 1000);
+        CHECK(roofline_hints(&r, &lib, b, sizeof b) == 0, "3x the minimum, 1.2x the library's: '%s'", b);
+        fake_metrics(&r, 4.0, 60, 85, 0, 1000);
+        CHECK(roofline_hints(&r, &lib, b, sizeof b) == 1 && test_contains(b, "4.0x the minimum bytes, 1.6x cublas_fp32's"),
+              "4x the minimum, 1.6x the library's: '%s'", b);
+        lib.dram_read_bytes = lib.dram_write_bytes = -1;
+        fake_metrics(&r, 3.0, 60, 85, 0, 1000);
+        CHECK(roofline_hints(&r, &lib, b, sizeof b) == 1 && !test_contains(b, "cublas_fp32"),
+              "library unmeasured: '%s'", b);
+    }
     /* occupancy: low and far from the roof fires; low near the roof (a
      * tuned GEMM's few big blocks) does not; not low does not */
     fake_metrics(&r, 1.0, 12, 30, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 1 && test_contains(b, "sm__warps_active.avg.pct_of_peak_sustained_active") &&
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 1 && test_contains(b, "sm__warps_active.avg.pct_of_peak_sustained_active") &&
               test_contains(b, "low occupancy: 12%") && test_contains(b, "at 30% of its roof"),
           "low occupancy: '%s'", b);
     fake_metrics(&r, 1.0, 12.5, 80, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0, "low occupancy near the roof: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "low occupancy near the roof: '%s'", b);
     fake_metrics(&r, 1.0, 40, 30, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0, "occupancy 40%%: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "occupancy 40%%: '%s'", b);
     fake_metrics(&r, 1.0, 12.5, -1, 0, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0, "occupancy with no bound: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "occupancy with no bound: '%s'", b);
     /* bank conflicts: half the wavefronts extra fires; a tenth does not; none with no shared traffic */
     fake_metrics(&r, 1.0, 60, 85, 500, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 1 && test_contains(b, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum") &&
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 1 && test_contains(b, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum") &&
               test_contains(b, "50%"),
           "bank conflicts: '%s'", b);
     fake_metrics(&r, 1.0, 60, 85, 100, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0, "10%% conflicts: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "10%% conflicts: '%s'", b);
     fake_metrics(&r, 1.0, 60, 85, 0, 0);
-    CHECK(roofline_hints(&r, b, sizeof b) == 0, "no shared memory: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "no shared memory: '%s'", b);
     /* all three, "; "-separated */
     fake_metrics(&r, 2.0, 10, 20, 900, 1000);
-    CHECK(roofline_hints(&r, b, sizeof b) == 3 && test_count(b, "; ") == 2, "three hints: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 3 && test_count(b, "; ") == 2, "three hints: '%s'", b);
     /* nothing measured: nothing said */
     results_row_clear(&r);
     r.bytes = 1e8;
-    CHECK(roofline_hints(&r, b, sizeof b) == 0 && b[0] == '\0', "unmeasured row: '%s'", b);
+    CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0 && b[0] == '\0', "unmeasured row: '%s'", b);
     /* a short buffer is cut, never overrun */
     fake_metrics(&r, 2.0, 10, 20, 900, 1000);
     {
         char small[24];
         memset(small, 'x', sizeof small);
-        CHECK(roofline_hints(&r, small, 16) == 3 && strlen(small) == 15 && small[16] == 'x', "cut: '%s'", small);
+        CHECK(roofline_hints(&r, NULL, small, 16) == 3 && strlen(small) == 15 && small[16] == 'x', "cut: '%s'", small);
     }
 }
 

@@ -57,19 +57,29 @@ static void roofline_append(char *buf, size_t len, size_t *used, const char *tex
     if (*used >= len) *used = len - 1;
 }
 
-int roofline_hints(const result_row *r, char *buf, size_t len)
+/* DRAM bytes read + written of a measured row, < 0 when not measured. */
+static double roofline_dram(const result_row *r)
+{
+    return r && r->dram_read_bytes >= 0 && r->dram_write_bytes >= 0 ? r->dram_read_bytes + r->dram_write_bytes : -1.0;
+}
+
+int roofline_hints(const result_row *r, const result_row *ref, char *buf, size_t len)
 {
     size_t used = 0;
     int count = 0;
     char line[256];
     if (len) buf[0] = '\0';
-    if (r->dram_read_bytes >= 0 && r->dram_write_bytes >= 0 && r->bytes > 0) {
-        const double ratio = (r->dram_read_bytes + r->dram_write_bytes) / r->bytes;
-        if (ratio > ROOFLINE_DRAM_EXCESS) {
+    const double dram = roofline_dram(r), ref_dram = roofline_dram(ref);
+    if (dram >= 0 && r->bytes > 0) {
+        const double ratio = dram / r->bytes;
+        const double vs_ref = ref_dram > 0 ? dram / ref_dram : -1.0;
+        if (ratio > ROOFLINE_DRAM_EXCESS && (vs_ref < 0 || vs_ref > ROOFLINE_DRAM_EXCESS)) {
+            char lib[96] = "";
+            if (vs_ref > 0) snprintf(lib, sizeof lib, ", %.1fx %.60s's", vs_ref, ref->variant ? ref->variant : "the library");
             snprintf(line, sizeof line,
-                     "DRAM traffic %.1fx the minimum bytes (dram__bytes_read.sum + dram__bytes_write.sum): "
+                     "DRAM traffic %.1fx the minimum bytes%s (dram__bytes_read.sum + dram__bytes_write.sum): "
                      "uncoalesced or re-read accesses",
-                     ratio);
+                     ratio, lib);
             roofline_append(buf, len, &used, line);
             count++;
         }
@@ -95,7 +105,7 @@ int roofline_hints(const result_row *r, char *buf, size_t len)
     return count;
 }
 
-void roofline_fill(result_row *r, const device_info *dev)
+void roofline_fill(result_row *r, const device_info *dev, const result_row *ref)
 {
     r->intensity = roofline_intensity(r->flops, r->bytes);
     r->bound[0] = '\0';
@@ -115,5 +125,5 @@ void roofline_fill(result_row *r, const device_info *dev)
         r->dram_read_bytes + r->dram_write_bytes > 0)
         r->intensity_measured = r->flops_measured / (r->dram_read_bytes + r->dram_write_bytes);
     r->hint[0] = '\0';
-    if (!r->library && r->status == STATUS_OK) roofline_hints(r, r->hint, sizeof r->hint);
+    if (!r->library && r->status == STATUS_OK) roofline_hints(r, ref, r->hint, sizeof r->hint);
 }

@@ -50,19 +50,23 @@ const char *roofline_compute_name(int types_math_value);
  * device's ceilings (at the row's measured clocks, as %peak): intensity
  * (any row with flops and bytes), bound and bound_pct (a timed row of an op
  * whose %peak has a ceiling: op_info.peak not OP_PEAK_NONE); and from its
- * counters, when measured: intensity_measured and (hand rows) hint. */
-void roofline_fill(result_row *r, const device_info *dev);
+ * counters, when measured: intensity_measured and (hand rows) hint, `ref`
+ * (NULL: none) being the library row its %ref is of. */
+void roofline_fill(result_row *r, const device_info *dev, const result_row *ref);
 
 /* The hints of a row from its measured counters, "; "-separated into buf
  * ("" when none applies or nothing was measured); returns how many. Each
  * names its metric:
- *  - DRAM bytes read + written over ROOFLINE_DRAM_EXCESS x the minimum
+ *  - DRAM bytes read + written over ROOFLINE_DRAM_EXCESS x the minimum, and
+ *    over ROOFLINE_DRAM_EXCESS x those of `ref` (the library row its %ref is
+ *    of, NULL: none) where ref was measured: a GEMM re-reads its tiles from
+ *    DRAM by design, so only more than the library needs is a cause
  *    (dram__bytes_read.sum + dram__bytes_write.sum): uncoalesced or re-read;
  *  - achieved occupancy under ROOFLINE_LOW_OCCUPANCY_PCT while under
  *    ROOFLINE_FAR_FROM_ROOF_PCT of its roof
  *    (sm__warps_active.avg.pct_of_peak_sustained_active);
  *  - shared-memory bank conflicts over ROOFLINE_BANK_CONFLICT_RATIO of its
  *    shared-memory wavefronts (l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum). */
-int roofline_hints(const result_row *r, char *buf, size_t len);
+int roofline_hints(const result_row *r, const result_row *ref, char *buf, size_t len);
 
 #endif
