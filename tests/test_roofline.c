@@ -201,7 +201,7 @@ static void test_hints(void)
      * tuned GEMM's few big blocks) does not; not low does not */
     fake_metrics(&r, 1.0, 12, 30, 0, 1000);
     CHECK(roofline_hints(&r, NULL, b, sizeof b) == 1 && test_contains(b, "sm__warps_active.avg.pct_of_peak_sustained_active") &&
-              test_contains(b, "low occupancy: 12%") && test_contains(b, "at 30% of its roof"),
+              test_contains(b, "occupancy 12%") && test_contains(b, "at 30% of its roof"),
           "low occupancy: '%s'", b);
     fake_metrics(&r, 1.0, 12.5, 80, 0, 1000);
     CHECK(roofline_hints(&r, NULL, b, sizeof b) == 0, "low occupancy near the roof: '%s'", b);

@@ -122,7 +122,7 @@ typedef struct {
     double smem_wavefronts;    /* l1tex__data_pipe_lsu_wavefronts_mem_shared.sum */
     double intensity_measured; /* flops_measured / (dram read + write bytes) */
     char metrics_note[192];    /* what the measured columns count or why they are empty ("" without --metrics) */
-    char hint[320];            /* hand rows: the hints of roofline_hints, "; "-separated */
+    char hint[448];            /* hand rows: the hints of roofline_hints, "; "-separated */
 } result_row;
 
 /* Sets every "not applicable" figure of a fresh row (< 0, empty strings). */

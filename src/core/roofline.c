@@ -77,7 +77,7 @@ int roofline_hints(const result_row *r, const result_row *ref, char *buf, size_t
             char lib[96] = "";
             if (vs_ref > 0) snprintf(lib, sizeof lib, ", %.1fx %.60s's", vs_ref, ref->variant ? ref->variant : "the library");
             snprintf(line, sizeof line,
-                     "DRAM traffic %.1fx the minimum bytes%s (dram__bytes_read.sum + dram__bytes_write.sum): "
+                     "DRAM %.1fx the minimum bytes%s (dram__bytes_read.sum + dram__bytes_write.sum): "
                      "uncoalesced or re-read accesses",
                      ratio, lib);
             roofline_append(buf, len, &used, line);
@@ -87,8 +87,8 @@ int roofline_hints(const result_row *r, const result_row *ref, char *buf, size_t
     if (r->occupancy_pct >= 0 && r->occupancy_pct < ROOFLINE_LOW_OCCUPANCY_PCT && r->bound_pct >= 0 &&
         r->bound_pct < ROOFLINE_FAR_FROM_ROOF_PCT) {
         snprintf(line, sizeof line,
-                 "low occupancy: %.0f%% of the warps an SM holds (sm__warps_active.avg.pct_of_peak_sustained_active) "
-                 "at %.0f%% of its roof: too few warps to hide latency (registers, shared memory or block size)",
+                 "occupancy %.0f%% (sm__warps_active.avg.pct_of_peak_sustained_active) at %.0f%% of its roof: "
+                 "too few warps to hide latency",
                  r->occupancy_pct, r->bound_pct);
         roofline_append(buf, len, &used, line);
         count++;
@@ -96,7 +96,7 @@ int roofline_hints(const result_row *r, const result_row *ref, char *buf, size_t
     if (r->smem_conflicts >= 0 && r->smem_wavefronts > 0 &&
         r->smem_conflicts > ROOFLINE_BANK_CONFLICT_RATIO * r->smem_wavefronts) {
         snprintf(line, sizeof line,
-                 "shared-memory bank conflicts: %.0f%% of its shared-memory wavefronts are extra "
+                 "shared-memory bank conflicts: %.0f%% extra wavefronts "
                  "(l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum)",
                  r->smem_conflicts / r->smem_wavefronts * 100.0);
         roofline_append(buf, len, &used, line);
