@@ -21,8 +21,8 @@
 #endif
 
 /* The metrics, by index (metrics_table below names them). */
-enum { MX_DRAM_READ, MX_DRAM_WRITE, MX_L2, MX_FFMA, MX_FADD, MX_FMUL, MX_TENSOR, MX_OCC, MX_SMTP, MX_CONF, MX_WAVE,
-       MX_COUNT };
+enum { MX_DRAM_READ, MX_DRAM_WRITE, MX_L2, MX_FFMA, MX_FADD, MX_FMUL, MX_TENSOR, MX_GMMA, MX_OCC, MX_SMTP, MX_CONF,
+       MX_WAVE, MX_COUNT };
 
 /* A value as the row keeps it: a finite non-negative figure, else -1. */
 static double metrics_value(double v) { return isfinite(v) && v >= 0 ? v : -1.0; }
@@ -39,6 +39,7 @@ static void metrics_fill(metrics_values *out, const int *idx, const double *vals
     out->flops_fp32 = v[MX_FFMA] >= 0 && v[MX_FADD] >= 0 && v[MX_FMUL] >= 0 ? 2.0 * v[MX_FFMA] + v[MX_FADD] + v[MX_FMUL]
                                                                             : -1.0;
     out->tensor_inst = v[MX_TENSOR];
+    out->gmma_inst = v[MX_GMMA];
     out->occupancy_pct = v[MX_OCC];
     out->sm_throughput_pct = v[MX_SMTP];
     out->smem_conflicts = v[MX_CONF];
@@ -91,14 +92,15 @@ void metrics_cupti_close(metrics_cupti *m) { free(m); }
  * patching the kernel's SASS (a config without them is the fallback). */
 static const struct {
     const char *name;
-    int sass;
+    int sass;     /* collected by SASS patching */
+    int optional; /* only some chips have it: not named when absent */
 } metrics_table[MX_COUNT] = {
-    [MX_DRAM_READ] = {METRICS_DRAM_READ, 0},     [MX_DRAM_WRITE] = {METRICS_DRAM_WRITE, 0},
-    [MX_L2] = {METRICS_L2_BYTES, 0},             [MX_FFMA] = {METRICS_FFMA, 1},
-    [MX_FADD] = {METRICS_FADD, 1},               [MX_FMUL] = {METRICS_FMUL, 1},
-    [MX_TENSOR] = {METRICS_TENSOR_INST, 0},      [MX_OCC] = {METRICS_OCCUPANCY, 0},
-    [MX_SMTP] = {METRICS_SM_THROUGHPUT, 0},      [MX_CONF] = {METRICS_SMEM_CONFLICTS, 0},
-    [MX_WAVE] = {METRICS_SMEM_WAVEFRONTS, 0},
+    [MX_DRAM_READ] = {METRICS_DRAM_READ, 0, 0},     [MX_DRAM_WRITE] = {METRICS_DRAM_WRITE, 0, 0},
+    [MX_L2] = {METRICS_L2_BYTES, 0, 0},             [MX_FFMA] = {METRICS_FFMA, 1, 0},
+    [MX_FADD] = {METRICS_FADD, 1, 0},               [MX_FMUL] = {METRICS_FMUL, 1, 0},
+    [MX_TENSOR] = {METRICS_TENSOR_INST, 0, 0},      [MX_GMMA] = {METRICS_GMMA_INST, 0, 1},
+    [MX_OCC] = {METRICS_OCCUPANCY, 0, 0},           [MX_SMTP] = {METRICS_SM_THROUGHPUT, 0, 0},
+    [MX_CONF] = {METRICS_SMEM_CONFLICTS, 0, 0},     [MX_WAVE] = {METRICS_SMEM_WAVEFRONTS, 0, 0},
 };
 
 // ---------------------------------------------------------------------------
@@ -448,7 +450,7 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
         pp.host_object = probe;
         pp.metric_name = metrics_table[i].name;
         if (metrics_lib.host_properties(&pp) != CUPTI_SUCCESS) {
-            metrics_list_add(m->lacks, sizeof m->lacks, metrics_table[i].name);
+            if (!metrics_table[i].optional) metrics_list_add(m->lacks, sizeof m->lacks, metrics_table[i].name);
             continue;
         }
         all[nall++] = i;

@@ -31,6 +31,7 @@
 #define METRICS_FADD "sm__sass_thread_inst_executed_op_fadd_pred_on.sum"
 #define METRICS_FMUL "sm__sass_thread_inst_executed_op_fmul_pred_on.sum"
 #define METRICS_TENSOR_INST "sm__inst_executed_pipe_tensor.sum"
+#define METRICS_GMMA_INST "sm__inst_executed_pipe_tensor_op_gmma.sum" /* sm_90 wgmma; optional */
 #define METRICS_OCCUPANCY "sm__warps_active.avg.pct_of_peak_sustained_active"
 #define METRICS_SM_THROUGHPUT "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 #define METRICS_SMEM_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"
@@ -43,6 +44,7 @@ typedef struct {
     double l2_bytes;           /* METRICS_L2_BYTES */
     double flops_fp32;         /* 2 x FFMA + FADD + FMUL thread instructions (predicated on) */
     double tensor_inst;        /* METRICS_TENSOR_INST: warp instructions on the tensor pipe */
+    double gmma_inst;          /* METRICS_GMMA_INST: Hopper's warpgroup MMA instructions (< 0 where the chip has none) */
     double occupancy_pct;      /* METRICS_OCCUPANCY */
     double sm_throughput_pct;  /* METRICS_SM_THROUGHPUT */
     double smem_conflicts;     /* METRICS_SMEM_CONFLICTS */

@@ -363,11 +363,10 @@ static void run_metrics(run_state *rs, const op_case *c, const variant *v, resul
     r->sm_throughput_pct = mv.sm_throughput_pct;
     r->smem_conflicts = mv.smem_conflicts;
     r->smem_wavefronts = mv.smem_wavefronts;
-    if (!r->metrics_note[0] && mv.tensor_inst > 0)
+    if (!r->metrics_note[0] && (mv.tensor_inst > 0 || mv.gmma_inst > 0))
         snprintf(r->metrics_note, sizeof r->metrics_note,
-                 "flops_measured is FP32 SIMT only: the tensor pipe ran %.0f warp instructions "
-                 "(sm__inst_executed_pipe_tensor.sum), which no FLOP counter covers",
-                 mv.tensor_inst);
+                 "flops_measured is FP32 SIMT only; tensor instructions, no FLOP counter: %.0f %s, %.0f %s",
+                 mv.tensor_inst, METRICS_TENSOR_INST, mv.gmma_inst > 0 ? mv.gmma_inst : 0.0, METRICS_GMMA_INST);
 }
 
 static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *r, const harness_plan *hp)
