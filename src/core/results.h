@@ -106,8 +106,8 @@ typedef struct {
                                   fallback, thrust's allocation per call), "" when nothing */
     /* the roofline (src/core/roofline.h): analytic, every row */
     double intensity;          /* flops / bytes: FLOP per byte of the minimum traffic; < 0 n/a */
-    char bound[24];            /* the limiting roof and the % of its ceiling reached: "memory 82%",
-                                  "tensor 71%", "fp32 40%"; "" n/a (untimed, or a ceiling unknown) */
+    char bound[24];            /* the limiting roof and the % of its ceiling reached: "memory N%",
+                                  "tensor N%", "fp32 N%"; "" n/a (untimed, or a ceiling unknown) */
     double bound_pct;          /* that %, < 0 n/a */
     /* --metrics (src/gpu/metrics_cupti.h): one untimed launch under CUPTI;
      * each < 0 when not measured (metrics_note then says why) */

@@ -35,7 +35,7 @@ double roofline_intensity(double flops, double bytes);
  * `compute_name` ("fp32", "tensor"; <= 0: none known) and a memory ceiling of
  * `mem_gbps`: with flops and bytes, the lower of compute_tflops and
  * intensity x mem_gbps; with bytes alone (an op that counts no FLOPs) the
- * memory roof. Writes "memory 82%" (the % rounded to a whole number) into
+ * memory roof. Writes "memory N%" (N the % rounded to a whole number) into
  * buf and returns the % (achieved rate / that ceiling x 100); returns -1 and
  * writes "" when a ceiling it needs is unknown or the inputs are not
  * positive. */
