@@ -14,10 +14,11 @@
  * Never a wrong number: where counters are not permitted (a driver that
  * restricts them to admin users, a virtualised GPU), where the device or
  * CUPTI does not support them, or where a range was dropped, nothing is
- * filled and the note says why. COMPARE_METRICS_FAKE=denied makes the
- * profiler's enable report CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, and
- * COMPARE_METRICS_FAKE=absent makes libcupti not found, so the tests can
- * check that path on any machine. */
+ * filled and the note says why. COMPARE_METRICS_FAKE=denied answers every
+ * measurement as CUPTI does where counters are kept to admins
+ * (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES from cuptiRangeProfilerEnable), before
+ * any CUPTI call, and COMPARE_METRICS_FAKE=absent makes libcupti not found,
+ * so the tests check those paths alike on any machine. */
 #ifndef COMPARE_METRICS_CUPTI_H
 #define COMPARE_METRICS_CUPTI_H
 
