@@ -1,6 +1,6 @@
 /* tests/test_gpu_metrics.c: `compare --metrics` end to end on the GPU.
- *  - no counter rights (COMPARE_METRICS_FAKE=denied: CUPTI's enable answers
- *    CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): every row ok and timed, every
+ *  - no counter rights (COMPARE_METRICS_FAKE=denied: the answer CUPTI gives
+ *    where counters are kept to admins, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): every row ok and timed, every
  *    measured column empty, metrics_note naming the error, the analytic
  *    intensity and bound filled, no hint; the table says why once;
  *  - no CUPTI (COMPARE_METRICS_FAKE=absent): the same, with that reason;
