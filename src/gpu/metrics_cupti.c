@@ -12,13 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics_cupti_lib.h" /* METRICS_HAVE_CUPTI where CUPTI's headers are */
 #include "status.h"
-
-#if defined(__has_include)
-#if __has_include(<cupti_range_profiler.h>) && __has_include(<cupti_target.h>)
-#define METRICS_HAVE_CUPTI 1
-#endif
-#endif
 
 /* The metrics, by index (metrics_table below names them). */
 enum { MX_DRAM_READ, MX_DRAM_WRITE, MX_L2, MX_FFMA, MX_FADD, MX_FMUL, MX_TENSOR, MX_GMMA, MX_OCC, MX_SMTP, MX_CONF,
@@ -78,15 +73,8 @@ void metrics_cupti_close(metrics_cupti *m) { free(m); }
 
 #else
 
-#include <dlfcn.h>
-
-#include <cuda.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
-
-#include "metrics_cupti_host.h"
+static pthread_mutex_t metrics_lock = PTHREAD_MUTEX_INITIALIZER;
+static const metrics_fns *metrics_lib; /* CUPTI's entry points, once loaded */
 
 /* The metrics in one table: name, and 1 for the ones CUPTI collects by
  * patching the kernel's SASS (a config without them is the fallback). */
@@ -102,161 +90,6 @@ static const struct {
     [MX_OCC] = {METRICS_OCCUPANCY, 0, 0},           [MX_SMTP] = {METRICS_SM_THROUGHPUT, 0, 0},
     [MX_CONF] = {METRICS_SMEM_CONFLICTS, 0, 0},     [MX_WAVE] = {METRICS_SMEM_WAVEFRONTS, 0, 0},
 };
-
-// ---------------------------------------------------------------------------
-// the library, loaded once per process
-
-typedef struct {
-    CUptiResult (*get_result_string)(CUptiResult, const char **);
-    CUptiResult (*profiler_initialize)(CUpti_Profiler_Initialize_Params *);
-    CUptiResult (*profiler_deinitialize)(CUpti_Profiler_DeInitialize_Params *);
-    CUptiResult (*device_supported)(CUpti_Profiler_DeviceSupported_Params *);
-    CUptiResult (*chip_name)(CUpti_Device_GetChipName_Params *);
-    CUptiResult (*counter_availability)(CUpti_Profiler_GetCounterAvailability_Params *);
-    CUptiResult (*host_initialize)(metrics_host_init_params *);
-    CUptiResult (*host_deinitialize)(metrics_host_deinit_params *);
-    CUptiResult (*host_properties)(metrics_host_properties_params *);
-    CUptiResult (*host_add_metrics)(metrics_host_add_params *);
-    CUptiResult (*host_config_size)(metrics_host_config_size_params *);
-    CUptiResult (*host_config)(metrics_host_config_params *);
-    CUptiResult (*host_passes)(metrics_host_passes_params *);
-    CUptiResult (*host_evaluate)(metrics_host_evaluate_params *);
-    CUptiResult (*rp_enable)(CUpti_RangeProfiler_Enable_Params *);
-    CUptiResult (*rp_disable)(CUpti_RangeProfiler_Disable_Params *);
-    CUptiResult (*rp_data_size)(CUpti_RangeProfiler_GetCounterDataSize_Params *);
-    CUptiResult (*rp_data_init)(CUpti_RangeProfiler_CounterDataImage_Initialize_Params *);
-    CUptiResult (*rp_set_config)(CUpti_RangeProfiler_SetConfig_Params *);
-    CUptiResult (*rp_start)(CUpti_RangeProfiler_Start_Params *);
-    CUptiResult (*rp_stop)(CUpti_RangeProfiler_Stop_Params *);
-    CUptiResult (*rp_push)(CUpti_RangeProfiler_PushRange_Params *);
-    CUptiResult (*rp_pop)(CUpti_RangeProfiler_PopRange_Params *);
-    CUptiResult (*rp_decode)(CUpti_RangeProfiler_DecodeData_Params *);
-    CUptiResult (*rp_data_info)(CUpti_RangeProfiler_GetCounterDataInfo_Params *);
-    CUresult (*cu_ctx_get_current)(CUcontext *);
-    CUresult (*cu_device_get)(CUdevice *, int);
-} metrics_fns;
-
-static pthread_once_t metrics_lib_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t metrics_lock = PTHREAD_MUTEX_INITIALIZER;
-static metrics_fns metrics_lib;
-static int metrics_lib_ok;
-static char metrics_lib_why[192];
-
-/* dlsym of `name` into *slot (a function pointer's storage): 0 or -1 with the reason. */
-static int metrics_sym(void *h, const char *lib, const char *name, void *slot, size_t slot_bytes)
-{
-    void *p = dlsym(h, name);
-    if (!p) {
-        snprintf(metrics_lib_why, sizeof metrics_lib_why, "not measured: %s lacks %s (a CUPTI older than CUDA 12.6?)",
-                 lib, name);
-        return -1;
-    }
-    memcpy(slot, &p, slot_bytes); /* POSIX: dlsym's function address as a function pointer */
-    return 0;
-}
-
-#define METRICS_SYM(h, lib, field, name) metrics_sym(h, lib, name, &metrics_lib.field, sizeof metrics_lib.field)
-
-static void metrics_lib_load(void)
-{
-    const char *fake = getenv("COMPARE_METRICS_FAKE");
-    const char *env = getenv("COMPARE_CUPTI_LIB");
-    const char *names[] = {env && *env ? env : "libcupti.so.13", "libcupti.so", "libcupti.so.12"};
-    const char *lib = NULL;
-    void *h = NULL, *cuda = NULL;
-    if (fake && strcmp(fake, "absent") == 0) {
-        snprintf(metrics_lib_why, sizeof metrics_lib_why,
-                 "not measured: CUPTI not found (COMPARE_METRICS_FAKE=absent stands for a machine without libcupti)");
-        return;
-    }
-    for (size_t i = 0; i < (env && *env ? 1u : sizeof names / sizeof names[0]) && !h; i++) {
-        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        lib = names[i];
-    }
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(metrics_lib_why, sizeof metrics_lib_why, "not measured: CUPTI not found (dlopen %s: %.100s)", lib,
-                 e ? e : "failed");
-        return;
-    }
-    cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL); /* loaded already by the runtime: a reference */
-    if (!cuda) {
-        snprintf(metrics_lib_why, sizeof metrics_lib_why, "not measured: the CUDA driver (libcuda.so.1) cannot be opened");
-        return;
-    }
-    if (METRICS_SYM(h, lib, get_result_string, "cuptiGetResultString") ||
-        METRICS_SYM(h, lib, profiler_initialize, "cuptiProfilerInitialize") ||
-        METRICS_SYM(h, lib, profiler_deinitialize, "cuptiProfilerDeInitialize") ||
-        METRICS_SYM(h, lib, device_supported, "cuptiProfilerDeviceSupported") ||
-        METRICS_SYM(h, lib, chip_name, "cuptiDeviceGetChipName") ||
-        METRICS_SYM(h, lib, counter_availability, "cuptiProfilerGetCounterAvailability") ||
-        METRICS_SYM(h, lib, host_initialize, "cuptiProfilerHostInitialize") ||
-        METRICS_SYM(h, lib, host_deinitialize, "cuptiProfilerHostDeinitialize") ||
-        METRICS_SYM(h, lib, host_properties, "cuptiProfilerHostGetMetricProperties") ||
-        METRICS_SYM(h, lib, host_add_metrics, "cuptiProfilerHostConfigAddMetrics") ||
-        METRICS_SYM(h, lib, host_config_size, "cuptiProfilerHostGetConfigImageSize") ||
-        METRICS_SYM(h, lib, host_config, "cuptiProfilerHostGetConfigImage") ||
-        METRICS_SYM(h, lib, host_passes, "cuptiProfilerHostGetNumOfPasses") ||
-        METRICS_SYM(h, lib, host_evaluate, "cuptiProfilerHostEvaluateToGpuValues") ||
-        METRICS_SYM(h, lib, rp_enable, "cuptiRangeProfilerEnable") ||
-        METRICS_SYM(h, lib, rp_disable, "cuptiRangeProfilerDisable") ||
-        METRICS_SYM(h, lib, rp_data_size, "cuptiRangeProfilerGetCounterDataSize") ||
-        METRICS_SYM(h, lib, rp_data_init, "cuptiRangeProfilerCounterDataImageInitialize") ||
-        METRICS_SYM(h, lib, rp_set_config, "cuptiRangeProfilerSetConfig") ||
-        METRICS_SYM(h, lib, rp_start, "cuptiRangeProfilerStart") ||
-        METRICS_SYM(h, lib, rp_stop, "cuptiRangeProfilerStop") ||
-        METRICS_SYM(h, lib, rp_push, "cuptiRangeProfilerPushRange") ||
-        METRICS_SYM(h, lib, rp_pop, "cuptiRangeProfilerPopRange") ||
-        METRICS_SYM(h, lib, rp_decode, "cuptiRangeProfilerDecodeData") ||
-        METRICS_SYM(h, lib, rp_data_info, "cuptiRangeProfilerGetCounterDataInfo") ||
-        METRICS_SYM(cuda, "libcuda.so.1", cu_ctx_get_current, "cuCtxGetCurrent") ||
-        METRICS_SYM(cuda, "libcuda.so.1", cu_device_get, "cuDeviceGet"))
-        return;
-    metrics_lib_ok = 1;
-}
-
-// ---------------------------------------------------------------------------
-// results: a CUPTI status in words, and which ones mean "never on this machine"
-
-static const char *metrics_result_name(CUptiResult r)
-{
-    switch ((int)r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: return "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES: return "CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES";
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED";
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED: return "CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED";
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED";
-    case CUPTI_ERROR_NOT_SUPPORTED: return "CUPTI_ERROR_NOT_SUPPORTED";
-    default: break;
-    }
-    const char *s = NULL;
-    if (metrics_lib.get_result_string && metrics_lib.get_result_string(r, &s) == CUPTI_SUCCESS && s) return s;
-    return "CUPTI error";
-}
-
-/* 1 when r says counters will never work here (no retry, every row told so) */
-static int metrics_result_final(CUptiResult r)
-{
-    switch ((int)r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return 1;
-    default: return 0; /* CUPTI_ERROR_NOT_SUPPORTED too: a config without the SASS metrics may still work */
-    }
-}
-
-/* The note for a failed CUPTI call. */
-static void metrics_reason(char *note, size_t len, CUptiResult r, const char *call)
-{
-    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-        snprintf(note, len, "counters not permitted: %s from %s (the driver gives GPU counters to admin users only: "
-                            "NVreg_RestrictProfilingToAdminUsers)",
-                 metrics_result_name(r), call);
-    else
-        snprintf(note, len, "not measured: %s from %s", metrics_result_name(r), call);
-}
 
 // ---------------------------------------------------------------------------
 // the session
@@ -296,7 +129,7 @@ static void metrics_config_free(metrics_config *c)
 {
     if (c->host) {
         metrics_host_deinit_params p = {METRICS_HOST_SIZE(metrics_host_deinit_params, host_object), NULL, c->host};
-        (void)metrics_lib.host_deinitialize(&p);
+        (void)metrics_lib->host_deinitialize(&p);
     }
     free(c->image);
     memset(c, 0, sizeof *c);
@@ -311,7 +144,7 @@ static CUptiResult metrics_host_new(const char *chip, const uint8_t *avail, metr
     p.profiler_type = METRICS_HOST_RANGE_PROFILER;
     p.chip_name = chip;
     p.counter_availability_image = avail;
-    CUptiResult r = metrics_lib.host_initialize(&p);
+    CUptiResult r = metrics_lib->host_initialize(&p);
     *out = r == CUPTI_SUCCESS ? p.host_object : NULL;
     return r;
 }
@@ -333,22 +166,22 @@ static CUptiResult metrics_config_make(metrics_config *c, const char *chip, cons
     metrics_host_add_params add = {METRICS_HOST_SIZE(metrics_host_add_params, num_metrics), NULL, c->host, c->names,
                                    (size_t)n};
     *call = "cuptiProfilerHostConfigAddMetrics";
-    if ((r = metrics_lib.host_add_metrics(&add)) != CUPTI_SUCCESS) return r;
+    if ((r = metrics_lib->host_add_metrics(&add)) != CUPTI_SUCCESS) return r;
     metrics_host_config_size_params sz = {METRICS_HOST_SIZE(metrics_host_config_size_params, config_image_size), NULL,
                                           c->host, 0};
     *call = "cuptiProfilerHostGetConfigImageSize";
-    if ((r = metrics_lib.host_config_size(&sz)) != CUPTI_SUCCESS) return r;
+    if ((r = metrics_lib->host_config_size(&sz)) != CUPTI_SUCCESS) return r;
     c->image = calloc(sz.config_image_size ? sz.config_image_size : 1, 1);
     c->image_size = sz.config_image_size;
     if (!c->image) return CUPTI_ERROR_OUT_OF_MEMORY;
     metrics_host_config_params img = {METRICS_HOST_SIZE(metrics_host_config_params, config_image), NULL, c->host,
                                       c->image_size, c->image};
     *call = "cuptiProfilerHostGetConfigImage";
-    if ((r = metrics_lib.host_config(&img)) != CUPTI_SUCCESS) return r;
+    if ((r = metrics_lib->host_config(&img)) != CUPTI_SUCCESS) return r;
     metrics_host_passes_params np = {METRICS_HOST_SIZE(metrics_host_passes_params, num_passes), NULL, c->image_size,
                                      c->image, 0};
     *call = "cuptiProfilerHostGetNumOfPasses";
-    if ((r = metrics_lib.host_passes(&np)) != CUPTI_SUCCESS) return r;
+    if ((r = metrics_lib->host_passes(&np)) != CUPTI_SUCCESS) return r;
     c->passes = np.num_passes;
     return CUPTI_SUCCESS;
 }
@@ -368,15 +201,15 @@ static int metrics_check_device(metrics_cupti *m)
     char why[192];
     memset(&p, 0, sizeof p);
     p.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
-    if (metrics_lib.cu_device_get(&dev, m->ordinal) != CUDA_SUCCESS) {
+    if (metrics_lib->cu_device_get(&dev, m->ordinal) != CUDA_SUCCESS) {
         metrics_give_up(m, "not measured: cuDeviceGet failed");
         return -1;
     }
     p.cuDevice = dev;
     p.api = CUPTI_PROFILER_RANGE_PROFILING;
-    CUptiResult r = metrics_lib.device_supported(&p);
+    CUptiResult r = metrics_lib->device_supported(&p);
     if (r != CUPTI_SUCCESS) {
-        metrics_reason(why, sizeof why, r, "cuptiProfilerDeviceSupported");
+        metrics_cupti_reason(why, sizeof why, r, "cuptiProfilerDeviceSupported");
         metrics_give_up(m, why);
         return -1;
     }
@@ -415,8 +248,8 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
     memset(&cn, 0, sizeof cn);
     cn.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
     cn.deviceIndex = (size_t)m->ordinal;
-    if ((r = metrics_lib.chip_name(&cn)) != CUPTI_SUCCESS || !cn.pChipName) {
-        metrics_reason(why, sizeof why, r, "cuptiDeviceGetChipName");
+    if ((r = metrics_lib->chip_name(&cn)) != CUPTI_SUCCESS || !cn.pChipName) {
+        metrics_cupti_reason(why, sizeof why, r, "cuptiDeviceGetChipName");
         metrics_give_up(m, why);
         return -1;
     }
@@ -424,21 +257,21 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
     memset(&ca, 0, sizeof ca);
     ca.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
     ca.ctx = ctx;
-    if ((r = metrics_lib.counter_availability(&ca)) == CUPTI_SUCCESS) {
+    if ((r = metrics_lib->counter_availability(&ca)) == CUPTI_SUCCESS) {
         m->avail = calloc(ca.counterAvailabilityImageSize ? ca.counterAvailabilityImageSize : 1, 1);
         ca.pCounterAvailabilityImage = m->avail;
         if (!m->avail) r = CUPTI_ERROR_OUT_OF_MEMORY;
-        else r = metrics_lib.counter_availability(&ca);
+        else r = metrics_lib->counter_availability(&ca);
     }
     if (r != CUPTI_SUCCESS) {
-        metrics_reason(why, sizeof why, r, "cuptiProfilerGetCounterAvailability");
+        metrics_cupti_reason(why, sizeof why, r, "cuptiProfilerGetCounterAvailability");
         metrics_give_up(m, why);
         return -1;
     }
     /* which metrics this chip has: asked of a host object, one by one */
     metrics_host_object *probe = NULL;
     if ((r = metrics_host_new(cn.pChipName, m->avail, &probe)) != CUPTI_SUCCESS) {
-        metrics_reason(why, sizeof why, r, "cuptiProfilerHostInitialize");
+        metrics_cupti_reason(why, sizeof why, r, "cuptiProfilerHostInitialize");
         metrics_give_up(m, why);
         return -1;
     }
@@ -449,7 +282,7 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
         pp.struct_size = METRICS_HOST_SIZE(metrics_host_properties_params, metric_type);
         pp.host_object = probe;
         pp.metric_name = metrics_table[i].name;
-        if (metrics_lib.host_properties(&pp) != CUPTI_SUCCESS) {
+        if (metrics_lib->host_properties(&pp) != CUPTI_SUCCESS) {
             if (!metrics_table[i].optional) metrics_list_add(m->lacks, sizeof m->lacks, metrics_table[i].name);
             continue;
         }
@@ -457,7 +290,7 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
         if (!metrics_table[i].sass) hw[nhw++] = i;
     }
     metrics_host_deinit_params dp = {METRICS_HOST_SIZE(metrics_host_deinit_params, host_object), NULL, probe};
-    (void)metrics_lib.host_deinitialize(&dp);
+    (void)metrics_lib->host_deinitialize(&dp);
     if (nhw == 0) {
         metrics_give_up(m, "not measured: CUPTI knows none of the metrics on this chip");
         return -1;
@@ -468,13 +301,13 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
         if ((r = metrics_config_make(&m->cfg[0], cn.pChipName, m->avail, all, nall, &call)) == CUPTI_SUCCESS)
             m->ncfg = 1;
         else {
-            snprintf(m->sass_why, sizeof m->sass_why, "%s from %s", metrics_result_name(r), call);
+            snprintf(m->sass_why, sizeof m->sass_why, "%s from %s", metrics_cupti_result_name(r), call);
             metrics_config_free(&m->cfg[0]);
         }
     }
     if ((r = metrics_config_make(&m->cfg[m->ncfg], cn.pChipName, m->avail, hw, nhw, &call)) != CUPTI_SUCCESS) {
         metrics_config_free(&m->cfg[m->ncfg]);
-        metrics_reason(why, sizeof why, r, call);
+        metrics_cupti_reason(why, sizeof why, r, call);
         metrics_give_up(m, why);
         return -1;
     }
@@ -498,7 +331,7 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     memset(&en, 0, sizeof en);
     en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
     en.ctx = ctx;
-    if ((r = metrics_lib.rp_enable(&en)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->rp_enable(&en)) != CUPTI_SUCCESS) goto fail;
     CUpti_RangeProfiler_GetCounterDataSize_Params ds;
     memset(&ds, 0, sizeof ds);
     ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
@@ -508,7 +341,7 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     ds.maxNumOfRanges = 1;
     ds.maxNumRangeTreeNodes = 1;
     call = "cuptiRangeProfilerGetCounterDataSize";
-    if ((r = metrics_lib.rp_data_size(&ds)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->rp_data_size(&ds)) != CUPTI_SUCCESS) goto fail;
     data_size = ds.counterDataSize;
     data = calloc(data_size ? data_size : 1, 1);
     if (!data) {
@@ -522,7 +355,7 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     di.counterDataSize = data_size;
     di.pCounterData = data;
     call = "cuptiRangeProfilerCounterDataImageInitialize";
-    if ((r = metrics_lib.rp_data_init(&di)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->rp_data_init(&di)) != CUPTI_SUCCESS) goto fail;
     CUpti_RangeProfiler_SetConfig_Params sc;
     memset(&sc, 0, sizeof sc);
     sc.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
@@ -539,7 +372,7 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
     call = "cuptiRangeProfilerSetConfig";
-    if ((r = metrics_lib.rp_set_config(&sc)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->rp_set_config(&sc)) != CUPTI_SUCCESS) goto fail;
     /* the passes: reset (outside the range), then the call inside it */
     for (int all = 0; !all;) {
         if (out->passes >= 256) {
@@ -554,24 +387,24 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
         CUpti_RangeProfiler_Start_Params st = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE, NULL,
                                                en.pRangeProfilerObject};
         call = "cuptiRangeProfilerStart";
-        if ((r = metrics_lib.rp_start(&st)) != CUPTI_SUCCESS) goto fail;
+        if ((r = metrics_lib->rp_start(&st)) != CUPTI_SUCCESS) goto fail;
         started = 1;
         CUpti_RangeProfiler_PushRange_Params pu = {CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE, NULL,
                                                    en.pRangeProfilerObject, "compare"};
         call = "cuptiRangeProfilerPushRange";
-        if ((r = metrics_lib.rp_push(&pu)) != CUPTI_SUCCESS) goto fail;
+        if ((r = metrics_lib->rp_push(&pu)) != CUPTI_SUCCESS) goto fail;
         pushed = 1;
         const int wst = w->run(w->ctx);
         CUpti_RangeProfiler_PopRange_Params po = {CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE, NULL,
                                                   en.pRangeProfilerObject};
         call = "cuptiRangeProfilerPopRange";
-        r = metrics_lib.rp_pop(&po);
+        r = metrics_lib->rp_pop(&po);
         pushed = 0;
         CUpti_RangeProfiler_Stop_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
         sp.pRangeProfilerObject = en.pRangeProfilerObject;
-        CUptiResult rs = metrics_lib.rp_stop(&sp);
+        CUptiResult rs = metrics_lib->rp_stop(&sp);
         started = 0;
         out->passes++;
         if (wst != 0) {
@@ -589,14 +422,14 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     dd.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
     dd.pRangeProfilerObject = en.pRangeProfilerObject;
     call = "cuptiRangeProfilerDecodeData";
-    if ((r = metrics_lib.rp_decode(&dd)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->rp_decode(&dd)) != CUPTI_SUCCESS) goto fail;
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi;
     memset(&gi, 0, sizeof gi);
     gi.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
     gi.pCounterDataImage = data;
     gi.counterDataImageSize = data_size;
     call = "cuptiRangeProfilerGetCounterDataInfo";
-    if ((r = metrics_lib.rp_data_info(&gi)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->rp_data_info(&gi)) != CUPTI_SUCCESS) goto fail;
     if (dd.numOfRangeDropped != 0 || gi.numTotalRanges != 1) {
         snprintf(note, note_len, "not measured: CUPTI kept %zu ranges of 1 (%zu dropped)", gi.numTotalRanges,
                  dd.numOfRangeDropped);
@@ -612,30 +445,30 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
                                        (size_t)c->n,
                                        vals};
     call = "cuptiProfilerHostEvaluateToGpuValues";
-    if ((r = metrics_lib.host_evaluate(&ev)) != CUPTI_SUCCESS) goto fail;
+    if ((r = metrics_lib->host_evaluate(&ev)) != CUPTI_SUCCESS) goto fail;
     metrics_fill(out, c->idx, vals, c->n);
     rc = 0;
     goto out;
 fail:
-    metrics_reason(note, note_len, r, call);
-    *final = metrics_result_final(r);
+    metrics_cupti_reason(note, note_len, r, call);
+    *final = metrics_cupti_result_final(r);
 out:
     if (en.pRangeProfilerObject) {
         if (pushed) {
             CUpti_RangeProfiler_PopRange_Params po = {CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE, NULL,
                                                       en.pRangeProfilerObject};
-            (void)metrics_lib.rp_pop(&po);
+            (void)metrics_lib->rp_pop(&po);
         }
         if (started) {
             CUpti_RangeProfiler_Stop_Params sp;
             memset(&sp, 0, sizeof sp);
             sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
             sp.pRangeProfilerObject = en.pRangeProfilerObject;
-            (void)metrics_lib.rp_stop(&sp);
+            (void)metrics_lib->rp_stop(&sp);
         }
         CUpti_RangeProfiler_Disable_Params dis = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE, NULL,
                                                   en.pRangeProfilerObject};
-        (void)metrics_lib.rp_disable(&dis);
+        (void)metrics_lib->rp_disable(&dis);
     }
     free(data);
     return rc;
@@ -663,29 +496,25 @@ static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metri
     if (fake && strcmp(fake, "denied") == 0) {
         /* the test hook: what CUPTI answers where the driver keeps counters
          * to admins, given before any CUPTI call so every machine answers alike */
-        metrics_reason(note, note_len, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "cuptiRangeProfilerEnable");
+        metrics_cupti_reason(note, note_len, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "cuptiRangeProfilerEnable");
         metrics_give_up(m, note);
         return -1;
     }
-    pthread_once(&metrics_lib_once, metrics_lib_load);
-    if (!metrics_lib_ok) {
-        snprintf(note, note_len, "%s", metrics_lib_why);
-        return -1;
-    }
+    if (!(metrics_lib = metrics_cupti_lib(note, note_len))) return -1;
     if (m->state < 0) {
         snprintf(note, note_len, "%s", m->why);
         return -1;
     }
-    if (metrics_lib.cu_ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx) {
+    if (metrics_lib->cu_ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx) {
         snprintf(note, note_len, "not measured: no current CUDA context");
         return -1;
     }
     /* the profiler is up only while measuring: the timed samples run without its hooks */
     CUpti_Profiler_Initialize_Params ip = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE, NULL};
-    CUptiResult r = metrics_lib.profiler_initialize(&ip);
+    CUptiResult r = metrics_lib->profiler_initialize(&ip);
     if (r != CUPTI_SUCCESS) {
-        metrics_reason(note, note_len, r, "cuptiProfilerInitialize");
-        if (metrics_result_final(r)) metrics_give_up(m, note);
+        metrics_cupti_reason(note, note_len, r, "cuptiProfilerInitialize");
+        if (metrics_cupti_result_final(r)) metrics_give_up(m, note);
         return -1;
     }
     if (m->state == 0 && metrics_setup(m, ctx) != 0) {
@@ -710,7 +539,7 @@ static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metri
         }
     }
     CUpti_Profiler_DeInitialize_Params dp = {CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, NULL};
-    (void)metrics_lib.profiler_deinitialize(&dp);
+    (void)metrics_lib->profiler_deinitialize(&dp);
     return rc;
 }
 
