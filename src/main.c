@@ -266,6 +266,7 @@ static int main_run(int argc, char **argv)
     info.seed = o.seed;
     info.l2_flush = o.flush;
     info.interleave = o.interleave;
+    info.metrics = o.metrics;
     info.rank = -1;
     main_hostname(info.hostname, sizeof info.hostname);
 

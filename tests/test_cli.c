@@ -218,6 +218,10 @@ static void test_parse_direct(void)
     CHECK(o.interleave == 0, "--profile left interleaved timing on");
     PARSE_OK(&o, "--discard-throttled");
     CHECK(o.interleave == 0, "--discard-throttled left interleaved timing on");
+    CHECK(o.metrics == 0, "--metrics is on by default");
+    PARSE_OK(&o, "--metrics");
+    CHECK(o.metrics == 1 && o.interleave == 1, "--metrics: %d, interleave %d (it keeps the timing order)", o.metrics,
+          o.interleave);
     PARSE_OK(&o, "--format=md", "--seed=18446744073709551615", "--max-time=0", "--noise=0", "--device=1023");
     CHECK(o.format == CLI_FORMAT_MD && o.seed == 18446744073709551615ULL && o.max_time_s == 0.0 &&
               o.noise_pct == 0.0 && o.device == 1023,
@@ -503,6 +507,10 @@ static const bad_row bad_rows[] = {
     {FUNC, "--interleave conflicts with --profile", {"--interleave", "--profile"}},
     {FUNC, "--interleave takes no value", {"--interleave=1"}},
     {FUNC, "--interleave and --sequential conflict", {"--interleave", "--sequential"}},
+    {BIN, "--metrics conflicts with --profile", {"--metrics", "--profile"}},
+    {FUNC, "--metrics conflicts with --check-only", {"--check-only", "--metrics"}},
+    {FUNC, "--metrics conflicts with --soak", {"--metrics", "--soak", "5"}},
+    {FUNC, "--metrics takes no value", {"--metrics=1"}},
     {FUNC, "--sequential takes no value", {"--sequential=1"}},
     {BIN, "--format 'xml' is unknown (expected table, md or json)", {"--format", "xml"}},
     {FUNC, "--format 'TABLE'", {"--format", "TABLE"}},
@@ -810,7 +818,7 @@ static void test_good(void)
                                        "--max-reps", "--max-time", "--noise", "--seed", "--no-flush", "--device",
                                        "--csv", "--format", "--check-only", "--soak", "--quiet", "--version", "--help",
                                        "--plugin", "--profile", "--parallel-devices", "--fleet-threshold",
-                                       "--fleet-serial", "--fleet-timeout", "--candidates"};
+                                       "--fleet-serial", "--fleet-timeout", "--candidates", "--metrics"};
     /* op, variant, kind, math: whole columns, so "cub" is not found inside "cublas_fp32" */
     static const char *const listed[][4] = {
         {"sgemm", "naive", "hand", "fp32"},         {"sgemm", "tiled16", "hand", "fp32"},

@@ -129,7 +129,10 @@ static const char *const design_columns[] = {
     "flops", "bytes", "peak_fp32_tflops", "peak_mem_gbps", "kernel", "kernel_note", "source", "sm_clock_mhz",
     "sm_clock_min_mhz", "mem_clock_mhz", "temp_c", "power_w", "throttle", "hostname", "rank", "device_index",
     "device_uuid", "pci_bus_id", "dist", "interleave", "timing", "message", "note", "peak_math", "peak_tflops",
-    "shape"};
+    "shape",
+    /* issue 40: the roofline and --metrics */
+    "intensity", "bound", "dram_read_bytes", "dram_write_bytes", "l2_bytes", "flops_measured", "occupancy_pct",
+    "sm_throughput_pct", "intensity_measured", "metrics_note", "hint"};
 #define NCOLS ((int)(sizeof design_columns / sizeof design_columns[0]))
 
 static void test_header(void)
@@ -189,6 +192,17 @@ static void make_hand_row(result_row *r)
     snprintf(r->throttle, sizeof r->throttle, "sw_power_cap|hw_thermal");
     snprintf(r->timing, sizeof r->timing, "gated");
     r->interleaved = 1;
+    /* the roofline columns, and counters as --metrics fills them */
+    r->intensity = r->flops / r->bytes;
+    snprintf(r->bound, sizeof r->bound, "fp32 6%%");
+    r->dram_read_bytes = 41943040;
+    r->dram_write_bytes = 16777216;
+    r->l2_bytes = 1073741824;
+    r->flops_measured = 17179869184.0;
+    r->occupancy_pct = 12.5;
+    r->sm_throughput_pct = 43.75;
+    r->intensity_measured = 17179869184.0 / (41943040.0 + 16777216.0);
+    snprintf(r->hint, sizeof r->hint, "low occupancy: 12%% (sm__warps_active.avg.pct_of_peak_sustained_active); x");
 }
 
 static void test_rows(void)
@@ -235,6 +249,7 @@ static void test_rows(void)
     red.flops = -1;
     red.bytes = 4.0 * (1 << 26);
     red.interleaved = 1;
+    snprintf(red.metrics_note, sizeof red.metrics_note, "counters not permitted, \"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\"");
 
     snprintf(path, sizeof path, "%s/rows.csv", tmp_dir);
     CHECK(csv_open(&w, path, err, sizeof err) == 0, "csv_open: %s", err);
@@ -378,6 +393,25 @@ static void test_rows(void)
     CELL(4, "best_library", "cub");
     CELL(4, "pct_of_best_library", "75.5");
     CELL(4, "pct_of_peak", "12.5");
+    /* the roofline and --metrics columns */
+    CELL(1, "intensity", "341.333333"); /* 2^34 / (3 x 2^24 bytes) */
+    CELL(1, "bound", "fp32 6%");
+    CELL(1, "dram_read_bytes", "41943040");
+    CELL(1, "dram_write_bytes", "16777216");
+    CELL(1, "l2_bytes", "1073741824");
+    CELL(1, "flops_measured", "17179869184");
+    CELL(1, "occupancy_pct", "12.5");
+    CELL(1, "sm_throughput_pct", "43.75");
+    CELL(1, "intensity_measured", "292.571429");
+    CELL(1, "metrics_note", "");
+    CELL(1, "hint", "low occupancy: 12% (sm__warps_active.avg.pct_of_peak_sustained_active); x");
+    CELL(4, "intensity", ""); /* no FLOPs counted */
+    CELL(4, "bound", "");
+    CELL(4, "dram_read_bytes", ""); /* not measured: empty, the reason beside */
+    CELL(4, "occupancy_pct", "");
+    CELL(4, "intensity_measured", "");
+    CELL(4, "metrics_note", "counters not permitted, \"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\"");
+    CELL(4, "hint", "");
     CELL(4, "flops", "");
     CELL(4, "bytes", "268435456");
 #undef CELL

@@ -904,6 +904,64 @@ static void test_notes(void)
     free(t);
 }
 
+/* --metrics: the table's bound column (only then), each row's counters in a
+ * line, the reason of rows without counters once, and the hints; without
+ * --metrics none of it (the CSV has the columns always). */
+static void test_metrics_table(void)
+{
+    result_row mr[3];
+    run_info mi;
+    char line[512], *t;
+    test_h200_run_info(&mi, "NVIDIA H200");
+    for (int i = 0; i < 3; i++) {
+        results_row_clear(&mr[i]);
+        mr[i].op = "reduce";
+        mr[i].math = "fp32";
+        mr[i].source = "builtin";
+        mr[i].rate = red[0].rate;
+        mr[i].peak = red[0].peak;
+        snprintf(mr[i].case_label, sizeof mr[i].case_label, "reduce elems=2^26");
+        mr[i].elems = 1 << 26;
+        mr[i].flops = 1 << 26;
+        mr[i].bytes = 4.0 * (1 << 26);
+        mr[i].status = STATUS_OK;
+        timed(&mr[i], s_fp32, 5);
+    }
+    mr[0].variant = "cub";
+    mr[0].library = 1;
+    snprintf(mr[0].bound, sizeof mr[0].bound, "memory 93%%");
+    mr[0].dram_read_bytes = 268435456;
+    mr[0].dram_write_bytes = 1048576;
+    mr[0].l2_bytes = 270532608;
+    mr[0].occupancy_pct = 88;
+    mr[0].sm_throughput_pct = 21;
+    mr[1].variant = "interleaved";
+    mr[1].ref_library = "cub";
+    snprintf(mr[1].bound, sizeof mr[1].bound, "memory 20%%");
+    mr[1].dram_read_bytes = 3.0 * 268435456;
+    mr[1].dram_write_bytes = 0;
+    snprintf(mr[1].hint, sizeof mr[1].hint, "DRAM traffic 3.0x the minimum bytes (dram__bytes_read.sum + dram__bytes_write.sum)");
+    mr[2].variant = "shuffle";
+    mr[2].ref_library = "cub";
+    snprintf(mr[2].metrics_note, sizeof mr[2].metrics_note, "counters not permitted: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+    mi.metrics = 1;
+    t = render_case(&mi, mr, 3);
+    CHECK(strstr(line_starting(t, "variant ", line, sizeof line), "bound") != NULL, "no bound column: [%s]", line);
+    CHECK(strstr(line_starting(t, "cub ", line, sizeof line), "memory 93%") != NULL, "cub's bound: [%s]", line);
+    CHECK(strstr(line_starting(t, "shuffle ", line, sizeof line), " -  ") != NULL, "shuffle has no bound: [%s]", line);
+    CHECK(strstr(line_starting(t, "  cub: DRAM ", line, sizeof line), "268.4 MB read, 1.0 MB written (1.00x the minimum)") &&
+              strstr(line, "occupancy 88%, SM throughput 21%"),
+          "cub's counters: [%s]", line);
+    CHECK(test_contains(t, "  ? interleaved: DRAM traffic 3.0x"), "the hint line:\n%s", t);
+    CHECK(test_count(t, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") == 1, "the reason once:\n%s", t);
+    free(t);
+    mi.metrics = 0;
+    t = render_case(&mi, mr, 3);
+    CHECK(!test_contains(t, "bound") && !test_contains(t, "DRAM") && !test_contains(t, "? interleaved"),
+          "without --metrics the table shows none of it:\n%s", t);
+    free(t);
+}
+
 int main(void)
 {
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_report.XXXXXX");
@@ -917,6 +975,7 @@ int main(void)
     test_notes();
     test_markdown();
     test_json();
+    test_metrics_table();
     rmdir(tmp_dir);
     return test_finish("test_report");
 }

@@ -98,6 +98,10 @@ void cli_print_help(const char *prog)
            "  --profile         verify each variant, then launch it exactly once (no flush, no\n"
            "                    warm-up) inside an NVTX range named like 'sgemm tuned 4096x4096x4096':\n"
            "                    for nsys and ncu --nvtx --nvtx-include\n"
+           "  --metrics         after timing, launch each row once more (untimed, L2 flushed) under\n"
+           "                    CUPTI: DRAM and L2 bytes, FP32 FLOPs, occupancy, SM throughput, the\n"
+           "                    measured intensity and hints (docs/metrics.md); without counter\n"
+           "                    rights the columns stay empty and metrics_note says why\n"
            "  --soak SEC        repeat the whole run for SEC seconds in one process; report device\n"
            "                    memory before/after and the spread of each median across rounds\n"
            "  --discard-throttled  time a variant again (up to 3 times) when NVML saw the GPU slow\n"
@@ -234,7 +238,7 @@ typedef enum {
     OPT_REPS, OPT_MAX_REPS, OPT_MAX_TIME, OPT_NOISE, OPT_SEED, OPT_NO_FLUSH, OPT_DEVICE, OPT_CSV, OPT_FORMAT,
     OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_CHECK_ONLY, OPT_SOAK, OPT_PLUGIN, OPT_PROFILE,
     OPT_DISCARD_THROTTLED, OPT_DIST, OPT_CHUNKS, OPT_CPU_MAX_N, OPT_PARALLEL_DEVICES, OPT_FLEET_THRESHOLD,
-    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_AXIS, OPT_CANDIDATES, OPT_COUNT
+    OPT_FLEET_SERIAL, OPT_FLEET_TIMEOUT, OPT_INTERLEAVE, OPT_SEQUENTIAL, OPT_AXIS, OPT_CANDIDATES, OPT_METRICS, OPT_COUNT
 } cli_opt_id;
 
 static const struct {
@@ -257,6 +261,7 @@ static const struct {
     [OPT_FLEET_SERIAL] = {"--fleet-serial", 0}, [OPT_FLEET_TIMEOUT] = {"--fleet-timeout", 1},
     [OPT_INTERLEAVE] = {"--interleave", 0}, [OPT_SEQUENTIAL] = {"--sequential", 0}, [OPT_AXIS] = {"--axis", 1},
     [OPT_CANDIDATES] = {"--candidates", 1},
+    [OPT_METRICS] = {"--metrics", 0},
 };
 
 /* --device: N, a list N,M,... (each ordinal once) or all. */
@@ -524,6 +529,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
             o->plugins[o->plugin_count++] = value;
             break;
         case OPT_PROFILE: o->profile = 1; break;
+        case OPT_METRICS: o->metrics = 1; break;
         case OPT_DISCARD_THROTTLED: o->discard_throttled = 1; break;
         case OPT_INTERLEAVE: o->interleave = 1; break;
         case OPT_SEQUENTIAL: o->interleave = 0; break;
@@ -599,6 +605,11 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_len)
     if (o->profile && (o->soak_s > 0 || o->check_only)) {
         snprintf(err, err_len, "--profile conflicts with %s (it launches each variant once)",
                  o->soak_s > 0 ? "--soak" : "--check-only");
+        return 2;
+    }
+    if (o->metrics && (o->profile || o->check_only || o->soak_s > 0)) {
+        snprintf(err, err_len, "--metrics conflicts with %s (it measures each timed row once more)",
+                 o->profile ? "--profile" : o->check_only ? "--check-only" : "--soak");
         return 2;
     }
     o->size_given[0] = o->gemm_option != NULL;

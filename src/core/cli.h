@@ -80,6 +80,7 @@ typedef struct {
     int check_only;                     /* verify every variant, time nothing */
     double soak_s;                      /* > 0: repeat the whole plan for this long (leak/stability check) */
     int profile;                        /* --profile: verify, then launch each variant once, untimed */
+    int metrics;                        /* --metrics: after timing, one counter launch per row (CUPTI) */
     int discard_throttled;              /* --discard-throttled: re-sample rows measured while throttled */
     int interleave;                     /* 1 (default): a case's variants timed in rounds, one sample each; 0 --sequential */
     cli_axis_arg axis_args[CLI_MAX_AXIS_ARGS]; /* the other axes set (--axis NAME=LIST, --dist, --chunks,

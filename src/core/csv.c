@@ -13,7 +13,9 @@ const char *const csv_header =
     "best_library,pct_of_best_library,pct_of_peak,rel_err,tolerance,status,flops,bytes,"
     "peak_fp32_tflops,peak_mem_gbps,kernel,kernel_note,source,sm_clock_mhz,sm_clock_min_mhz,"
     "mem_clock_mhz,temp_c,power_w,throttle,hostname,rank,device_index,device_uuid,pci_bus_id,dist,interleave,timing,message,"
-    "note,peak_math,peak_tflops,shape";
+    "note,peak_math,peak_tflops,shape,"
+    "intensity,bound,dram_read_bytes,dram_write_bytes,l2_bytes,flops_measured,occupancy_pct,"
+    "sm_throughput_pct,intensity_measured,metrics_note,hint";
 
 void csv_write_field(FILE *f, const char *s)
 {
@@ -202,7 +204,18 @@ int csv_write_row(csv_writer *w, const run_info *info, const result_row *r)
     csv_write_field(f, r->note); fputc(',', f);
     csv_write_field(f, r->peak_math); fputc(',', f);
     csv_num(f, timed ? r->peak_tflops : -1); fputc(',', f);
-    csv_write_field(f, r->shape);
+    csv_write_field(f, r->shape); fputc(',', f);
+    csv_num(f, r->intensity); fputc(',', f);
+    csv_write_field(f, r->bound); fputc(',', f);
+    csv_num(f, r->dram_read_bytes); fputc(',', f);
+    csv_num(f, r->dram_write_bytes); fputc(',', f);
+    csv_num(f, r->l2_bytes); fputc(',', f);
+    csv_num(f, r->flops_measured); fputc(',', f);
+    csv_num(f, r->occupancy_pct); fputc(',', f);
+    csv_num(f, r->sm_throughput_pct); fputc(',', f);
+    csv_num(f, r->intensity_measured); fputc(',', f);
+    csv_write_field(f, r->metrics_note); fputc(',', f);
+    csv_write_field(f, r->hint);
     fputc('\n', f);
     w->rows++;
     if (fflush(f) != 0 || ferror(f)) return -1;

@@ -7,6 +7,7 @@
 #include "axes.h"
 #include "metrics.h"
 #include "peaks.h"
+#include "roofline.h"
 #include "sizes.h"
 
 /* 1 if --variants names a candidate of `family` */
@@ -363,5 +364,13 @@ void plan_percents(const op_info *op, const device_info *dev, result_row *rows, 
             r->best_library = best->variant;
             r->pct_best = metrics_pct_of(best->time_ms.median, ms);
         }
+    }
+    /* the roofline columns: intensity, bound, measured intensity, hints
+     * (a hand row's DRAM traffic is weighed against its %ref library row's) */
+    for (int i = 0; i < count; i++) {
+        const result_row *ref = NULL;
+        for (int j = 0; j < count && !rows[i].library && rows[i].ref_library; j++)
+            if (rows[j].library && rows[j].variant && strcmp(rows[j].variant, rows[i].ref_library) == 0) ref = &rows[j];
+        roofline_fill(&rows[i], dev, ref);
     }
 }

@@ -72,7 +72,9 @@ const char *plan_case_axis_name(const plan_case *pc, const char *name);
  * ops the DRAM bandwidth; the row's measured SM / memory clock, when known,
  * sets the ceiling at the clock the row really ran at, else the device
  * maximum;
- * and marks the row of the op's speed-up pair (op_info.speedup). */
+ * and marks the row of the op's speed-up pair (op_info.speedup); then each
+ * row's roofline columns (roofline_fill: intensity, bound, the measured
+ * intensity and the hints). */
 void plan_percents(const op_info *op, const device_info *dev, result_row *rows, int count);
 
 /* Whether a case fits in free device memory: base (its buffers, the growth

@@ -192,6 +192,21 @@ static void report_json_row(report *rp, const result_row *r)
     report_json_string(f, r->message);
     fprintf(f, ", \"note\": ");
     report_json_string(f, r->note);
+    /* the roofline and --metrics columns, named as in the CSV */
+    report_json_num(f, "intensity", r->intensity);
+    fprintf(f, ", \"bound\": ");
+    report_json_string(f, r->bound);
+    report_json_num(f, "dram_read_bytes", r->dram_read_bytes);
+    report_json_num(f, "dram_write_bytes", r->dram_write_bytes);
+    report_json_num(f, "l2_bytes", r->l2_bytes);
+    report_json_num(f, "flops_measured", r->flops_measured);
+    report_json_num(f, "occupancy_pct", r->occupancy_pct);
+    report_json_num(f, "sm_throughput_pct", r->sm_throughput_pct);
+    report_json_num(f, "intensity_measured", r->intensity_measured);
+    fprintf(f, ", \"metrics_note\": ");
+    report_json_string(f, r->metrics_note);
+    fprintf(f, ", \"hint\": ");
+    report_json_string(f, r->hint);
     fprintf(f, ", \"samples_ms\": [");
     for (size_t i = 0; timed && r->samples_ms && i < r->time_ms.count; i++)
         fprintf(f, "%s%.9g", i ? ", " : "", r->samples_ms[i]);
@@ -249,6 +264,34 @@ static void report_missing_peaks(FILE *f, int md, const result_row *rows, int co
     }
 }
 
+/* --metrics: per row its counters in one line (or why there are none, once
+ * for a run of rows with the same reason), then its hints. */
+static void report_measured(FILE *f, int md, const result_row *rows, int count)
+{
+    const char *said = NULL;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        if (r->dram_read_bytes >= 0) {
+            fprintf(f, "%s  %s: DRAM %.1f MB read, %.1f MB written", md ? ">" : "", r->variant, r->dram_read_bytes / 1e6,
+                    r->dram_write_bytes >= 0 ? r->dram_write_bytes / 1e6 : -1.0);
+            if (r->bytes > 0)
+                fprintf(f, " (%.2fx the minimum)", (r->dram_read_bytes + (r->dram_write_bytes > 0 ? r->dram_write_bytes : 0)) / r->bytes);
+            if (r->l2_bytes >= 0) fprintf(f, ", L2 %.1f MB", r->l2_bytes / 1e6);
+            if (r->occupancy_pct >= 0) fprintf(f, ", occupancy %.0f%%", r->occupancy_pct);
+            if (r->sm_throughput_pct >= 0) fprintf(f, ", SM throughput %.0f%%", r->sm_throughput_pct);
+            if (r->intensity_measured >= 0)
+                fprintf(f, ", %.2f FLOP/B measured (%.2f analytic)", r->intensity_measured, r->intensity);
+            fputc('\n', f);
+        }
+        if (r->metrics_note[0] && (!said || strcmp(said, r->metrics_note) != 0)) {
+            fprintf(f, "%s  metrics%s%s: %s\n", md ? ">" : "", r->dram_read_bytes >= 0 ? " of " : "",
+                    r->dram_read_bytes >= 0 ? r->variant : "", r->metrics_note);
+            said = r->metrics_note;
+        }
+        if (r->hint[0]) fprintf(f, "%s  ? %s: %s\n", md ? ">" : "", r->variant, r->hint);
+    }
+}
+
 void report_case(report *rp, const result_row *rows, int count)
 {
     FILE *f = rp->out;
@@ -277,12 +320,15 @@ void report_case(report *rp, const result_row *rows, int count)
                      : rows[0].peak == OP_PEAK_MEMORY ? ", %peak = % of memory bandwidth"
                                                        : "");
     fprintf(f, "\n");
+    /* --metrics: a `bound` column before the status (the CSV has it always) */
+    const int bound_col = rp->info->metrics;
     if (md) {
-        fprintf(f, "\n| variant | math | median ms | spread %% | %s | %% ref | %% best | %% peak | rel err | status |\n", unit);
-        fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        fprintf(f, "\n| variant | math | median ms | spread %% | %s | %% ref | %% best | %% peak | rel err | %sstatus |\n", unit,
+                bound_col ? "bound | " : "");
+        fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|%s---|\n", bound_col ? "---|" : "");
     } else {
-        fprintf(f, "%-*s %-5s %11s %8s %9s %7s %7s %7s %9s  %s\n", width, "variant", "math", "median ms", "spread%", unit,
-                "%ref", "%best", "%peak", "rel err", "status");
+        fprintf(f, "%-*s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s\n", width, "variant", "math", "median ms", "spread%", unit,
+                "%ref", "%best", "%peak", "rel err", bound_col ? "bound        " : "", "status");
     }
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
@@ -300,12 +346,15 @@ void report_case(report *rp, const result_row *rows, int count)
         /* a mark after the status: the row ran another kernel (a fallback, note
          * below) or was measured while the GPU slowed down for power or heat */
         const char *mark = r->kernel_note[0] && r->throttled ? " *!" : r->kernel_note[0] ? " *" : r->throttled ? " !" : "";
+        char bnd[40] = "";
+        if (bound_col && md) snprintf(bnd, sizeof bnd, "%s | ", r->bound);
+        else if (bound_col) snprintf(bnd, sizeof bnd, "%-12s ", r->bound[0] ? r->bound : na);
         if (md)
-            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", r->variant, r->math, med, spr, thr, pr,
-                    pb, pk, err, status_name(r->status), mark);
+            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", r->variant, r->math, med, spr, thr, pr,
+                    pb, pk, err, bnd, status_name(r->status), mark);
         else
-            fprintf(f, "%-*s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s\n", width, r->variant, r->math, med, spr, thr, pr, pb, pk,
-                    err, status_name(r->status), mark);
+            fprintf(f, "%-*s %-5s %11s %8s %9s %7s %7s %7s %9s  %s%s%s\n", width, r->variant, r->math, med, spr, thr, pr, pb,
+                    pk, err, bnd, status_name(r->status), mark);
     }
     {
         /* the clocks the case's rows ran at: the range of their means */
@@ -360,6 +409,7 @@ void report_case(report *rp, const result_row *rows, int count)
                     md ? ">" : "", r->variant);
     }
     report_missing_peaks(f, md, rows, count);
+    if (rp->info->metrics) report_measured(f, md, rows, count);
     for (int i = 0; i < count; i++) {
         if (!rows[i].message[0]) continue;
         fprintf(f, "%s  %s %s: ", md ? ">" : "", rows[i].variant, status_name(rows[i].status));

@@ -48,6 +48,7 @@ typedef struct {
     device_info dev;           /* the GPU */
     char hostname[64];         /* the machine the GPU is in */
     int rank;                  /* MPI rank, -1 without MPI */
+    int metrics;               /* 1: --metrics (a counter launch per row; the table shows `bound`) */
 } run_info;
 
 typedef struct {
@@ -103,6 +104,25 @@ typedef struct {
     int interleaved;           /* 1: timed in rounds with the case's other variants (the default) */
     char note[320];            /* what its time includes or how it was timed (a sequential
                                   fallback, thrust's allocation per call), "" when nothing */
+    /* the roofline (src/core/roofline.h): analytic, every row */
+    double intensity;          /* flops / bytes: FLOP per byte of the minimum traffic; < 0 n/a */
+    char bound[24];            /* the limiting roof and the % of its ceiling reached: "memory N%",
+                                  "tensor N%", "fp32 N%"; "" n/a (untimed, or a ceiling unknown) */
+    double bound_pct;          /* that %, < 0 n/a */
+    /* --metrics (src/gpu/metrics_cupti.h): one untimed launch under CUPTI;
+     * each < 0 when not measured (metrics_note then says why) */
+    double dram_read_bytes;    /* dram__bytes_read.sum */
+    double dram_write_bytes;   /* dram__bytes_write.sum */
+    double l2_bytes;           /* lts__t_bytes.sum: bytes through the L2 slices */
+    double flops_measured;     /* executed FP32 FLOPs: 2 x FFMA + FADD + FMUL thread instructions */
+    double tensor_inst;        /* sm__inst_executed_pipe_tensor.sum: tensor warp instructions */
+    double occupancy_pct;      /* sm__warps_active.avg.pct_of_peak_sustained_active */
+    double sm_throughput_pct;  /* sm__throughput.avg.pct_of_peak_sustained_elapsed */
+    double smem_conflicts;     /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum */
+    double smem_wavefronts;    /* l1tex__data_pipe_lsu_wavefronts_mem_shared.sum */
+    double intensity_measured; /* flops_measured / (dram read + write bytes) */
+    char metrics_note[192];    /* what the measured columns count or why they are empty ("" without --metrics) */
+    char hint[448];            /* hand rows: the hints of roofline_hints, "; "-separated */
 } result_row;
 
 /* Sets every "not applicable" figure of a fresh row (< 0, empty strings). */

@@ -22,6 +22,8 @@
 #include "check.h"
 #include "harness.h"
 #include "kernel_ran.h"
+#include "metrics_cupti.h"
+#include "metrics_sweep.h"
 #include "op.h"
 
 // ---------------------------------------------------------------------------
@@ -145,6 +147,7 @@ typedef struct {
     int any_bad;     /* a FAIL or ERROR so far */
     size_t own_held; /* the most any case so far needed for launchers' own buffers (kept between calls) */
     int sticky;      /* the context is unusable: stop */
+    metrics_cupti *metrics; /* --metrics: the CUPTI session (NULL without --metrics) */
 } run_state;
 
 static void run_row_init(result_row *r, const op_case *c, const variant *v)
@@ -280,11 +283,99 @@ static int run_time(run_state *rs, op_case *c, const variant *v, result_row *r, 
     return st;
 }
 
+// ---------------------------------------------------------------------------
+// --metrics: one more call of a timed row, untimed, under CUPTI (src/gpu/metrics_cupti.h)
+
+typedef struct {
+    device_ctx *d;
+    const variant *v;
+    const op_case *c;
+    int flush;        /* the samples were flushed: so is this call */
+} run_metrics_ctx;
+
+/* Before each pass, outside the profiled range: the variant's prepare step,
+ * and, as before every sample, the L2 flush; then a read sweep of the flush
+ * buffer (metrics_sweep.cu) so the flush's dirty lines are written back here
+ * and not counted as the call's DRAM writes. */
+static int run_metrics_reset(void *p)
+{
+    const run_metrics_ctx *x = p;
+    int st;
+    if (x->v->prepare && (st = x->v->prepare(x->c, x->v, x->d->stream)) != STATUS_OK) return st;
+    if (x->flush) {
+        if ((st = device_flush_l2(x->d, 0)) != STATUS_OK) return st;
+        CK_LAUNCH(metrics_sweep_launch(x->d->flush_buf, x->d->flush_bytes & ~(size_t)15, x->d->stream));
+    }
+    CK_CUDA(cudaStreamSynchronize(x->d->stream));
+    return STATUS_OK;
+}
+
+/* The call, inside the range, waited for. */
+static int run_metrics_call(void *p)
+{
+    const run_metrics_ctx *x = p;
+    const int st = x->v->run(x->c, x->v, x->d->stream);
+    if (st != STATUS_OK) return st;
+    CK_CUDA(cudaGetLastError());
+    CK_CUDA(cudaStreamSynchronize(x->d->stream));
+    return STATUS_OK;
+}
+
+/* Measures row r (timed, ok) of v: its counter columns, or in metrics_note
+ * why they stay empty. The row's status and timing are not touched; a
+ * sticky device error in the counter launch stops the run as anywhere. */
+static void run_metrics(run_state *rs, const op_case *c, const variant *v, result_row *r)
+{
+    metrics_values mv;
+    char note[sizeof r->metrics_note];
+    if (!rs->o->metrics) return;
+    if (!rs->metrics) {
+        snprintf(r->metrics_note, sizeof r->metrics_note, "not measured: out of host memory for the CUPTI session");
+        return;
+    }
+    if (v->host_timed) {
+        snprintf(r->metrics_note, sizeof r->metrics_note, "not measured: the host's own work, no GPU counters");
+        return;
+    }
+    run_progress_print(rs->prog, "counters (--metrics)", 0);
+    run_metrics_ctx x = {rs->dev, v, c, rs->o->flush};
+    const metrics_work w = {run_metrics_reset, run_metrics_call, &x};
+    check_clear();
+    run_nvtx_push(c, v, "metrics");
+    const int rc = metrics_cupti_measure(rs->metrics, &w, &mv, note, sizeof note);
+    nvtxRangePop();
+    snprintf(r->metrics_note, sizeof r->metrics_note, "%s", note);
+    if (rc == -2 && check_is_sticky(check_last_cuda_error())) {
+        rs->sticky = 1;
+        r->status = STATUS_ERROR;
+        snprintf(r->message, sizeof r->message, "the --metrics launch: %s [device error is sticky: run stopped]",
+                 status_message());
+        rs->any_bad = 1;
+    }
+    (void)cudaGetLastError();
+    if (rc != 0) return;
+    r->dram_read_bytes = mv.dram_read_bytes;
+    r->dram_write_bytes = mv.dram_write_bytes;
+    r->l2_bytes = mv.l2_bytes;
+    r->flops_measured = mv.flops_fp32;
+    r->tensor_inst = mv.tensor_inst;
+    r->occupancy_pct = mv.occupancy_pct;
+    r->sm_throughput_pct = mv.sm_throughput_pct;
+    r->smem_conflicts = mv.smem_conflicts;
+    r->smem_wavefronts = mv.smem_wavefronts;
+    if (!r->metrics_note[0] && (mv.tensor_inst > 0 || mv.gmma_inst > 0))
+        snprintf(r->metrics_note, sizeof r->metrics_note,
+                 "flops_measured is FP32 SIMT only; tensor instructions, no FLOP counter: %.0f %s, %.0f %s",
+                 mv.tensor_inst, METRICS_TENSOR_INST, mv.gmma_inst > 0 ? mv.gmma_inst : 0.0, METRICS_GMMA_INST);
+}
+
 static int run_variant(run_state *rs, op_case *c, const variant *v, result_row *r, const harness_plan *hp)
 {
     int st = run_check(rs, c, v, r);
     if (st != STATUS_OK || rs->o->check_only) return st;
-    return run_time(rs, c, v, r, hp);
+    st = run_time(rs, c, v, r, hp);
+    if (st == STATUS_OK && !rs->o->profile && !*rs->stop) run_metrics(rs, c, v, r);
+    return rs->sticky ? STATUS_ERROR : st; /* the counter launch broke the context */
 }
 
 /* --interleave: the rows pend[0 .. np) (checked, ok) timed together in
@@ -340,6 +431,9 @@ static int run_time_interleaved(run_state *rs, op_case *cv, const variant **pv, 
             rs->any_bad = 1;
         }
     }
+    /* --metrics: each timed row's counter launch, after all the case's samples */
+    for (int i = 0; i < np && st == STATUS_OK && !*rs->stop && !rs->sticky; i++)
+        if (pend[i]->status == STATUS_OK) run_metrics(rs, &cv[i], v[i], pend[i]);
     return 0;
 }
 
@@ -475,6 +569,10 @@ static void run_case(run_state *rs, const plan_case *pc)
         }
     }
     run_progress_clear(rs->prog);
+    for (int i = 0; i < nrows && rs->o->metrics; i++) /* --metrics: every row says why it has no counters */
+        if (!rows[i].metrics_note[0] && rows[i].dram_read_bytes < 0)
+            snprintf(rows[i].metrics_note, sizeof rows[i].metrics_note, "not measured: the row was not timed (%s)",
+                     status_name(rows[i].status));
     plan_percents(&c.op->info, &rs->dev->info, rows, nrows);
     if (nrows > 0) rs->sink->emit_case(rs->sink->ctx, rows, nrows);
     for (int i = 0; i < nrows; i++) results_row_free(&rows[i]);
@@ -487,8 +585,10 @@ static void run_case(run_state *rs, const plan_case *pc)
 int run_plan(device_ctx *d, const cli_options *o, const plan *p, run_sink *sink, volatile sig_atomic_t *stop)
 {
     run_progress prog = {o->progress, isatty(2), p->runs, 0, harness_now(), ""};
-    run_state rs = {d, o, stop, &prog, sink, 0, 0, 0};
+    run_state rs = {d, o, stop, &prog, sink, 0, 0, 0, NULL};
+    if (o->metrics) rs.metrics = metrics_cupti_open(d->ordinal);
     for (int i = 0; i < p->count && !*stop && !rs.sticky; i++) run_case(&rs, &p->cases[i]);
+    metrics_cupti_close(rs.metrics);
     if (*stop) return *stop == SIGTERM ? 143 : 130;
     return rs.any_bad || rs.sticky ? 1 : 0;
 }
