@@ -198,7 +198,10 @@ class Row:
         if not names:
             return False
         return (any(n not in LEGACY_AXES for n in names)
-                or all(self.values.get(c) is None for c in LEGACY_AXES))
+                or all(self.values.get(c) is None for c in LEGACY_AXES)
+                # no m x n matrix and no element count (gemv: m and k)
+                or (self.values.get("elems") is None
+                    and (self.values.get("m") is None or self.values.get("n") is None)))
 
     @property
     def is_matrix(self):

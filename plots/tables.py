@@ -61,6 +61,10 @@ Keys: csv= one or more comma-separated paths, relative to the README's folder
 all|sizes|ladder|shapes (default: all); sizes= sizes as for --sizes
 (default: all); series= the series to show, by their labels with '+' for
 a space, several separated by ';' (softmax+bf16+uniform; default: all);
+against= ref|best: the ladder's lines (ref, the default: against the
+reference library, plus a line against the fastest where it differs; best:
+one line per variant, each cell against its size's fastest library, named
+in the cell where it is not the line's);
 speedup= VARIANT:BASELINE[,...] as for --speedup; plot=
 an image (path relative to the README's folder, drawn by plots/plot.py): the
 block is then that picture and a caption naming the csv= file(s) and their
@@ -85,7 +89,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csvlib as cc  # noqa: E402
 
 VIEWS = ("all", "sizes", "ladder", "shapes")
-MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup", "plot", "series")
+MARKER_KEYS = ("csv", "op", "view", "sizes", "speedup", "plot", "series", "against")
+AGAINST = ("ref", "best")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FALLBACK_MARK = " *"  # after a figure whose row ran another kernel (notes under the table)
 MARKER_PREFIX = re.compile(r"^\s*<!--\s*tables:")
@@ -236,9 +241,10 @@ def pct_figure(row, library, case_rows, fallback):
     return text + fallback(row) if row.fallback else text
 
 
-def ladder_table(rows, series):
+def ladder_table(rows, series, against="ref"):
     """Hand variants x sizes, cells = % of the line's library; under it the
-    op's speed-up line (transfer: overlap vs pinned), then the fallback notes."""
+    op's speed-up line (transfer: overlap vs pinned), then the fallback notes.
+    against="best": one line per variant against each size's fastest library."""
     keys = cc.sizes_in_order(rows)
     by_size = {k: [r for r in rows if r.size_key == k] for k in keys}
     labels = [cc.size_short(by_size[k][0]) for k in keys]
@@ -252,13 +258,16 @@ def ladder_table(rows, series):
         # ladder against a TF32 library: another arithmetic)
         best = [r.best_library for r in mine.values() if r.best_library]
         math_ = next(iter(mine.values())).math
-        if best and best[0] != library and maths.get(best[0], math_) == math_:
+        if against == "best" and best:
+            libraries = [min(best, key=lambda b: (-best.count(b), best.index(b)))]  # the most frequent, first seen
+        elif best and best[0] != library and maths.get(best[0], math_) == math_:
             libraries.append(best[0])
         for i, lib in enumerate(libraries):
             # the fastest library can differ from size to size (sort: cub or
             # cub_i32): each cell is against its own size's fastest, named
             # where it is not the line's
-            own = i > 0 and len({r.best_library for r in mine.values() if r.best_library}) > 1
+            own = (i > 0 and len({r.best_library for r in mine.values() if r.best_library}) > 1) or \
+                (against == "best" and bool(best))
             cells = [("-" if k not in mine
                       else pct_figure(mine[k], mine[k].best_library, by_size[k], lambda r: FALLBACK_MARK)
                       + (f" (of {mine[k].best_library})" if mine[k].best_library != lib and mine[k].ok else "")
@@ -320,7 +329,7 @@ def size_word(row):
     return "shape" if row.is_matrix or row.by_shape else "size"
 
 
-def render(rows, op=None, sizes=None, view="all", series_names=None):
+def render(rows, op=None, sizes=None, view="all", series_names=None, against="ref"):
     """Markdown for the selected rows: per source, per series, per size;
     series_names: only the series of these labels ("softmax bf16 uniform")."""
     rows = [r for r in rows if (op is None or r.op == op)
@@ -345,7 +354,7 @@ def render(rows, op=None, sizes=None, view="all", series_names=None):
                     parts.append(f"**{name}, {cc.size_label(at[0])}**")
                     parts.append(size_table(at, series))
             if view in ("all", "ladder"):
-                ladder = ladder_table(srows, series)
+                ladder = ladder_table(srows, series, against)
                 if ladder:
                     parts.append(f"**{name}: hand kernels as % of library throughput**")
                     parts.append(ladder)
@@ -404,7 +413,10 @@ def parse_marker(readme, line_no, name, attributes, default_csvs):
         raise UsageError(f"{where}: plot= draws a picture: view= and sizes= do not apply")
     plot = options.get("plot")
     series_names = [t.replace("+", " ") for t in options["series"].split(";")] if "series" in options else None
-    return {"csvs": csvs, "shown": shown, "op": op, "view": view, "sizes": sizes, "name": name,
+    against = options.get("against", "ref")
+    if against not in AGAINST:
+        raise UsageError(f"{where}: against={against}: expected one of {', '.join(AGAINST)}")
+    return {"against": against, "csvs": csvs, "shown": shown, "op": op, "view": view, "sizes": sizes, "name": name,
             "series": series_names,
             "speedups": speedups, "plot": plot and (plot, os.path.join(base, plot))}
 
@@ -462,7 +474,8 @@ def rewrite_readme(readme, default_csvs):
             text = picture(rows, options["op"], options["plot"], options["shown"],
                            f"{readme}:{begin + 1}")
         else:
-            text = render(rows, options["op"], options["sizes"], options["view"], options["series"])
+            text = render(rows, options["op"], options["sizes"], options["view"], options["series"],
+                          options["against"])
         if not text:
             raise UsageError(f"{readme}:{begin + 1}: the block selects no row"
                              + unknown_op(rows, options["op"], "op="))
@@ -560,6 +573,10 @@ def parse_args(argv):
                         help="for an op whose CSV has no speedup_vs column: show how many "
                              "times faster VARIANT ran than BASELINE (median times) where "
                              "both ran (e.g. overlap:pinned; repeat for several)")
+    parser.add_argument("--against", choices=AGAINST, default="ref",
+                        help="the ladder's lines: against the reference library plus the "
+                             "fastest where it differs (ref, the default), or one line against "
+                             "each size's fastest library (best)")
     parser.add_argument("--readme", metavar="FILE",
                         help="rewrite the marker blocks of FILE instead of printing")
     parser.add_argument("--check", action="store_true",
@@ -569,7 +586,7 @@ def parse_args(argv):
         parser.error("--check needs --readme")
     if not args.readme and not args.csv:
         parser.error("give a CSV file (or --readme FILE)")
-    if args.readme and (args.op or args.sizes or args.view != "all" or args.speedup):
+    if args.readme and (args.op or args.sizes or args.view != "all" or args.speedup or args.against != "ref"):
         parser.error("with --readme, --op/--sizes/--view/--speedup go in the markers "
                      "(op=, sizes=, view=, speedup=)")
     try:
@@ -606,7 +623,7 @@ def main(argv):
         notes += left_out
         for line in notes:
             print(line, file=sys.stderr)
-        text = render(rows, args.op, args.sizes, args.view)
+        text = render(rows, args.op, args.sizes, args.view, against=args.against)
         if not text:
             raise UsageError("no row matches the selection" + unknown_op(rows, args.op, "--op "))
         sys.stdout.write(text)

@@ -122,7 +122,8 @@ def shape_axes(row):
 def by_shape(row):
     names = [n for n, _ in shape_axes(row)]
     return bool(names) and (any(n not in LEGACY_AXES for n in names)
-                            or not any(row.get(c) for c in LEGACY_AXES))
+                            or not any(row.get(c) for c in LEGACY_AXES)
+                            or (not row.get("elems") and not (row.get("m") and row.get("n"))))
 
 
 def is_shape_list(rows):

@@ -106,6 +106,11 @@ def check_selection(script, csv_path):
     out = run_ok(script, csv_path, "--op", "reduce", "--view", "ladder")
     require_lines(out, ["| vec4 | thrust | 491.2 | ERROR |"], "--op reduce --view ladder")
     forbid(out, ["median ms", "sgemm"], "--op reduce --view ladder")
+    # --against best: one line per variant, against the fastest library (cub)
+    out = run_ok(script, csv_path, "--op", "reduce", "--view", "ladder", "--against", "best")
+    require_lines(out, ["| interleaved | cub | 23.9 | 18.5 |", "| vec4 | cub | 91.7 | ERROR |"],
+                  "--op reduce --view ladder --against best")
+    forbid(out, ["| thrust |"], "--op reduce --view ladder --against best")
     print("ok: --op, --sizes and --view select")
 
 
