@@ -5,8 +5,8 @@
  * bottom-right causal mask, rows that see no key), head_dim 64 and 128
  * (and 256 at one shape), causal 0 and 1, bf16 and fp16. A row is ok, or
  * SKIP with its reason, and only the rows that may decline may SKIP
- * (cudnn_sdpa: no cuDNN or not merged; fa1, fa2: a head_dim or architecture
- * they decline, or not merged); cublas_unfused and naive must pass. The
+ * (cudnn_sdpa: no cuDNN, or causal with seq_q > seq_kv; fa1, fa2: a head_dim
+ * or architecture they decline); cublas_unfused and naive must pass. The
  * planted rows must FAIL: test_norescale (the online softmax without its
  * rescale) in every case, test_nomask (the causal mask dropped) in every
  * causal case (it declines the others). The chunking of naive and
@@ -14,7 +14,8 @@
  * directly with a workspace of one pair give the output of a workspace of
  * all pairs (naive bit for bit; cuBLAS within an ulp of the type, its
  * algorithm may differ with the batch count). COMPARE_REQUIRE_CUDNN=1 makes
- * a cudnn_sdpa SKIP a failure. Fresh inputs each run: the seed comes from
+ * a cudnn_sdpa SKIP a failure, except its decline by design (causal with
+ * seq_q > seq_kv). Fresh inputs each run: the seed comes from
  * the clock (or COMPARE_TEST_SEED) and is printed. */
 #include <math.h>
 #include <stdint.h>
