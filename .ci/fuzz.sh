@@ -8,7 +8,7 @@
 # NUL / newline), fuzz_sizes (sizes_parse, sizes_parse_one) and fuzz_shapes
 # (shapes_parse_list, shapes_parse_text, shapes_product). All are built with
 # clang -fsanitize=fuzzer,address,undefined straight from the core sources
-# they need (src/core/cli.c sizes.c shapes.c csv.c status.c catalog.c axes.c plan.c types.c peaks.c
+# they need (src/core/cli.c sizes.c shapes.c csv.c status.c catalog.c axes.c plan.c types.c peaks.c roofline.c
 # metrics.c: fuzz_cli also builds the plan of what it accepts); the core has no
 # CUDA headers and links no CUDA library.
 #
@@ -76,7 +76,7 @@ REDEF=()
 for s in "${FS_CALLS[@]}"; do REDEF+=(--redefine-sym "$s=fuzz_fs_$s"); done
 
 echo "fuzz: building with $("$CC" --version | head -1) in $BUILD"
-for s in cli sizes shapes csv status catalog axes plan metrics types peaks; do
+for s in cli sizes shapes csv status catalog axes plan metrics types peaks roofline; do
     "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link,$SAN -c "$ROOT/src/core/$s.c" -o "$BUILD/obj/$s.o"
     objcopy "${REDEF[@]}" "$BUILD/obj/$s.o" "$BUILD/obj/guarded_$s.o"
 done
@@ -86,7 +86,7 @@ left="$(nm -u "$BUILD"/obj/guarded_*.o | awk '{print $NF}' | grep -xF -f <(print
 [[ -z "$left" ]] || { echo "fuzz: filesystem calls left unguarded: $left" >&2; exit 2; }
 
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_cli.c" \
-    "$BUILD"/obj/guarded_{cli,csv,sizes,shapes,status,catalog,axes,plan,metrics,types,peaks}.o -lm -o "$BUILD/fuzz_cli"
+    "$BUILD"/obj/guarded_{cli,csv,sizes,shapes,status,catalog,axes,plan,metrics,types,peaks,roofline}.o -lm -o "$BUILD/fuzz_cli"
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_sizes.c" "$BUILD/obj/sizes.o" \
     -o "$BUILD/fuzz_sizes"
 "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer,$SAN "$ROOT/tests/fuzz/fuzz_shapes.c" \
