@@ -40,6 +40,12 @@
  * is rounded up to a 1024-byte boundary (the 128-byte swizzle's period) */
 #define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_ST * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS + 1024)
 #define FA3_SCHED_BAR 1                   /* named barriers 1, 2: the ping-pong of consumers 0, 1 */
+/* 0 drops the ping-pong's named barriers (the consumers then issue
+ * independently): a switch for bisecting a hang or a wrong result,
+ * -DCOMPARE_KERNEL_DEFS=FA3_PINGPONG=0; the barriers are the default */
+#ifndef FA3_PINGPONG
+#define FA3_PINGPONG 1
+#endif
 /* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
  * budget (FlashAttention-3's split for two consumer warpgroups) */
 #define FA3_REGS_PRODUCER 24
@@ -175,6 +181,20 @@ static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const f
 }
 
 // ---- consumer pieces -----------------------------------------------------------------
+
+/* The ping-pong's two halves on named barrier `id` (256 threads: both
+ * consumer warpgroups): wait for it, or arrive without waiting */
+static __device__ __forceinline__ void fa3_sched_sync(int id)
+{
+    if (FA3_PINGPONG)
+        sgemm_tma_named_sync(id, 256);
+}
+
+static __device__ __forceinline__ void fa3_sched_arrive(int id)
+{
+    if (FA3_PINGPONG)
+        sgemm_tma_named_arrive(id, 256);
+}
 
 /* This warp's release of a stage: one arrive per consumer warp (8 a round) */
 static __device__ __forceinline__ void fa3_release(unsigned empty, int lane)
@@ -355,12 +375,12 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * barrier then counts its own first arrive + its ntiles + 1 waits +
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
         if (cw == 0)
-            sgemm_tma_named_arrive(own, 256);
+            fa3_sched_arrive(own);
         sgemm_tma_bar_wait(sm.bar_q(), 0);
         sgemm_tma_bar_wait(sm.full_k(0), 0);
-        sgemm_tma_named_sync(own, 256);
+        fa3_sched_sync(own);
         fa3_issue_qk<ET, D>(s, qw, sm.k);
-        sgemm_tma_named_arrive(other, 256);
+        fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(0), lane);
 
@@ -371,12 +391,12 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
             sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
             sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
-            sgemm_tma_named_sync(own, 256);
+            fa3_sched_sync(own);
             fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
             fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
             fa3_release(sm.empty_v(st), lane);
             fa3_issue_qk<ET, D>(s, qw, sm.k + sn * L::KVBYTES);
-            sgemm_tma_named_arrive(other, 256);
+            fa3_sched_arrive(other);
             fa3_wait_all<BKV / 2>(s);
             fa3_release(sm.empty_k(sn), lane);
         }
@@ -385,12 +405,12 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
         unsigned pr[BKV / 4];
         fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
         sgemm_tma_bar_wait(sm.full_v(sl), (unsigned)((ntiles - 1) / FA3_ST) & 1u);
-        sgemm_tma_named_sync(own, 256);
+        fa3_sched_sync(own);
         fa3_issue_pv<ET, D>(o, pr, sm.v + sl * L::KVBYTES);
         fa3_wait_all<D / 2>(o);
         fa3_release(sm.empty_v(sl), lane);
         if (cw == 0)
-            sgemm_tma_named_arrive(other, 256);
+            fa3_sched_arrive(other);
     }
 
     /* O / l, rows r0 and r0 + 8 (a row that saw no key: l = 0, zeros), as
