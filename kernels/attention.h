@@ -59,6 +59,10 @@ extern "C" {
  *                    softmax, one block per (batch, head, q tile), mma.sync.
  *   attention_fa2    kernels/attention_fa2.cu: warps split the q tile, the
  *                    softmax in registers, one rescale per K/V tile, ldmatrix.
+ *   attention_fa3    kernels/attention_fa3.cu: Hopper (sm_90a): TMA loads of
+ *                    Q, K, V through an mbarrier ring from a producer warp,
+ *                    wgmma for Q K^T and P V, two consumer warpgroups in
+ *                    ping-pong; head_dim 64 and 128, declined off sm_90.
  * supports: 1 or 0 with the reason in why. workspace: the bytes the launcher
  * needs for this case (0: none). */
 int attention_naive(const attention_args *a, cudaStream_t s);
@@ -70,6 +74,9 @@ int attention_fa1_supports(const attention_args *a, char *why, size_t why_len);
 
 int attention_fa2(const attention_args *a, cudaStream_t s);
 int attention_fa2_supports(const attention_args *a, char *why, size_t why_len);
+
+int attention_fa3(const attention_args *a, cudaStream_t s);
+int attention_fa3_supports(const attention_args *a, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,8 @@
  * (and 256 at one shape), causal 0 and 1, bf16 and fp16. A row is ok, or
  * SKIP with its reason, and only the rows that may decline may SKIP
  * (cudnn_sdpa: no cuDNN, or causal with seq_q > seq_kv; fa1, fa2: a head_dim
- * or architecture they decline); cublas_unfused and naive must pass. The
+ * or architecture they decline; fa3: head_dim 256, or a device off the sm_90
+ * policy); cublas_unfused and naive must pass. The
  * planted rows must FAIL: test_norescale (the online softmax without its
  * rescale) in every case, test_nomask (the causal mask dropped) in every
  * causal case (it declines the others). The chunking of naive and
@@ -66,9 +67,13 @@ static void collect_case(void *ctx, result_row *rows, int count)
         if (r->status == STATUS_SKIP) {
             CHECK(r->message[0] != '\0', "%s %s %s: SKIP without a reason", c->what, r->variant, r->shape);
             CHECK(strcmp(r->variant, "cudnn_sdpa") == 0 || strcmp(r->variant, "fa1") == 0 ||
-                      strcmp(r->variant, "fa2") == 0,
-                  "%s %s %s %s: only cudnn_sdpa, fa1 and fa2 may SKIP (%s)", c->what, r->variant, r->math, r->shape,
-                  r->message);
+                      strcmp(r->variant, "fa2") == 0 || strcmp(r->variant, "fa3") == 0,
+                  "%s %s %s %s: only cudnn_sdpa, fa1, fa2 and fa3 may SKIP (%s)", c->what, r->variant, r->math,
+                  r->shape, r->message);
+            /* fa3 declines only head_dim 256 and a device off the sm_90 policy */
+            if (strcmp(r->variant, "fa3") == 0)
+                CHECK(test_contains(r->message, "head_dim") || test_contains(r->message, "sm_90"),
+                      "%s fa3 %s %s: an unexpected decline: %s", c->what, r->math, r->shape, r->message);
             /* with cuDNN required, its row may SKIP only where it declines by
              * design: causal with seq_q > seq_kv (rows that see no key) */
             if (strcmp(r->variant, "cudnn_sdpa") == 0 && env_is("COMPARE_REQUIRE_CUDNN"))

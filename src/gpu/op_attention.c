@@ -4,7 +4,7 @@
  * bottom-right causal mask (kernels/attention.h: the launcher contract), and
  * its variants: cuDNN's fused SDPA (cudnn_sdpa, the reference library) and
  * cuBLAS without a fused kernel (cublas_unfused) as the libraries, then the
- * hand ladder naive -> fa1 -> fa2 (kernels/attention_*.cu; each rung's idea
+ * hand ladder naive -> fa1 -> fa2 -> fa3 (kernels/attention_*.cu; each rung's idea
  * in its header).
  *
  * Axes: batch, heads, seq_q, seq_kv, head_dim (1..256; the ladder's kernels
@@ -369,6 +369,9 @@ static const variant attention_variants[] = {
                        "tiled over K/V with the online softmax, a block per (batch, head, q tile), mma.sync")
     ATTENTION_HAND_ROW(fa2, attention_fa2, attention_fa2_supports, NULL,
                        "warps split the q tile, the softmax in registers, one rescale per K/V tile, ldmatrix")
+    ATTENTION_HAND_ROW(fa3, attention_fa3, attention_fa3_supports, NULL,
+                       "Hopper: TMA K/V ring from a producer warp, wgmma for both GEMMs, two consumer warpgroups "
+                       "in ping-pong (sm_90a; head_dim 64, 128)")
     {.info = {"attention", "test_norescale", 0, "types", NULL, 1, "builtin",
               "test only: the online softmax without the rescale when the running max grows"},
      .run = v_hand, .fn = (variant_fn)attention_test_norescale, .supports = v_test_norescale_supports},

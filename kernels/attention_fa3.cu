@@ -1,0 +1,160 @@
+/* kernels/attention_fa3.cu: the rung fa3 of the attention ladder (contract:
+ * kernels/attention.h), FlashAttention-3's design on Hopper (sm_90a): TMA,
+ * an mbarrier ring, warp specialisation, wgmma for both GEMMs, two consumer
+ * warpgroups in ping-pong. The device side: kernels/attention_fa3.cuh.
+ *
+ * Idea: one CTA per (batch, head, q tile of 128 rows), 3 warpgroups.
+ *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
+ *    TMA loads of the CTA's Q tile once, then of K and V tiles of 128 keys,
+ *    each through its own ring of 2 stages (a full and an empty mbarrier
+ *    per stage: expect_tx / complete_tx for the bytes, 8 consumer-warp
+ *    arrives for the release), K one tile ahead of V (K 0, K 1, V 0, K 2,
+ *    V 1, ...). The tensor maps are 3-D (d, seq, batch x head), boxes of
+ *    64 elements (128 bytes, the 128-byte swizzle's row) x rows x 1 head: a
+ *    q or K/V tile past seq is filled with zeros by the TMA unit, within its
+ *    own head.
+ *  - Consumers (warpgroups 1, 2; setmaxnreg.inc to 240): 64 q rows each.
+ *    S = Q K^T by wgmma in its SS form: Q and K both K-major in shared memory
+ *    (rows of head_dim, contiguous along the reduction), 128-byte-swizzle
+ *    descriptors (sgemm_wg_desc: SBO 1024 = 8 rows of 128 bytes), k steps of
+ *    16 elements = +32 bytes along the row, a new column block every 4
+ *    steps. O += P V by wgmma in its RS form: P from registers (the FP32
+ *    accumulator layout of S, pairs rounded to the input type, is exactly
+ *    wgmma's A-fragment layout: no shuffle), V from shared memory.
+ *  - V and the transpose: V is seq x d row-major, so as the B operand of
+ *    P V (k = key, n = d) its n runs along the 128-byte rows and its k down
+ *    them: B is "MN-major". wgmma reads an MN-major B only for 16-bit types,
+ *    through the instruction's imm-trans-b = 1 (SASS: gdesc[..].tnspB) with
+ *    an MN-major descriptor (gemm_wg_desc_mn, the GEMM ladder's nn layout):
+ *    LBO = the bytes from one 64-column block of d to the next (one V column
+ *    block: 128 key rows x 128 bytes = 16 KiB), SBO = 1024 (8 key rows of
+ *    128 bytes, one swizzle atom); a k step of 16 keys moves the start 16
+ *    rows = 2048 bytes. (The RS form has no imm-trans-a operand: after the
+ *    B descriptor come scale-d, imm-scale-a, imm-scale-b, imm-trans-b.)
+ *  - Ping-pong: each consumer issues the GEMMs of a step (O += P j V j, then
+ *    S j+1 = Q K j+1^T) between a wait on its own named barrier and an
+ *    arrive on the other's (256 threads), so the tensor core alternates
+ *    between the two and one warpgroup's softmax (exp2 on the MUFU unit)
+ *    runs under the other's GEMMs. Consumer 0 starts (it pre-arrives on its
+ *    own barrier); the counts balance (attention_fa3.cuh, fa3_consume).
+ *  - Within a warpgroup the softmax and the GEMMs are serial: the softmax of
+ *    S j, O rescaled, P j packed, then P j V j (waited) and S j+1. The
+ *    FlashAttention-3 intra-warpgroup overlap (S j+1 issued before P j V j,
+ *    the softmax of S j+1 under P j V j) keeps S, O and P (64 + 64 + 32
+ *    registers at d 128) live at once: ptxas (CUDA 13.0) then serialises
+ *    the wgmmas (C7512) and spills, so it is not built.
+ *  - Causal: the K/V loop stops at the last tile the q tile sees (the fully
+ *    masked tiles are never loaded nor multiplied); only the tiles that
+ *    straddle the diagonal or seq_kv test the mask (keys >= seq_kv and keys
+ *    past a row's limit get -inf), fa1 / fa2's tile arithmetic.
+ *  - O leaves straight from the accumulators as 32-bit pairs (no staging
+ *    through shared memory and TMA yet).
+ *
+ * Tiles and why: BQ = 128 (2 x 64: wgmma's M is 64 per warpgroup), BKV = 128
+ * keys (wgmma N = 128 for S; a consumer thread holds S: 64 floats, O:
+ * head_dim / 2, P: 32 registers). Shared memory: Q + 2 stages of K and V =
+ * 80 KiB (d 64), 160 KiB (d 128), one CTA per SM. Ring depth 2: a stage of
+ * K and of V in flight while the other is read, as FlashAttention-3 at
+ * these head dims. Register split (64 K registers a SM, launch bound 384 x
+ * 168): producer 128 x 24, consumers 256 x 240. head_dim 256 is declined:
+ * its 128 O accumulators with S and P spilled under 240 registers at every
+ * K/V tile tried (64 keys); FlashAttention-3 runs it at 128 x 80 tiles.
+ *
+ * What it adds over fa2: asynchronous copies without thread work (TMA) from
+ * a producer warp, a real ring with per-stage barriers, wgmma (a
+ * warpgroup-wide asynchronous MMA reading shared memory directly: no
+ * ldmatrix), two warpgroups scheduled against each other by named barriers.
+ *
+ * Constraints: fp16 / bf16, head_dim 64 or 128, any seq_q, seq_kv >= 1,
+ * 16-byte aligned tensors (attn_supports_common, shared with fa1 / fa2);
+ * sm_90 (wgmma, TMA, setmaxnreg; built for sm_90a only) under the sm_90
+ * policy, and a driver with cuTensorMapEncodeTiled; declined otherwise. A
+ * wait that never completes traps (sgemm_tma_bar_wait).
+ * Run just this: ./compare --ops attention --variants fa3 */
+#include <stdio.h>
+
+#include "attention_fa3.cuh"
+#include "gemm_wgmma_tmap.cuh"
+#include "kernel_ran.h"
+#include "policy.h"
+
+/* The BHSD tensor at base (nbh heads of seq rows of d 16-bit elements) as a
+ * 3-D tensor map (d, seq, nbh), boxes of 64 elements x box_rows rows x 1
+ * head, 128-byte swizzle, zeros outside; 0 or a cudaError_t as int */
+static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, long long nbh, long long seq,
+                   long long d, int box_rows)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
+    if (!enc)
+        return (int)cudaErrorNotSupported;
+    const cuuint64_t dims[3] = {(cuuint64_t)d, (cuuint64_t)seq, (cuuint64_t)nbh};
+    const cuuint64_t strides[2] = {(cuuint64_t)d * 2, (cuuint64_t)(seq * d * 2)};
+    const cuuint32_t box[3] = {64, (cuuint32_t)box_rows, 1};
+    const cuuint32_t estr[3] = {1, 1, 1};
+    const CUresult r = enc(map, dt, 3, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+}
+
+template <typename T, int D>
+static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
+{
+    static_assert(SMEM_SM90_FITS(FA3_SMEM(D), 1), "Q and the K / V ring fit one CTA per SM");
+    static_assert(D == 64 || D == 128, "head_dim 64 or 128 (256 spills: see the header)");
+    static_assert(FA3_BKV(D) % 16 == 0 && FA3_BKV(D) <= 256, "wgmma n, TMA box rows, k steps");
+    static unsigned long long done; /* smem opt-in, a bit per device */
+    const CUtensorMapDataType dt =
+        (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    fa3_params fp;
+    fp.p = attn_params_of(a, FA3_BQ);
+    int rc = fa3_map(&fp.tq, dt, a->q, fp.p.nbh, a->seq_q, D, FA3_BQ);
+    if (rc == 0)
+        rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, FA3_BKV(D));
+    if (rc == 0)
+        rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, FA3_BKV(D));
+    const void *kern = (const void *)attention_fa3_kernel<T, D>;
+    if (rc == 0)
+        rc = smem_opt_in(kern, FA3_SMEM(D), &done);
+    if (rc != 0)
+        return rc;
+    void *args[] = {(void *)&fp};
+    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)(fp.p.qtiles * fp.p.nbh)), dim3(FA3_THREADS), args,
+                               (size_t)FA3_SMEM(D), s);
+    return rc != 0 ? rc : (int)cudaGetLastError();
+}
+
+/* [type: fp16, bf16][head_dim: 64, 128] */
+static const attn_launch_fn attention_fa3_instances[2][2] = {
+    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>},
+    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>}};
+static const char *const attention_fa3_names[2] = {"fa3_128x128_d64", "fa3_128x128_d128"};
+
+extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
+{
+    if (!attn_supports_common("attention_fa3", a, why, why_len))
+        return 0;
+    if (a->head_dim == 256) {
+        snprintf(why, why_len, "attention_fa3: head_dim must be 64 or 128 (256: not built, see its header)");
+        return 0;
+    }
+    if (policy_arch_current() != POLICY_ARCH_90) {
+        snprintf(why, why_len, "attention_fa3: needs sm_90 (wgmma, TMA; built for sm_90a) under the sm_90 policy");
+        return 0;
+    }
+    if (!sgemm_tma_encoder()) {
+        snprintf(why, why_len, "attention_fa3: the driver has no cuTensorMapEncodeTiled");
+        return 0;
+    }
+    return 1;
+}
+
+extern "C" int attention_fa3(const attention_args *a, cudaStream_t s)
+{
+    char why[256];
+    if (!attention_fa3_supports(a, why, sizeof why))
+        return (int)cudaErrorNotSupported;
+    const int di = attn_dim_index(a->head_dim);
+    kernel_ran_note(attention_fa3_names[di], NULL);
+    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di](a, s);
+}

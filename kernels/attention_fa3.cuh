@@ -1,0 +1,493 @@
+/* kernels/attention_fa3.cuh: the device side of the rung fa3
+ * (kernels/attention_fa3.cu: the idea, tiles, constraints and the launcher):
+ * the kernel template, its producer and its consumer warpgroups, and the two
+ * instructions the GEMM ladder's Hopper helpers do not have yet:
+ *   - the 3-D tiled TMA load (d, seq, batch x head): a box past seq reads
+ *     zeros of its own head, never the next head's rows;
+ *   - wgmma in its RS form for 16-bit types with B transposed (O += P V:
+ *     P from registers, V MN-major from shared memory).
+ * Everything else is reused: the mbarrier / named-barrier / 2-D TMA PTX
+ * (sgemm_tf32_tma_ptx.cuh), wgmma fence / commit / wait and the K-major
+ * descriptor (sgemm_wgmma_common.cuh), the SS wgmma and the MN-major
+ * descriptor (gemm_wgmma_mma.cuh), the tile arithmetic, mask, exp2 and
+ * shift rules of fa1 / fa2 (attention_common.cuh).
+ *
+ * Compiled for sm_90a only (CMakeLists.txt's sm_90a list); the kernel's body
+ * is guarded by __CUDA_ARCH_FEAT_SM90_ALL, so any other pass (a plain sm_90,
+ * sm_80, compute_80 PTX) compiles it empty, and the launcher never runs it
+ * there (attention_fa3_supports declines off the sm_90 policy). */
+#ifndef KERNELS_ATTENTION_FA3_CUH
+#define KERNELS_ATTENTION_FA3_CUH
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "attention_common.cuh"
+#include "elem_type.h"
+#include "gemm_wgmma_mma.cuh"
+#include "sgemm_tf32_tma_ptx.cuh"
+#include "sgemm_wgmma_common.cuh"
+#include "smem.cuh"
+
+#define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
+#define FA3_BKV(D) 128                    /* keys a K/V tile (head_dim 64 and 128) */
+#define FA3_ST 2                          /* ring depth: stages of K, and of V */
+#define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
+#define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
+#define FA3_NBARS (1 + 4 * FA3_ST)        /* Q; full K, full V, empty K, empty V per stage */
+/* Q, ST stages of K and of V (16-bit elements), the barriers, + 1024: the base
+ * is rounded up to a 1024-byte boundary (the 128-byte swizzle's period) */
+#define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_ST * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS + 1024)
+#define FA3_SCHED_BAR 1                   /* named barriers 1, 2: the ping-pong of consumers 0, 1 */
+/* 0 drops the ping-pong's named barriers (the consumers then issue
+ * independently): a switch for bisecting a hang or a wrong result,
+ * -DCOMPARE_KERNEL_DEFS=FA3_PINGPONG=0; the barriers are the default */
+#ifndef FA3_PINGPONG
+#define FA3_PINGPONG 1
+#endif
+/* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
+ * budget (FlashAttention-3's split for two consumer warpgroups) */
+#define FA3_REGS_PRODUCER 24
+#define FA3_REGS_CONSUMER 240
+
+/* The kernel's one parameter: the three tensor maps (3-D: d, seq, batch x
+ * head; boxes 64 x BQ or 64 x BKV, 128-byte swizzle, zero fill) and fa1 /
+ * fa2's arguments (scale, sizes, grid order). */
+typedef struct {
+    CUtensorMap tq, tk, tv;
+    attn_params p;
+} fa3_params;
+
+/* the elem_type of a 16-bit element type (what gemm_wg_mma takes) */
+template <typename T> struct fa3_elem;
+template <> struct fa3_elem<__half> {
+    enum { et = ELEM_FP16 };
+};
+template <> struct fa3_elem<__nv_bfloat16> {
+    enum { et = ELEM_BF16 };
+};
+
+// ---- the two new instructions --------------------------------------------------------
+
+/* 3-D tiled TMA load of the box at (c0 inner, c1, c2) into shared `dst`,
+ * completing `bar`'s transaction count (sgemm_tma_load's 3-D form) */
+static __device__ __forceinline__ void fa3_tma_load_3d(unsigned dst, const CUtensorMap *map, int c0, int c1, int c2,
+                                                       unsigned bar)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4}], [%5];\n"
+                 :: "r"(dst), "l"((unsigned long long)(uintptr_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+                 : "memory");
+}
+
+/* D[64 x N] += A[64 x 16] B[16 x N]: A from 4 registers (16-bit pairs, the
+ * m16n8k16 A-fragment layout per warp: rows 16 w + g, + 8, columns 2 t, + 1,
+ * + 8), B by descriptor, MN-major (imm-trans-b = 1: B's N runs along the
+ * 128-byte rows, its k down them). The RS form has no imm-trans-a: after
+ * b-desc come scale-d, imm-scale-a, imm-scale-b, imm-trans-b. */
+template <int ET, int N>
+static __device__ __forceinline__ void fa3_mma_rs_tb(float *d, const unsigned *a, unsigned long long db)
+{
+    static_assert(ET == ELEM_FP16 || ET == ELEM_BF16, "the transpose exists for 16-bit types only");
+    static_assert(N == 64 || N == 128 || N == 256, "N = head_dim: 64, 128 or 256");
+    if constexpr (N == 256) {
+        if constexpr (ET == ELEM_FP16)
+            asm volatile(GEMM_WG_SHAPE_F16(256) GEMM_WG_D128_STR ", {%128, %129, %130, %131}, %132, 1, 1, 1, 1;\n"
+                         : GEMM_WG_D128_OPS(d) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");
+        else
+            asm volatile(GEMM_WG_SHAPE_BF16(256) GEMM_WG_D128_STR ", {%128, %129, %130, %131}, %132, 1, 1, 1, 1;\n"
+                         : GEMM_WG_D128_OPS(d) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");
+    } else if constexpr (N == 128) {
+        if constexpr (ET == ELEM_FP16)
+            asm volatile(GEMM_WG_SHAPE_F16(128) GEMM_WG_D64_STR ", {%64, %65, %66, %67}, %68, 1, 1, 1, 1;\n"
+                         : GEMM_WG_D64_OPS(d) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");
+        else
+            asm volatile(GEMM_WG_SHAPE_BF16(128) GEMM_WG_D64_STR ", {%64, %65, %66, %67}, %68, 1, 1, 1, 1;\n"
+                         : GEMM_WG_D64_OPS(d) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");
+    } else {
+        if constexpr (ET == ELEM_FP16)
+            asm volatile(GEMM_WG_SHAPE_F16(64) GEMM_WG_D32_STR ", {%32, %33, %34, %35}, %36, 1, 1, 1, 1;\n"
+                         : GEMM_WG_D32_OPS(d, 0) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");
+        else
+            asm volatile(GEMM_WG_SHAPE_BF16(64) GEMM_WG_D32_STR ", {%32, %33, %34, %35}, %36, 1, 1, 1, 1;\n"
+                         : GEMM_WG_D32_OPS(d, 0) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");
+    }
+}
+
+// ---- shared memory and barriers ------------------------------------------------------
+
+/* Where things sit (shared addresses): Q as D / 64 column blocks of BQ rows x
+ * 128 bytes; stage s of K (and of V) as D / 64 column blocks of BKV rows x 128
+ * bytes; barriers: Q, then full K[ST], full V[ST], empty K[ST], empty V[ST]. */
+template <int D>
+struct fa3_smem {
+    enum {
+        BKV = FA3_BKV(D),
+        QBLK = FA3_BQ * FA3_ROW,  /* bytes of a Q column block */
+        KVBLK = BKV * FA3_ROW,    /* bytes of a K or V column block */
+        QBYTES = QBLK * (D / 64),
+        KVBYTES = KVBLK * (D / 64) /* one stage of K or V */
+    };
+    unsigned q, k, v, bars;
+    __device__ __forceinline__ unsigned bar_q() const { return bars; }
+    __device__ __forceinline__ unsigned full_k(int s) const { return bars + 8 * (1 + s); }
+    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_ST + s); }
+    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_ST + s); }
+    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_ST + s); }
+};
+
+// ---- producer --------------------------------------------------------------------------
+
+/* Tile j of K or V (map) into its stage: wait until both consumers released
+ * the stage's previous round (round 0: parity 1 passes at once), arm `full`
+ * with the stage's bytes, issue its D / 64 boxes (rows past seq_kv: zeros). */
+template <int D>
+static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsigned base, unsigned full,
+                                                   unsigned empty, int j, int bh)
+{
+    typedef fa3_smem<D> L;
+    const unsigned ph = (unsigned)(j / FA3_ST) & 1u;
+    sgemm_tma_bar_wait(empty, ph ^ 1u);
+    sgemm_tma_bar_expect(full, L::KVBYTES);
+#pragma unroll
+    for (int c = 0; c < D / 64; c++)
+        fa3_tma_load_3d(base + c * L::KVBLK, map, c * 64, j * L::BKV, bh, full);
+}
+
+/* The producer thread: Q once, then K and V each through its own ring, K
+ * one tile ahead (K 0, K 1, V 0, K 2, V 1, ...: at step j a consumer waits
+ * for V j and K j+1 together). No wait here depends on a load issued after
+ * it: K j+2 waits for the release of K j, V j+1 for that of V j-1, both
+ * released once K j+1 and V j (issued before) have landed. */
+template <int D>
+static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D> &sm, int q0, int bh,
+                                                   int ntiles)
+{
+    typedef fa3_smem<D> L;
+    sgemm_tma_bar_expect(sm.bar_q(), L::QBYTES);
+#pragma unroll
+    for (int c = 0; c < D / 64; c++)
+        fa3_tma_load_3d(sm.q + c * L::QBLK, &fp.tq, c * 64, q0, bh, sm.bar_q());
+    fa3_load_kv<D>(&fp.tk, sm.k, sm.full_k(0), sm.empty_k(0), 0, bh);
+#pragma unroll 1
+    for (int j = 1; j < ntiles; j++) {
+        const int s = j % FA3_ST, sp = (j - 1) % FA3_ST;
+        fa3_load_kv<D>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, bh);
+        fa3_load_kv<D>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, bh);
+    }
+    const int sl = (ntiles - 1) % FA3_ST;
+    fa3_load_kv<D>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, bh);
+}
+
+// ---- consumer pieces -----------------------------------------------------------------
+
+/* The ping-pong's two halves on named barrier `id` (256 threads: both
+ * consumer warpgroups): wait for it, or arrive without waiting */
+static __device__ __forceinline__ void fa3_sched_sync(int id)
+{
+    if (FA3_PINGPONG)
+        sgemm_tma_named_sync(id, 256);
+}
+
+static __device__ __forceinline__ void fa3_sched_arrive(int id)
+{
+    if (FA3_PINGPONG)
+        sgemm_tma_named_arrive(id, 256);
+}
+
+/* This warp's release of a stage: one arrive per consumer warp (8 a round) */
+static __device__ __forceinline__ void fa3_release(unsigned empty, int lane)
+{
+    __syncwarp();
+    if (lane == 0)
+        sgemm_tma_bar_arrive(empty);
+}
+
+/* S[64 x BKV] = Q_w K_s^T issued (not waited): zeroed, then D / 16 k steps
+ * of 32 bytes along the K-major rows of both (4 per 128-byte column block) */
+template <int ET, int D>
+static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsigned ks)
+{
+    typedef fa3_smem<D> L;
+    constexpr int BKV = L::BKV;
+    unsigned long long da[D / 16], db[D / 16];
+#pragma unroll
+    for (int kk = 0; kk < D / 16; kk++) {
+        da[kk] = sgemm_wg_desc(qw + (kk / 4) * L::QBLK + (kk % 4) * 32);
+        db[kk] = sgemm_wg_desc(ks + (kk / 4) * L::KVBLK + (kk % 4) * 32);
+    }
+#pragma unroll
+    for (int i = 0; i < BKV / 2; i++) {
+        s[i] = 0.0f;
+        sgemm_wg_fence_operand(&s[i]);
+    }
+    sgemm_wg_fence();
+#pragma unroll
+    for (int kk = 0; kk < D / 16; kk++)
+        gemm_wg_mma<ET, BKV, 0>(s, da[kk], db[kk]);
+    sgemm_wg_commit();
+}
+
+/* O[64 x D] += P[64 x BKV] V_s[BKV x D] issued (not waited): BKV / 16 k
+ * steps, P's registers 4 kk.. as A, V's descriptor 16 key rows (2048 bytes)
+ * further each step; LBO = one V column block (BKV rows), SBO 1024 */
+template <int ET, int D>
+static __device__ __forceinline__ void fa3_issue_pv(float *o, unsigned *pr, unsigned vs)
+{
+    typedef fa3_smem<D> L;
+    constexpr int BKV = L::BKV;
+    unsigned long long db[BKV / 16];
+#pragma unroll
+    for (int kk = 0; kk < BKV / 16; kk++)
+        db[kk] = gemm_wg_desc_mn(vs + kk * 16 * FA3_ROW, L::KVBLK);
+#pragma unroll
+    for (int i = 0; i < BKV / 4; i++)
+        asm volatile("" : "+r"(pr[i]) :: "memory");
+#pragma unroll
+    for (int i = 0; i < D / 2; i++)
+        sgemm_wg_fence_operand(&o[i]);
+    sgemm_wg_fence();
+#pragma unroll
+    for (int kk = 0; kk < BKV / 16; kk++)
+        fa3_mma_rs_tb<ET, D>(o, pr + 4 * kk, db[kk]);
+    sgemm_wg_commit();
+}
+
+/* The online softmax of S tile j (rows r0 = this thread's row g, r0 + 8;
+ * s[4 i + 2 h + e]: row r0 + 8 h, key j BKV + 8 i + 2 t + e): to base 2,
+ * masked when `masked`, new running maximum m, factor f[h] = exp2(m_old -
+ * m_new) for O (fa3_softmax_p applies it), this lane's running sum l,
+ * and s overwritten by the unnormalised probabilities. fa2's rules. */
+template <int BKV>
+static __device__ __forceinline__ void fa3_softmax(float *s, float *m, float *l, float *f, int j, int r0, int t,
+                                                   bool masked, const attn_params &p)
+{
+    const int off = p.seq_kv - p.seq_q, k0 = j * BKV + 2 * t;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        float mx = -INFINITY;
+#pragma unroll
+        for (int i = 0; i < BKV / 8; i++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                float &x = s[4 * i + 2 * h + e];
+                x = masked && attn_masked(k0 + 8 * i + e, r0 + 8 * h, p.seq_kv, off, p.causal) ? -INFINITY
+                                                                                              : x * p.scale_log2;
+                mx = fmaxf(mx, x);
+            }
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        const float m_new = fmaxf(m[h], mx), sh = attn_shift(m_new);
+        f[h] = softmax_ex2(m[h] - sh);
+        m[h] = m_new;
+        float sum = 0.0f;
+#pragma unroll
+        for (int i = 0; i < BKV / 8; i++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                float &x = s[4 * i + 2 * h + e];
+                x = softmax_ex2(x - sh);
+                sum += x;
+            }
+        l[h] = l[h] * f[h] + sum;
+    }
+}
+
+/* O's rows r0 (h 0) and r0 + 8 (h 1) times f[h] */
+template <int D>
+static __device__ __forceinline__ void fa3_rescale(float *o, const float *f)
+{
+#pragma unroll
+    for (int i = 0; i < D / 8; i++) {
+        o[4 * i + 0] *= f[0];
+        o[4 * i + 1] *= f[0];
+        o[4 * i + 2] *= f[1];
+        o[4 * i + 3] *= f[1];
+    }
+}
+
+/* P (s, FP32) rounded to T and packed in pairs: register i = keys 2 i, + 1
+ * of the accumulator order, which is the A-fragment order of P V */
+template <typename T, int BKV>
+static __device__ __forceinline__ void fa3_pack_p(unsigned *pr, const float *s)
+{
+#pragma unroll
+    for (int i = 0; i < BKV / 4; i++)
+        pr[i] = gemm_mma_out<T>::pack(s[2 * i], s[2 * i + 1]);
+}
+
+/* Waits for every wgmma of this warpgroup, then pins the N accumulators acc
+ * after the wait (no read of them moves above it) */
+template <int N>
+static __device__ __forceinline__ void fa3_wait_all(float *acc)
+{
+    sgemm_wg_wait0();
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        sgemm_wg_fence_operand(&acc[i]);
+}
+
+/* The softmax of S tile j (fa3_softmax), O rescaled by its factor (no P V
+ * is in flight), and P packed into pr */
+template <typename T, int D>
+static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigned *pr, float *m, float *l, int j,
+                                                     int r0, int t, bool masked, const attn_params &p)
+{
+    constexpr int BKV = FA3_BKV(D);
+    float f[2];
+    fa3_softmax<BKV>(s, m, l, f, j, r0, t, masked, p);
+    fa3_rescale<D>(o, f);
+    fa3_pack_p<T, BKV>(pr, s);
+}
+
+/* One consumer warpgroup (cw 0 or 1, thread ct of 128): rows q0 + 64 cw..
+ * of the CTA's q tile over its ntiles K/V tiles, then O / l to global.
+ * Step j: the softmax of S j (O rescaled at once: no P V is in flight), P j
+ * packed; then, between a wait on this warpgroup's named barrier and an
+ * arrive on the other's, O += P j V j (waited: P's registers are then free)
+ * and S j+1 = Q K j+1^T issued. So the two warpgroups' GEMMs alternate on
+ * the tensor core and one's softmax runs under the other's GEMMs (the
+ * ping-pong); within a warpgroup the GEMMs and the softmax are serial. */
+template <typename T, int D>
+static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D> &sm, T *Oh, int q0,
+                                                   int ntiles, int cw, int ct)
+{
+    typedef fa3_smem<D> L;
+    constexpr int BKV = L::BKV, ET = fa3_elem<T>::et;
+    const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
+    const int r0 = q0 + 64 * cw + 16 * w + g;
+    const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (cw ^ 1);
+    const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal);
+    const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;
+    const unsigned qw = sm.q + cw * 64 * FA3_ROW; /* this warpgroup's 64 rows of each Q column block */
+
+    float o[D / 2];
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
+    attn_zero<D / 2>(o);
+    if (ntiles > 0) {
+        float s[BKV / 2];
+        /* the ping-pong's start: consumer 0's barrier gets its first half
+         * from consumer 0 itself, so consumer 0 issues first (FlashAttention-3's
+         * order); every later generation of a barrier is one warpgroup's wait
+         * + the other's arrive. Each warpgroup waits ntiles + 1 times and
+         * arrives as often, but consumer 1 skips its last arrive: consumer 0's
+         * barrier then counts its own first arrive + its ntiles + 1 waits +
+         * consumer 1's ntiles arrives, whole generations of 256 threads. */
+        if (cw == 0)
+            fa3_sched_arrive(own);
+        sgemm_tma_bar_wait(sm.bar_q(), 0);
+        sgemm_tma_bar_wait(sm.full_k(0), 0);
+        fa3_sched_sync(own);
+        fa3_issue_qk<ET, D>(s, qw, sm.k);
+        fa3_sched_arrive(other);
+        fa3_wait_all<BKV / 2>(s);
+        fa3_release(sm.empty_k(0), lane);
+
+#pragma unroll 1
+        for (int j = 0; j < ntiles - 1; j++) {
+            const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+            unsigned pr[BKV / 4];
+            fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
+            sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
+            sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
+            fa3_sched_sync(own);
+            fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
+            fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
+            fa3_release(sm.empty_v(st), lane);
+            fa3_issue_qk<ET, D>(s, qw, sm.k + sn * L::KVBYTES);
+            fa3_sched_arrive(other);
+            fa3_wait_all<BKV / 2>(s);
+            fa3_release(sm.empty_k(sn), lane);
+        }
+        /* the last tile: P V only; consumer 1 skips its arrive (see above) */
+        const int sl = (ntiles - 1) % FA3_ST;
+        unsigned pr[BKV / 4];
+        fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
+        sgemm_tma_bar_wait(sm.full_v(sl), (unsigned)((ntiles - 1) / FA3_ST) & 1u);
+        fa3_sched_sync(own);
+        fa3_issue_pv<ET, D>(o, pr, sm.v + sl * L::KVBYTES);
+        fa3_wait_all<D / 2>(o);
+        fa3_release(sm.empty_v(sl), lane);
+        if (cw == 0)
+            fa3_sched_arrive(other);
+    }
+
+    /* O / l, rows r0 and r0 + 8 (a row that saw no key: l = 0, zeros), as
+     * 32-bit pairs straight from the accumulators (columns 8 i + 2 t, + 1) */
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        float sum = l[h];
+        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+        const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+        const int row = r0 + 8 * h;
+        if (row < p.seq_q) {
+            unsigned *orow = (unsigned *)(Oh + (long long)row * D + 2 * t);
+#pragma unroll
+            for (int i = 0; i < D / 8; i++)
+                orow[4 * i] = gemm_mma_out<T>::pack(o[4 * i + 2 * h] * inv, o[4 * i + 2 * h + 1] * inv);
+        }
+    }
+}
+
+// ---- the kernel ----------------------------------------------------------------------
+
+/* One CTA per (q tile of 128 rows, batch x head), attn_block_tile's order:
+ * barriers set up by thread 0, then the producer warpgroup (one thread
+ * issues every TMA copy) gives registers away and the two consumer
+ * warpgroups take them. */
+template <typename T, int D>
+static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
+{
+    typedef fa3_smem<D> L;
+    extern __shared__ float4 fa3_smem4[];
+    fa3_smem<D> sm;
+    sm.q = (smem_u32(fa3_smem4) + 1023u) & ~1023u;
+    sm.k = sm.q + L::QBYTES;
+    sm.v = sm.k + FA3_ST * L::KVBYTES;
+    sm.bars = sm.v + FA3_ST * L::KVBYTES;
+    const attn_params &p = fp.p;
+    long long qt, bh;
+    attn_block_tile(blockIdx.x, p.qtiles, p.nbh, p.causal, &qt, &bh);
+    const int q0 = (int)qt * FA3_BQ, tid = threadIdx.x;
+    const int ntiles = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
+
+    if (tid == 0) {
+        sgemm_tma_bar_init(sm.bar_q(), 1);
+        for (int s = 0; s < FA3_ST; s++) {
+            sgemm_tma_bar_init(sm.full_k(s), 1);
+            sgemm_tma_bar_init(sm.full_v(s), 1);
+            sgemm_tma_bar_init(sm.empty_k(s), 8); /* one arrive per consumer warp */
+            sgemm_tma_bar_init(sm.empty_v(s), 8);
+        }
+        sgemm_tma_bar_init_fence();
+    }
+    __syncthreads();
+
+    if (tid < 128) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
+        if (tid == 0 && ntiles > 0) /* no key to see: nothing to load, the consumers write zeros */
+            fa3_produce<D>(fp, sm, q0, (int)bh, ntiles);
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER) : "memory");
+        T *Oh = (T *)p.o + bh * p.seq_q * D;
+        /* the consumer index, broadcast from lane 0: warp-uniform for the
+         * compiler too (descriptors in uniform registers) */
+        const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
+        fa3_consume<T, D>(p, sm, Oh, q0, ntiles, cw, tid & 127);
+    }
+}
+
+/* One CTA per SM (ptxas needs both launch bounds to honour setmaxnreg,
+ * C7508); the body only in the sm_90a pass, elsewhere empty and never
+ * launched. */
+template <typename T, int D>
+static __global__ void __launch_bounds__(FA3_THREADS, 1) attention_fa3_kernel(const __grid_constant__ fa3_params fp)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    fa3_body<T, D>(fp);
+#endif
+}
+
+#endif
