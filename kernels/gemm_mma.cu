@@ -20,7 +20,13 @@
  * kernel's slower instance, noted through kernel_ran_note with the reason.
  * fp8_e4m3 (mma.sync m16n8k32, C in bf16) runs in layout tn only, on sm_89+
  * with code built for it; otherwise gemm_mma_supports declines.
- * Run just this: ./compare --ops gemm --variants gemm_mma */
+ *
+ * fp8 once stopped with a misaligned address at every shape: the shared
+ * tile's swizzle gave chunk offsets of 8 elements, 16 bytes only for 2-byte
+ * types, so fp8's 16-byte stores and ldmatrix rows began mid-unit. Chunks
+ * are now scaled by the element size (kernels/gemm_mma_core.cuh's header
+ * says more; tests/test_gemm_mma_layout.c checks the layout on the CPU).
+ * Run just this: ./compare --ops gemm --variants mma */
 #include <stdio.h>
 
 #include "gemm_mma_core.cuh"

@@ -4,10 +4,13 @@
  * parts that do not differ between them:
  *
  *  - the swizzled shared-memory layout of a tile: rows of 16-byte chunks
- *    (8 fp16/bf16 or 16 fp8 elements), the chunk column XORed with bits of the row so
- *    that the 8 rows one ldmatrix phase reads (16 bytes each, one chunk
- *    column) land in 8 different 16-byte bank groups: no bank conflicts on
- *    the reads, and 16-byte stores stay whole;
+ *    (8 fp16/bf16 or 16 fp8 elements), the chunk column XORed with bits of
+ *    the row so that the 8 rows one ldmatrix phase reads (16 bytes each, one
+ *    chunk column) land in 8 different 16-byte bank groups: no bank
+ *    conflicts on the reads, and 16-byte stores stay whole. The index
+ *    arithmetic (swizzle, lane addressing, C fragment) is plain C in
+ *    gemm_mma_layout.cuh, counted in chunks; gemm_mma_at alone turns a chunk
+ *    into an address, in the pointer's own element size;
  *  - the global loads of a tile (16-byte chunks when the rows are 16-byte
  *    aligned, element by element otherwise), zero-filled past m, n, k, so
  *    edge tiles need no other branch and the MMAs see zeros;
@@ -22,8 +25,25 @@
  *
  * Tile parameters are compile-time (template) values; the launchers are
  * extern "C" in the .cu files. Needs sm_80 (mma.sync bf16, ldmatrix,
- * cp.async); the fp8 MMA needs sm_89 and code built for it (checked at run
- * time by gemm_mma_fp8_runs). */
+ * cp.async); the fp8 MMA needs sm_89 and code built for it: the
+ * instruction is compiled only where __CUDA_ARCH__ >= 890 (the compute_80
+ * PTX and the sm_80 code hold a trap instead), and gemm_mma_fp8_runs
+ * declines fp8 unless the device is cc 8.9+ and the kernel's code was built
+ * for sm_89+ (its PTX version).
+ *
+ * The fp8 fault (cudaErrorMisalignedAddress at every fp8 shape tried on
+ * the H200, a sticky error): the swizzle returned an element offset of
+ * "chunk x 8", right for 2-byte elements only. For fp8 (1-byte elements)
+ * chunk j began 8 j bytes into the tile, so every odd chunk started in the
+ * middle of a 16-byte unit: the 16-byte cp.async and st.shared.v4 of the
+ * tile copies and ldmatrix's 16-byte row reads were misaligned (and the
+ * chunks overlapped). Now the swizzle counts chunks and gemm_mma_at scales
+ * them by 16 / sizeof(T) (fp16 / bf16 keep the offsets they had). The rest of the fp8
+ * path checks out against the PTX ISA: m16n8k32 e4m3 numbers its A
+ * registers (rows g and g + 8, k bytes 4 t.. of each 16-byte half) and B
+ * registers (n = g, the two 16-byte halves of k) exactly as m16n8k16 f16
+ * numbers its 2-byte pairs, so one ldmatrix addressing serves both, and its
+ * C fragment is the same (tests/test_gemm_mma_layout.c simulates both). */
 #ifndef KERNELS_GEMM_MMA_CORE_CUH
 #define KERNELS_GEMM_MMA_CORE_CUH
 
@@ -36,6 +56,7 @@
 
 #include "cp_async.cuh"
 #include "gemm_lowp.h"
+#include "gemm_mma_layout.cuh"
 #include "kernel_ran.h"
 #include "policy.h"
 #include "smem.cuh"
@@ -108,18 +129,26 @@ template <> struct gemm_mma_elem<__nv_fp8_e4m3> {
 
 // ---- the swizzled tile layout --------------------------------------------------
 
-/* Element offset of chunk c (8 elements) of row r in a tile of rows of CPR
- * chunks. ldmatrix reads one chunk column of 8 consecutive rows: with rows
- * of 8 or more chunks (128 bytes or more) XORing the chunk's low 3 bits with
- * r & 7 spreads them over 8 bank groups; with rows of 4 chunks (64 bytes, two
- * rows a 128-byte line) r & 1 already picks the line half and XORing with
- * (r >> 1) & 3 spreads the 4 pairs. */
+/* The element offset of chunk column c of row r in a tile of rows of CPR
+ * chunks, for 16-bit elements (8 a chunk): attention's tiles
+ * (kernels/attention_fa2.cu). The GEMM core takes gemm_mma_at instead, for
+ * any element size. */
 template <int CPR>
 static __device__ __forceinline__ int gemm_mma_swz(int r, int c)
 {
     static_assert(CPR == 4 || CPR >= 8, "rows of 4 or of 8+ chunks");
-    const int x = CPR >= 8 ? (r & 7) : ((r >> 1) & 3);
-    return (r * CPR + (c ^ x)) * 8;
+    return gemm_mma_elem_offset(2, CPR, r, c);
+}
+
+/* The address of chunk column c of row r in the tile at s, counted in s's
+ * own elements (gemm_mma_elem_offset: 16 / sizeof(T) to a chunk), so that
+ * each chunk starts on a 16-byte boundary whatever the element size */
+template <int CPR, typename T>
+static __device__ __forceinline__ T *gemm_mma_at(T *s, int r, int c)
+{
+    static_assert(CPR == 4 || CPR >= 8, "rows of 4 or of 8+ chunks");
+    static_assert(16 % sizeof(T) == 0, "whole elements in a 16-byte chunk");
+    return s + gemm_mma_elem_offset((int)sizeof(T), CPR, r, c);
 }
 
 // ---- global loads ------------------------------------------------------------------
@@ -158,7 +187,7 @@ struct gemm_mma_tile {
     static __device__ __forceinline__ void store(T *s, int tid, int j, uint4 v)
     {
         const int i = tid + j * NT;
-        *(uint4 *)(s + gemm_mma_swz<CPR>(i / CPR, i % CPR)) = v;
+        *(uint4 *)gemm_mma_at<CPR>(s, i / CPR, i % CPR) = v;
     }
 
     /* the whole tile straight to shared memory: cp.async (zero-fill) on the
@@ -172,8 +201,8 @@ struct gemm_mma_tile {
                 const int i = tid + j * NT, r = i / CPR, c = i % CPR;
                 const int gr = row0 + r, gc = col0 + c * EPC;
                 const bool in = gr < rows && gc < cols;
-                cp_async16(s + gemm_mma_swz<CPR>(r, c), in ? (const void *)(g + (long long)gr * ld + gc) : (const void *)g,
-                           in ? 16 : 0);
+                cp_async16(gemm_mma_at<CPR>(s, r, c),
+                           in ? (const void *)(g + (long long)gr * ld + gc) : (const void *)g, in ? 16 : 0);
             } else {
                 store(s, tid, j, fetch(g, ld, rows, cols, row0, col0, tid, j));
             }
@@ -230,20 +259,25 @@ struct gemm_mma_warp {
                                                 int lane, int kk)
     {
         unsigned a[MI][4];
+        int ar, ac, br, bc; /* this lane's ldmatrix row and chunk in a fragment (gemm_mma_layout.cuh) */
+        gemm_mma_lane_a(lane, &ar, &ac);
+        gemm_mma_lane_b(lane, &br, &bc);
 #pragma unroll
-        for (int mi = 0; mi < MI; mi++) /* lanes 0-15: rows, k chunk 0; 16-31: the same rows, chunk 1 */
-            gemm_mma_ldsm_x4(a[mi], sA + gemm_mma_swz<CPR_A>(wm0 + mi * 16 + (lane & 15), kk * 2 + (lane >> 4)));
+        for (int mi = 0; mi < MI; mi++) /* k step kk is chunks 2 kk and 2 kk + 1 (32 bytes) */
+            gemm_mma_ldsm_x4(a[mi], gemm_mma_at<CPR_A>(sA, wm0 + mi * 16 + ar, kk * 2 + ac));
 #pragma unroll
         for (int p = 0; p < NI / 2; p++) {
-            /* matrix q = lane / 8: (n 0-7, k chunk 0), (n 0-7, chunk 1), (n 8-15, chunk 0), (n 8-15, chunk 1);
-             * the two n8 fragments are used at once, so only 4 B registers live */
-            const int q = lane >> 3, r = lane & 7;
+            /* two n8 fragments at once (n wn0 + 16 p ..), used at once, so only 4 B registers live */
             unsigned t[4];
-            if (BKM)
-                gemm_mma_ldsm_x4(t, sB + gemm_mma_swz<CPR_B>(wn0 + p * 16 + (q >> 1) * 8 + r, kk * 2 + (q & 1)));
-            else
-                gemm_mma_ldsm_x4_trans(t, sB + gemm_mma_swz<CPR_B>(kk * KS + (q & 1) * 8 + r,
-                                                                   (wn0 + p * 16) / EPC + (q >> 1)));
+            if (BKM) {
+                gemm_mma_ldsm_x4(t, gemm_mma_at<CPR_B>(sB, wn0 + p * 16 + br, kk * 2 + bc));
+            } else {
+                /* 16-bit types: matrix q = lane / 8 is (k 0-7, n chunk 0), (k 8-15, n chunk 0), (k 0-7,
+                 * chunk 1), (k 8-15, chunk 1), transposed */
+                const int q = lane >> 3, r = lane & 7;
+                gemm_mma_ldsm_x4_trans(
+                    t, gemm_mma_at<CPR_B>(sB, kk * KS + (q & 1) * 8 + r, (wn0 + p * 16) / EPC + (q >> 1)));
+            }
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
                 gemm_mma_elem<T>::mma(acc[mi][2 * p], a[mi], t);
@@ -267,18 +301,22 @@ struct gemm_mma_warp {
     }
 
     /* C (m x n, row-major) at the warp's patch, whose first element is
-     * (row0, col0); pairs stored as one 32-bit word when n is even */
+     * (row0, col0); pairs (even columns) stored as one 32-bit word when that
+     * word is aligned: n even (rows of 4-byte multiples) and C 4-byte aligned */
     static __device__ __forceinline__ void store(const float (&acc)[MI][NI][4], TC *C, int m, int n, int row0,
                                                  int col0, int lane)
     {
-        const bool pairs = (n & 1) == 0;
+        const bool pairs = (n & 1) == 0 && ((size_t)C & 3) == 0;
 #pragma unroll
         for (int mi = 0; mi < MI; mi++)
 #pragma unroll
             for (int ni = 0; ni < NI; ni++)
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
-                    const int r = row0 + mi * 16 + (lane >> 2) + h * 8, c = col0 + ni * 8 + (lane & 3) * 2;
+                    int r, c;
+                    gemm_mma_lane_c(lane, h, &r, &c);
+                    r += row0 + mi * 16;
+                    c += col0 + ni * 8;
                     if (r >= m || c >= n) continue;
                     TC *p = C + (long long)r * n + c;
                     const float lo = acc[mi][ni][2 * h], hi = acc[mi][ni][2 * h + 1];
@@ -346,18 +384,8 @@ static inline int gemm_mma_supports_common(const char *rung, long long m, long l
         snprintf(why, why_len, "%s: fp8 takes layout tn only (ldmatrix has no 8-bit transpose for a k x n B)", rung);
         return 0;
     }
-    /* The fp8 instances (mma.sync m16n8k32 e4m3) stopped with a misaligned
-     * address on the H200 at every shape tried: declined until that is
-     * found; Hopper's fp8 rung is wgmma (kernels/gemm_wgmma*.cu). */
-    if (a_type == ELEM_FP8_E4M3) {
-        snprintf(why, why_len,
-                 "%s: fp8_e4m3 declined: this rung's mma.sync e4m3 path faults (misaligned address) and is being "
-                 "fixed; fp8 runs in wgmma and cuBLASLt",
-                 rung);
-        (void)fp8_kern;
-        return 0;
-    }
-    return 1;
+    /* fp8 (mma.sync m16n8k32 e4m3) needs an sm_89+ GPU and code built for it */
+    return a_type != ELEM_FP8_E4M3 || gemm_mma_fp8_runs(fp8_kern, rung, why, why_len);
 }
 
 /* A launch the supports query declines (fp8 in layout nn). */

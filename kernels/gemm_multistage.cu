@@ -12,7 +12,8 @@
  * 128 x 128 block tile of 4 warps, k in slabs of 64 bytes (32 fp16 / bf16
  * elements, 64 fp8), 4 stages (64 KiB of dynamic shared memory: two blocks
  * an SM on sm_80 / sm_90). fp8 (mma.sync m16n8k32) takes 64 x 32 warp tiles,
- * 8 warps: its MMA needs more registers on sm_90 and 64 x 64 spilled.
+ * 8 warps: its MMA needs more registers on sm_90 and 64 x 64 spilled; its
+ * registers leave room for one block an SM (GS_MIN_BLOCKS).
  *
  * Constraints: any m, n, k >= 1 (zero-filled edge tiles, predicated
  * stores). cp.async moves 16-byte chunks only: rows that are not 16-byte
@@ -21,8 +22,10 @@
  * through registers into the same ring (synchronous stores, so the ring only
  * orders them): the slower instance, noted through kernel_ran_note with the
  * reason. fp8_e4m3 runs in layout tn only, on sm_89+ with code built for it
- * (gemm_multistage_supports declines the rest).
- * Run just this: ./compare --ops gemm --variants gemm_multistage */
+ * (gemm_multistage_supports declines the rest). Its once-misaligned fp8
+ * path (a swizzle counting 8 elements a 16-byte chunk, 2-byte types only)
+ * is explained in kernels/gemm_mma_core.cuh's header.
+ * Run just this: ./compare --ops gemm --variants multistage */
 #include <stdio.h>
 
 #include "gemm_mma_core.cuh"
@@ -34,6 +37,10 @@
 /* warp tile columns: 64 for fp16 / bf16; 32 for fp8 (8 warps), whose MMA
  * needs more registers on sm_90 and spilled at 64 */
 #define GS_WN(T) (sizeof(T) == 1 ? 32 : 64)
+/* the fp8 kernel's least blocks an SM for ptxas: 1. Left to itself ptxas
+ * held it to 128 registers (two 256-thread blocks an SM) and spilled; at 1
+ * it keeps its accumulators in registers. 0 (fp16 / bf16): not given. */
+#define GS_MIN_BLOCKS(T) (sizeof(T) == 1 ? 1 : 0)
 #define GS_STAGES 4
 #define GS_THREADS(T) ((GS_BM / GS_WM) * (GS_BN / GS_WN(T)) * 32)
 #define GS_SMEM_BYTES (GS_STAGES * (GS_BM + GS_BN) * GS_BKB)
@@ -41,7 +48,7 @@
 static_assert(SMEM_SM90_FITS(GS_SMEM_BYTES, 2), "two blocks an SM");
 
 template <typename T, bool BKM, bool VEC>
-static __global__ void __launch_bounds__(GS_THREADS(T))
+static __global__ void __launch_bounds__(GS_THREADS(T), GS_MIN_BLOCKS(T))
     gemm_multistage_kernel(const T *__restrict__ A, const T *__restrict__ B,
                            typename gemm_mma_elem<T>::out *__restrict__ C, int m, int n, int k)
 {

@@ -2,14 +2,18 @@
  * in every type (fp16, bf16, fp8_e4m3) and layout (tn, nn), through the
  * same path as `compare --check-only` (plan, poison, run once, verify),
  * at shapes that cross every tile edge and alignment: 1x1x1, 17x31x33,
- * 333x257x1001 (k odd: the element-load instances), 4096x8x4096 (a thin n
- * with a long k), 128x136x64 (whole tiles in m, k; n % 16 == 8), 2048^3
- * (the 16-byte path). A row is ok, or SKIP with its reason (cublas on FP8,
- * cuBLASLt FP8 on layout nn or unaligned k / n, the mma.sync rungs on FP8
- * in layout nn or without sm_89 code); the hand rows name the kernel they
- * ran (the _elem instance, with a reason, exactly when the rows of k, or of
- * n in layout nn, are not whole 16-byte chunks: 8 or 16 elements), and
- * cublaslt_best names its pick ("fastest of"). The planted wrong kernel
+ * 333x257x1001 (k odd: the element-load instances), 333x257x1008 (m, n
+ * odd, k a multiple of 16 but not of a 64-byte slab: fp8's 16-byte path
+ * with a partial last slab and single-element C stores), 4096x8x4096 (a
+ * thin n with a long k), 128x136x64 (whole tiles in m, k; n % 16 == 8),
+ * 1000x1000x1024 (partial tiles in m and n, whole slabs, paired C stores),
+ * 2048^3 (the 16-byte path). A row is ok, or SKIP with its reason (cublas
+ * on FP8, cuBLASLt FP8 on layout nn or unaligned k / n, the mma.sync rungs
+ * on FP8 in layout nn or without sm_89 code: for those rungs in fp8 tn no
+ * other reason passes); the hand rows mma and multistage name the kernel
+ * they ran (the _elem instance, with a reason, exactly when the rows of k,
+ * or of n in layout nn, are not whole 16-byte chunks: 8 or 16 elements),
+ * and cublaslt_best names its pick ("fastest of"). The planted wrong kernel
  * (test_wrong: k - 1 terms) FAILs in fp16 and bf16, both layouts.
  * COMPARE_TEST_QUICK=1: the small shapes only. Seed from the clock or
  * COMPARE_TEST_SEED, printed. */
@@ -35,7 +39,8 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-static int is_hand_rung(const char *v) { return strncmp(v, "gemm_", 5) == 0; }
+/* the mma.sync rungs (kernels/gemm_mma.cu, gemm_multistage.cu): their rows are named without the op's prefix */
+static int is_mma_rung(const char *v) { return strcmp(v, "mma") == 0 || strcmp(v, "multistage") == 0; }
 
 static void collect_case(void *ctx, result_row *rows, int count)
 {
@@ -45,6 +50,10 @@ static void collect_case(void *ctx, result_row *rows, int count)
         c->rows++;
         if (r->status == STATUS_SKIP) {
             CHECK(r->message[0] != '\0', "%s %s %s: SKIP without a reason", c->what, r->variant, r->math);
+            /* the mma.sync rungs run fp8 in layout tn wherever the GPU and the code are sm_89+ */
+            if (is_mma_rung(r->variant) && strcmp(r->math, "fp8_e4m3") == 0 && strstr(c->what, " tn") != NULL)
+                CHECK(strstr(r->message, "needs sm_89+") != NULL, "%s %s fp8_e4m3: SKIP for another reason: %s",
+                      c->what, r->variant, r->message);
             printf("SKIP %s %s %s: %s\n", c->what, r->variant, r->math, r->message);
             c->skipped++;
             continue;
@@ -64,7 +73,7 @@ static void collect_case(void *ctx, result_row *rows, int count)
         if (strcmp(r->variant, "cublaslt_best") == 0)
             CHECK(strstr(r->kernel, "fastest of") != NULL, "%s cublaslt_best %s: kernel '%s'", c->what, r->math,
                   r->kernel);
-        if (is_hand_rung(r->variant) && strcmp(r->variant, "gemm_wgmma") != 0) {
+        if (is_mma_rung(r->variant)) {
             /* the element-load instance exactly when the rows are not 16-byte chunks */
             const int b_nn = strstr(c->what, " nn") != NULL;
             const int epc = strcmp(r->math, "fp8_e4m3") == 0 ? 16 : 8; /* elements in a 16-byte chunk */
@@ -115,9 +124,9 @@ static void run_shape(device_ctx *dev, const cli_shape *sh, const char *layout, 
 
 int main(void)
 {
-    static const cli_shape full[] = {{1, 1, 1},   {17, 31, 33},     {333, 257, 1001},
-                                     {128, 136, 64}, {4096, 8, 4096}, {2048, 2048, 2048}};
-    static const cli_shape quick[] = {{1, 1, 1}, {17, 31, 33}, {333, 257, 1001}, {128, 136, 64}};
+    static const cli_shape full[] = {{1, 1, 1},       {17, 31, 33},   {333, 257, 1001},   {333, 257, 1008},
+                                     {128, 136, 64},   {4096, 8, 4096}, {1000, 1000, 1024}, {2048, 2048, 2048}};
+    static const cli_shape quick[] = {{1, 1, 1}, {17, 31, 33}, {333, 257, 1001}, {333, 257, 1008}, {128, 136, 64}};
     static const cli_shape planted = {256, 192, 160};
     const char *quick_env = getenv("COMPARE_TEST_QUICK");
     const int q = quick_env && strcmp(quick_env, "1") == 0;
