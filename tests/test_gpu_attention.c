@@ -221,14 +221,16 @@ int main(void)
                                          {"type", "bf16,fp16"}};
     static const char *const wide[][2] = {{"batch", "1"},  {"heads", "2"},    {"seq_q", "333"},     {"seq_kv", "1000"},
                                           {"head_dim", "256"}, {"causal", "0,1"}, {"type", "bf16,fp16"}};
+    /* the op's rows: cudnn_sdpa, cublas_unfused, naive, fa1, fa2, fa3 */
+    enum { ROWS = 6 };
     collect c1 = {0}, c2 = {0}, c3 = {0};
     c1.what = "odd cases";
     run_op(&dev, odd, 7, 0, seed, &c1);
-    CHECK(c1.rows == 32 * 5, "odd cases: %d rows, expected %d", c1.rows, 32 * 5);
+    CHECK(c1.rows == 32 * ROWS, "odd cases: %d rows, expected %d", c1.rows, 32 * ROWS);
     CHECK(c1.ok >= 32 * 2, "odd cases: %d ok, at least cublas_unfused and naive in 32 cases", c1.ok);
     c2.what = "head_dim 256";
     run_op(&dev, wide, 7, 0, seed + 1, &c2);
-    CHECK(c2.rows == 4 * 5, "head_dim 256: %d rows", c2.rows);
+    CHECK(c2.rows == 4 * ROWS, "head_dim 256: %d rows, expected %d", c2.rows, 4 * ROWS);
     c3.what = "planted";
     run_op(&dev, odd, 7, 1, seed + 2, &c3);
     CHECK(c3.norescale_failed == 32, "planted: test_norescale failed in %d of 32 cases", c3.norescale_failed);
