@@ -47,7 +47,8 @@
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
 #             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
-#             tf32_tma with --interleave, then the LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
+#             tf32_tma with --interleave, then the LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097,
+#             "attention": every line of shapes/attention.txt (attention.csv; ATTENTION_LINES picks lines), "thin": m = 1 .. 64,
 #             every TMA candidate, compare --candidates tf32_tma (search_tma_thin.csv), and the tool
 #             (thin.csv)): compare --n 2048; sgemm at
 #             2048/4096/8192; reduce and sort at 2^20..2^28 with and without the L2 flush;
@@ -290,6 +291,24 @@ if has bench; then
                     --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv" &&
                 step bench-plugin-reduce "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" \
                     --ops reduce --elems 1000003,2^24,2^26 --variants mine,vec4 --csv "$LOG/plugin_example_reduce.csv"
+        fi
+        # attention (results/h200/attention.csv): one compare run per line of shapes/attention.txt
+        # (its header: each line's words are --axis words), the CSVs joined in line order
+        # (attention.csv, header once); ATTENTION_LINES picks lines by number (default all)
+        if [[ $sets == *" attention "* ]]; then
+            grep -v '^ *#' shapes/attention.txt | sed 's/#.*//' | awk 'NF' >"$LOG/attention_lines.txt"
+            nlines=$(wc -l <"$LOG/attention_lines.txt")
+            rm -f "$LOG/attention.csv"
+            for idx in ${ATTENTION_LINES:-$(seq 1 "$nlines")}; do
+                line=$(sed -n "${idx}p" "$LOG/attention_lines.txt")
+                [ -n "$line" ] || continue
+                # shellcheck disable=SC2046 # the line's words become --axis words
+                step "bench-attention-$idx" "$BUILD/compare" --max-time 0.1 --ops attention \
+                    $(printf -- '--axis %s ' $line) --csv "$LOG/attention_$idx.csv"
+                if [ -s "$LOG/attention_$idx.csv" ]; then
+                    if [ -s "$LOG/attention.csv" ]; then tail -n +2 "$LOG/attention_$idx.csv"; else cat "$LOG/attention_$idx.csv"; fi >>"$LOG/attention.csv"
+                fi
+            done
         fi
         if [[ $sets == *" reduce-sort "* ]]; then
             step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
