@@ -44,12 +44,12 @@
  *              row <= 4 KiB  (nvec <= 256): a warp per row, V = the power of
  *                  two >= nvec / 32 (1, 2, 4 or 8): no barrier at all, and
  *                  8 rows a block keep several rows' loads in flight per SM.
- *              row <= 64 KiB (nvec <= 4096): a block per row, V =
+ *              row < 64 KiB (nvec < 4096): a block per row, V =
  *                  NORM_FUSED_BLOCK_V (4: 64 bytes a thread) and the power of
  *                  two threads >= nvec / V (128..1024): few registers, so
  *                  several rows' blocks share an SM and one block's
  *                  reduction overlaps another's loads.
- *              row <= 1 MiB on sm_90 (cluster placed): the cluster kernel,
+ *              64 KiB <= row <= 1 MiB on sm_90 (cluster placed): the cluster kernel,
  *                  ceil(nvec / 4096) CTAs of 512 threads x 8 vectors (64 KiB
  *                  of row per CTA, at most 64 registers so that two CTAs fit
  *                  an SM): a row too long for one SM's registers is split
@@ -143,9 +143,12 @@
 #define NORM_CLUSTER_MINB 2         /* ... two CTAs an SM: <= 64 registers */
 #define NORM_CLUSTER_MAX 16         /* CTAs a cluster (non-portable above 8) */
 #define NORM_CLUSTER_PORTABLE 8
-/* fused: rows of more vectors than this take the cluster form on sm_90
- * (at least 1024 x NORM_FUSED_BLOCK_V: the block form holds no more; 8192
- * gives 64-128 KiB rows to the 1024 x 8 block form instead) */
+/* fused: rows of this many vectors or more take the cluster form on sm_90
+ * (1024 x NORM_FUSED_BLOCK_V: the block form holds no more; a row of
+ * exactly that many, 64 KiB, runs faster split over a two-CTA cluster than
+ * in one 1024-thread block: the fused and cluster rows of bf16 at 32768
+ * cols in results/h200/softmax_norm.csv; 8192 gives 64-128 KiB
+ * rows to the 1024 x 8 block form instead) */
 #define NORM_FUSED_CLUSTER_MIN_VECS (NORM_BLOCK_MAX_THREADS * NORM_FUSED_BLOCK_V)
 #define NORM_GRID_MAX (1LL << 24)   /* blocks (or clusters) a launch, at most */
 
@@ -926,11 +929,12 @@ template <typename T, int K> static int norm_run_fused(const norm_params &p, cud
             return norm_run_fused_warp<T, K, 4>(p, s);
         return norm_run_fused_warp<T, K, 8>(p, s);
     }
-    if (nvec <= NORM_BLOCK_MAX_THREADS * NORM_FUSED_BLOCK_V)
+    const bool block_fits = nvec <= NORM_BLOCK_MAX_THREADS * NORM_FUSED_BLOCK_V;
+    const long long cta_vecs = (long long)NORM_CLUSTER_THREADS * norm_cluster_v<T>(p.vec);
+    if (block_fits && nvec < NORM_FUSED_CLUSTER_MIN_VECS)
         return norm_run_fused_block<T, K, NORM_FUSED_BLOCK_V>(
             p, norm_pow2_at_least((nvec + NORM_FUSED_BLOCK_V - 1) / NORM_FUSED_BLOCK_V), s);
-    const long long cta_vecs = (long long)NORM_CLUSTER_THREADS * norm_cluster_v<T>(p.vec);
-    if (nvec > NORM_FUSED_CLUSTER_MIN_VECS && nvec <= NORM_CLUSTER_MAX * cta_vecs && norm_cluster_available<T, K>()) {
+    if (nvec >= NORM_FUSED_CLUSTER_MIN_VECS && nvec <= NORM_CLUSTER_MAX * cta_vecs && norm_cluster_available<T, K>()) {
         const long long csize = (nvec + cta_vecs - 1) / cta_vecs;
         const int rc = norm_launch_cluster<T, K>(p, csize < 2 ? 2 : (int)csize, NORM_CLUSTER_THREADS, s);
         if (rc == 0)
@@ -938,6 +942,10 @@ template <typename T, int K> static int norm_run_fused(const norm_params &p, cud
         if (rc > 0)
             return rc;
     }
+    /* no cluster here (not sm_90, or not placed): the block form where it holds the row */
+    if (block_fits)
+        return norm_run_fused_block<T, K, NORM_FUSED_BLOCK_V>(
+            p, norm_pow2_at_least((nvec + NORM_FUSED_BLOCK_V - 1) / NORM_FUSED_BLOCK_V), s);
     if (p.vec && nvec <= (long long)NORM_BLOCK_MAX_THREADS * NORM_BIG_V)
         return norm_run_fused_block<T, K, NORM_BIG_V>(p, NORM_BLOCK_MAX_THREADS, s);
     const char *why = !norm_cluster_available<T, K>()        ? NORM_WHY_NOCLUSTER

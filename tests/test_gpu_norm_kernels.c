@@ -3,8 +3,8 @@
  * directly against a CPU double-precision reference, on shapes that walk every
  * dispatch branch: 1x1, 333x1001 (odd cols: the scalar path), 64x4096 (also
  * with x and y one element off 16-byte alignment: the scalar path at an even
- * cols), 8x65536 and 3x200000 (long rows: the block form, the cluster form,
- * 13 CTAs for fp32), in fp32, fp16 and bf16.
+ * cols), 4x32768, 8x65536 and 3x200000 (long rows: the block form, the
+ * cluster form from 64 KiB rows, 13 CTAs for fp32), in fp32, fp16 and bf16.
  *
  * Inputs: x = row offset (0, 2 or 4: LayerNorm's mean far from 0, where
  * E[x^2] - E[x]^2 would cancel) + a uniform deviate in [-1, 1), rounded on
@@ -28,7 +28,7 @@
  * The cluster rungs may return cudaErrorNotSupported only where the policy
  * is not sm_90 (kernels/common/policy.h) or the device is not cc 9.0; on the
  * H200 in the default mode they must run, and there the fused pick of an
- * aligned row over 128 KiB must be the cluster form. Bad arguments (rows 0, an
+ * aligned row of 64 KiB or more must be the cluster form. Bad arguments (rows 0, an
  * fp8 type, a NULL bias for LayerNorm) must be cudaErrorInvalidValue. */
 #include <math.h>
 #include <stdint.h>
@@ -65,7 +65,7 @@ typedef struct {
     int offset; /* elements x and y start past a 16-byte boundary */
 } shape;
 
-static const shape SHAPES[] = {{1, 1, 0}, {333, 1001, 0}, {64, 4096, 0}, {64, 4096, 1}, {8, 65536, 0}, {3, 200000, 0}};
+static const shape SHAPES[] = {{1, 1, 0}, {333, 1001, 0}, {64, 4096, 0}, {64, 4096, 1}, {4, 32768, 0}, {8, 65536, 0}, {3, 200000, 0}};
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static double rng_uniform(void) /* [0, 1) */
@@ -261,7 +261,7 @@ static void run_case(const shape *sh, elem_type t, cudaStream_t s, int clusters_
               cols, guard_bad);
         /* the fused pick of an aligned long row on sm_90 is the cluster form, never the block rung */
         if (clusters_must_run && !sh->offset && !strcmp(L->name + strlen(L->name) - 5, "fused") &&
-            cols * bytes > 128 * 1024)
+            cols * bytes >= 64 * 1024)
             CHECK(kname && strstr(kname, "cluster"), "%s %s %lldx%lld ran %s, not the cluster form", L->name,
                   type_name(t), rows, cols, kname ? kname : "?");
     }
