@@ -17,7 +17,9 @@
  * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
  * operands it stages (its own kernel, with the reason), and `tuned` when its
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
- * at sizes where `tuned` runs its large pick. */
+ * at sizes where `tuned` runs its large pick; the TMA table's staging row
+ * (tf32_tma_lean_staging) must say it staged only the operands whose rows
+ * are unaligned (check_lean_note). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 #include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
+#include "sgemm_tf32_tma.h"
 #include "op.h"
 #include "testlib_gpu.h"
 #include "verify.h"
@@ -192,6 +195,22 @@ static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* tf32_tma_lean_staging stages A alone at k % 4 != 0 (B and C in place
+ * when n % 4 == 0), nothing at all on an aligned shape, and notes its own
+ * name with what it staged (cudaMalloc'd operands: aligned pointers) */
+static void check_lean_note(const shape *sh)
+{
+    const char *name = kernel_ran_name(), *why = kernel_ran_reason();
+    const char *want = sh->n % 4 != 0 && sh->k % 4 != 0 ? "A, B, C staged"
+                       : sh->n % 4 != 0                 ? "B, C staged"
+                       : sh->k % 4 != 0                 ? "A staged with padded rows (B in place"
+                                                        : NULL;
+    CHECK(name && strcmp(name, SGEMM_TF32_TMA_LEAN_NAME) == 0, "lean m=%d n=%d k=%d: noted %s", sh->m, sh->n,
+          sh->k, name ? name : "nothing");
+    CHECK(want ? why && strstr(why, want) : !why, "lean m=%d n=%d k=%d: reason '%s', expected '%s'", sh->m, sh->n,
+          sh->k, why ? why : "(none)", want ? want : "(none)");
 }
 
 #define REFUSED "cooperative launch refused: "
@@ -371,7 +390,10 @@ int main(void)
             }
             for (int c = 0; c < tab->count(); c++) {
                 CK(cudaMemsetAsync(dC, 0xff, nc * 4, s));
+                kernel_ran_clear();
                 int rc = tab->run(c, dA, dB, dC, sh->m, sh->n, sh->k, s);
+                if (strcmp(tab->name(c), SGEMM_TF32_TMA_LEAN_NAME) == 0 && rc == 0)
+                    check_lean_note(sh);
                 if (rc == (int)cudaErrorNotSupported && tab->may_decline &&
                     (sh->n % 4 != 0 || sh->k % 4 != 0)) {
                     declined++;
