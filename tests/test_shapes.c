@@ -13,7 +13,7 @@
  * (e) cli_parse: the sources merged in command-line order, duplicates across
  *     sources, the limit across sources.
  * (f) the shipped shapes/llm.txt parses, and every shape line has a comment.
- * (g) the shipped shapes/awkward.txt (issue 41) parses; every shape line names
+ * (g) the shipped shapes/awkward.txt parses; every shape line names
  *     its class, the shape really is of that class, and each class has at
  *     least three shapes, two of them with an H200 lower bound over 20 us. */
 #include "cli.h"
