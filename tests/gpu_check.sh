@@ -20,7 +20,7 @@
 #             "search-tma": only the wgmma/TMA candidates; "kst": memcheck and racecheck of the
 #             split-tail TMA candidate (KST_CANDIDATE) on shapes whose tail it cuts; "compare-tma": memcheck and racecheck
 #             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "awkward": memcheck and
-#             racecheck of the tuned _edge candidates (AWKWARD_EDGE) at small shapes of each
+#             racecheck of the tuned _edge candidates and tf32_tma_lean_staging (AWKWARD_EDGE) at small shapes of each
 #             class of shapes/awkward.txt; "compare-gate": every
 #             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
 #             SANITIZE_TOOLS narrows the four
@@ -59,7 +59,8 @@
 #             second op, beside vec4 (plugin_example_reduce.csv); "awkward" (issue 41, not in
 #             the default): shapes/awkward.txt with the libraries, tuned, tf32_mma, tf32_wgmma and
 #             tf32_tma (shapes_awkward.csv), the tuned candidates of the picks' shapes with and
-#             without _edge (AWKWARD_TUNED names them; search_awkward_tuned.csv), and
+#             without _edge (AWKWARD_TUNED names them; search_awkward_tuned.csv), tf32_tma beside
+#             its candidate tf32_tma_lean_staging (search_awkward_tma.csv), and
 #             tests/ncu_awkward.sh (ncu_awkward/ncu_awkward.md)
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 --max-time 1 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
@@ -219,14 +220,15 @@ if has sanitize; then
             --shape 16x14336x4096,48x1000x260,61x4100x1029 --cpu-max-n 0 --warmup 1 --reps 2 --max-reps 2
     done
     # issue 41: the tuned _edge candidates (16-byte kernel at an odd k, lane kernel at an odd
-    # n, split stream-K tiles reduced by 4-byte atomics at 1100 x 1030 x 1001) through compare
+    # n, split stream-K tiles reduced by 4-byte atomics at 1100 x 1030 x 1001) and the TMA
+    # staging candidate (A alone staged at an odd k, B read in place past k) through compare
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
         [[ $ssets == *" awkward "* ]] || break
         [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
-        step "sanitizer-$tool-awkward" timeout 300 "$CS" --tool "$tool" --error-exitcode 1 \
-            "$BUILD/compare" --candidates tuned --variants "${AWKWARD_EDGE:-128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge,\
+        step "sanitizer-$tool-awkward" timeout 400 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare" --candidates tuned,tf32_tma --variants "${AWKWARD_EDGE:-128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge,\
 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge,32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge,\
-16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge}" \
+16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,tf32_tma_lean_staging}" \
             --shape 300x260x257,260x259x99,7x1028x999,1030x5x260,131x385x97,1100x1030x1001 "${cand_quick[@]}"
     done
     # the timing gate (src/gpu/gate_kernel.cu: a kernel polling mapped host memory) and the
@@ -310,8 +312,11 @@ if has bench; then
 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st,128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge,\
 32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk,32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge,\
 16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge,\
-16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,cublas_fp32}" \
+16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,cublas_fp32,tuned}" \
                 --cpu-max-n 0 --csv "$LOG/search_awkward_tuned.csv"
+            step search-awkward-tma "$BUILD/compare" --candidates tf32_tma --shapes shapes/awkward.txt \
+                --variants cublas_tf32,tf32_tma,tf32_tma_lean_staging --cpu-max-n 0 \
+                --csv "$LOG/search_awkward_tma.csv"
             step ncu-awkward env BUILD="$BUILD" tests/ncu_awkward.sh "$LOG/ncu_awkward"
         fi
         # a user's plugin, built from the installed package like a user builds it

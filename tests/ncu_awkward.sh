@@ -21,10 +21,11 @@
 # Needs an existing build in ${BUILD:-build-gpu}.
 set -u
 LOG=${1:?usage: tests/ncu_awkward.sh LOGDIR [SHAPES] [VARIANTS]}
-# one shape a class of shapes/awkward.txt: k_unaligned (n aligned, then not),
-# mn_tiny, k_tiny, all_odd, prime_8191 (in n)
-SHAPES=${2:-4096x4096x999,8192x2051x4095,33x50257x4096,8192x16x8192,8192x8192x64,4095x4093x511,4096x8191x4096}
-VARIANTS=${3:-cublas_fp32,cublas_tf32,cublaslt_best,tuned,tf32_mma,tf32_tma}
+# a shape per class of shapes/awkward.txt: k_unaligned (n aligned, then n and k
+# unaligned as prime_8191 in n or k is), mn_tiny (m, then n), k_tiny, all_odd
+SHAPES=${2:-4096x4096x999,8192x2051x4095,33x50257x4096,8192x16x8192,8192x8192x64,4095x4093x511}
+# the libraries, the shipped hand rows, and the candidates that fix a class
+VARIANTS=${3:-cublas_fp32,cublas_tf32,tuned,tf32_tma,tuned:128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge,tf32_tma:tf32_tma_lean_staging}
 mkdir -p "$LOG"
 LOG=$(cd "$LOG" && pwd)
 cd "$(dirname "$0")/.." || exit 1
