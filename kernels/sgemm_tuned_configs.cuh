@@ -35,7 +35,11 @@
  * sgemm_tuned_sk_launch). 16xN and 32xN are skinny tiles for a small m (a
  * decode batch): a 128-row tile would spend most of its FMAs on rows past
  * m, and on the stream-K grid a small tile spreads a few large tiles' worth
- * of k-slabs over every SM. The rows that never won (other rowa shapes,
+ * of k-slabs over every SM. Nx16, Nx32 and Nx64 are narrow tiles for a
+ * small n (a thin C, where the 16x128 pick leaves 7/8 of its FFMAs on
+ * columns past n = 16), as stream-K since a narrow C has few tiles for the
+ * SMs: candidates for a rule on n still to be measured
+ * (docs/tuning/awkward.md). The rows that never won (other rowa shapes,
  * other barrier positions and copy groups, more small stream-K and sliced
  * shapes, sl8) are in git history; docs/tuning/tuned.md lists them. */
 #define SGEMM_TUNED_CANDIDATES(X)                                                                \
@@ -49,7 +53,10 @@
     X(64x64x16_w32x16_t4x4_s6_g8_sp2_b15_sk, sk, 64, 64, 16, 32, 16, 4, 4, 6, 1, 8, 2, 15)        \
     X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)          \
     X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)        \
-    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)        \
+    X(256x16x32_w64x16_t8x4_s3_g8_sp2_b31_sk, sk, 256, 16, 32, 64, 16, 8, 4, 3, 2, 8, 2, 31)      \
+    X(128x32x16_w64x16_t8x4_s4_g8_sp2_b15_sk, sk, 128, 32, 16, 64, 16, 8, 4, 4, 4, 8, 2, 15)      \
+    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15)
 
 /* The edge candidates (for shapes whose n or k is not a multiple of 4),
  * rule SGEMM_TUNED_RULE_N_LANES (below): the picks' shapes again, each named

@@ -301,7 +301,8 @@ if has bench; then
         # issue 41: every class of shapes/awkward.txt (k % 4 != 0, tiny m or n, tiny k, all
         # odd, 8191), the libraries at their best beside the hand TF32 and FP32 ladders' tops
         # (shapes_awkward.csv); then the tuned candidates, the _edge rows beside the picks'
-        # shapes they come from (search_awkward_tuned.csv); then Nsight Compute per class,
+        # shapes they come from and the narrow-n rows (search_awkward_tuned.csv); then
+        # tf32_tma beside its lean-staging candidate; then Nsight Compute per class,
         # cuBLAS's kernels against tuned and tf32_tma (ncu_awkward.md: tests/ncu_awkward.sh)
         if [[ $sets == *" awkward "* ]]; then
             step bench-awkward "$BUILD/compare" --ops sgemm --shapes shapes/awkward.txt \
@@ -312,7 +313,9 @@ if has bench; then
 128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st,128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge,\
 32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk,32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge,\
 16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge,\
-16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,cublas_fp32,tuned}" \
+16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,\
+256x16x32_w64x16_t8x4_s3_g8_sp2_b31_sk,128x32x16_w64x16_t8x4_s4_g8_sp2_b15_sk,\
+128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk,cublas_fp32,tuned}" \
                 --cpu-max-n 0 --csv "$LOG/search_awkward_tuned.csv"
             step search-awkward-tma "$BUILD/compare" --candidates tf32_tma --shapes shapes/awkward.txt \
                 --variants cublas_tf32,tf32_tma,tf32_tma_lean_staging --cpu-max-n 0 \
