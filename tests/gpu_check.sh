@@ -58,8 +58,8 @@
 #             from the installed package beside tuned (plugin_example.csv) and, its
 #             second op, beside vec4 (plugin_example_reduce.csv); "awkward" (issue 41, not in
 #             the default): shapes/awkward.txt with the libraries, tuned, tf32_mma, tf32_wgmma and
-#             tf32_tma (shapes_awkward.csv), the tuned candidates of the picks' shapes with and
-#             without _edge (AWKWARD_TUNED names them; search_awkward_tuned.csv), tf32_tma beside
+#             tf32_tma (shapes_awkward.csv), every tuned candidate (the picks' shapes with and
+#             without _edge, narrow-n rows; AWKWARD_TUNED narrows them; search_awkward_tuned.csv), tf32_tma beside
 #             its candidate tf32_tma_lean_staging (search_awkward_tma.csv), and
 #             tests/ncu_awkward.sh (ncu_awkward/ncu_awkward.md)
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 --max-time 1 (the plots' CSV)
@@ -300,22 +300,19 @@ if has bench; then
                 --cpu-max-n 0 --csv "$LOG/shapes_llm.csv"
         # issue 41: every class of shapes/awkward.txt (k % 4 != 0, tiny m or n, tiny k, all
         # odd, 8191), the libraries at their best beside the hand TF32 and FP32 ladders' tops
-        # (shapes_awkward.csv); then the tuned candidates, the _edge rows beside the picks'
-        # shapes they come from and the narrow-n rows (search_awkward_tuned.csv); then
+        # (shapes_awkward.csv); then every tuned candidate: the picks' shapes with and without
+        # _edge, the narrow-n rows, the other tiles for the k-tiny class (search_awkward_tuned.csv); then
         # tf32_tma beside its lean-staging candidate; then Nsight Compute per class,
         # cuBLAS's kernels against tuned and tf32_tma (ncu_awkward.md: tests/ncu_awkward.sh)
         if [[ $sets == *" awkward "* ]]; then
             step bench-awkward "$BUILD/compare" --ops sgemm --shapes shapes/awkward.txt \
                 --variants cublas_fp32,cublas_tf32,cublaslt_best,cublaslt_best_fp32,tuned,tf32_mma,tf32_wgmma,tf32_tma \
                 --cpu-max-n 0 --csv "$LOG/shapes_awkward.csv"
-            step search-awkward-tuned "$BUILD/compare" --candidates tuned --shapes shapes/awkward.txt \
-                --variants "${AWKWARD_TUNED:-128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk,128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge,\
-128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st,128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge,\
-32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk,32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge,\
-16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge,\
-16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,\
-256x16x32_w64x16_t8x4_s3_g8_sp2_b31_sk,128x32x16_w64x16_t8x4_s4_g8_sp2_b15_sk,\
-128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk,cublas_fp32,tuned}" \
+            # every tuned candidate (AWKWARD_TUNED: a comma-separated list narrows them), the
+            # library rows beside them
+            tv=()
+            [ -n "${AWKWARD_TUNED:-}" ] && tv=(--variants "$AWKWARD_TUNED")
+            step search-awkward-tuned "$BUILD/compare" --candidates tuned --shapes shapes/awkward.txt ${tv[@]+"${tv[@]}"} \
                 --cpu-max-n 0 --csv "$LOG/search_awkward_tuned.csv"
             step search-awkward-tma "$BUILD/compare" --candidates tf32_tma --shapes shapes/awkward.txt \
                 --variants cublas_tf32,tf32_tma,tf32_tma_lean_staging --cpu-max-n 0 \
