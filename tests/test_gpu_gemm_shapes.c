@@ -59,27 +59,29 @@ typedef struct {
  * a tiny m or n (7 x 1028 x 999, 1030 x 5 x 260: a row of C shorter than a
  * warp's 32 columns), a tiny k (520 x 516 x 16), all odd with a partial
  * 128-column group (131 x 385 x 97), 251 (a prime) in each position, and
- * fewer large tiles than SMs at n, k % 4 != 0 (1100 x 1030 x 1001: every
- * tile of the 128x256 stream-K candidates split, reduced with 4-byte atomics) */
+ * fewer large tiles than SMs at n, k % 4 != 0 (1100 x 1030 x 1001 and, small
+ * enough for the sanitizers, 130 x 259 x 257: every tile of the 128x256
+ * stream-K candidates split, reduced with 4-byte atomics) */
 static const shape shapes_full[] = {
     {1, 4, 4},     {3, 8, 20},     {64, 132, 36},   {129, 516, 4},   {257, 260, 1028},
     {300, 4, 700}, {1000, 68, 1000}, {130, 1028, 260}, {5, 1, 3},    {17, 31, 33},
     {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36}, {40, 520, 2000},
     {4100, 2100, 100}, {2300, 1796, 484, "tf32-tma"},
     {300, 260, 257}, {260, 259, 99}, {7, 1028, 999}, {1030, 5, 260}, {520, 516, 16},
-    {131, 385, 97}, {251, 256, 256}, {256, 251, 256}, {256, 256, 251}, {1100, 1030, 1001},
+    {131, 385, 97}, {251, 256, 256}, {256, 251, 256}, {256, 256, 251}, {1100, 1030, 1001}, {130, 259, 257},
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones; the long
  * k of 40 x 520 x 2000 only for what it is there for (tf32_tma's split-k thin
  * pick and its candidates): every FP32 candidate on it under racecheck took
- * the run past 6 minutes; of the awkward classes, one shape for each of the
- * _edge candidates' kernels, a row of C shorter than a warp, and the split
- * tiles of their stream-K kind at n % 4 != 0 (FP32 candidates only: 4-byte
- * atomics of the lane kernel) */
+ * the run past 6 minutes; of the awkward classes, small enough for
+ * racecheck: the _edge candidates' 16-byte kernel at an odd k (20 x 132 x 37),
+ * their lane kernel with split stream-K tiles (20 x 131 x 129: one 128x256
+ * tile on 2 blocks, its 4-byte atomics; the 128-column groups' second one
+ * partial), a row of C shorter than a warp (33 x 5 x 20) */
 static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
     {600, 260, 96}, {40, 520, 2000, "tf32-tma"}, {2300, 1796, 484, "tf32-tma"},
-    {300, 260, 257}, {260, 259, 99}, {1030, 5, 260}, {131, 385, 97}, {1100, 1030, 1001, "fp32"},
+    {20, 132, 37}, {20, 131, 129}, {33, 5, 20},
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
