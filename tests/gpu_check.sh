@@ -314,7 +314,7 @@ if has bench; then
             tv=()
             [ -n "${AWKWARD_TUNED:-}" ] && tv=(--variants "$AWKWARD_TUNED")
             step search-awkward-tuned "$BUILD/compare" --candidates tuned --shapes shapes/awkward.txt ${tv[@]+"${tv[@]}"} \
-                --cpu-max-n 0 --csv "$LOG/search_awkward_tuned.csv"
+                --cpu-max-n 0 --max-time 1 --csv "$LOG/search_awkward_tuned.csv"
             step search-awkward-tma "$BUILD/compare" --candidates tf32_tma --shapes shapes/awkward.txt \
                 --variants cublas_tf32,tf32_tma,tf32_tma_lean_staging --cpu-max-n 0 \
                 --csv "$LOG/search_awkward_tma.csv"
