@@ -65,8 +65,9 @@
  * compare --candidates tf32_tma; sgemm_tf32_tma.h): at k % 4 != 0 it runs
  * the GEMM at k, with A' read through a map of k columns whose rows are k4
  * floats apart and B in place (TMA reads the rows past k as zeros), so only
- * A is copied; measured against this path in docs/tuning/awkward.md. The buffer: sgemm_tf32_stage.cuh (one per device, allocated
- * at the first unaligned call, kept, freed at exit).
+ * A is copied; measured against this path in docs/tuning/awkward.md. The
+ * buffer: sgemm_tf32_stage.cuh (one per device, allocated at the first
+ * unaligned call, kept, freed at exit).
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
  * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
