@@ -39,24 +39,34 @@ static PFN_cuTensorMapEncodeTiled_v12000 sgemm_tma_encoder(void)
 }
 
 /* Row-major rows x cols matrix of `esize`-byte elements of data type `dt`
- * at `base`, boxes of box_cols x box_rows, 128-byte swizzle, zero fill
- * outside, L2 promotion `l2`; 0, cudaErrorNotSupported without an encoder,
- * or cudaErrorInvalidValue when the driver refuses the map (a row stride
- * not a multiple of 16 bytes, a base not 16-byte aligned, ...). */
-static int gemm_tma_map_2d(CUtensorMap *map, CUtensorMapDataType dt, int esize, const void *base,
-                           long long rows, long long cols, int box_cols, int box_rows,
-                           CUtensorMapL2promotion l2)
+ * at `base`, rows `ld` elements apart (ld >= cols: columns cols .. ld-1 are
+ * outside the map, read as zeros like everything past its edges), boxes of
+ * box_cols x box_rows, 128-byte swizzle, zero fill outside, L2 promotion
+ * `l2`; 0, cudaErrorNotSupported without an encoder, or
+ * cudaErrorInvalidValue when the driver refuses the map (a row stride not a
+ * multiple of 16 bytes, a base not 16-byte aligned, ...). */
+static int gemm_tma_map_2d_ld(CUtensorMap *map, CUtensorMapDataType dt, int esize, const void *base,
+                              long long rows, long long cols, long long ld, int box_cols, int box_rows,
+                              CUtensorMapL2promotion l2)
 {
     PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
     if (!enc)
         return (int)cudaErrorNotSupported; /* driver without TMA */
     const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    const cuuint64_t strides[1] = {(cuuint64_t)cols * (cuuint64_t)esize};
+    const cuuint64_t strides[1] = {(cuuint64_t)ld * (cuuint64_t)esize};
     const cuuint32_t boxd[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
     const cuuint32_t estr[2] = {1, 1};
     CUresult r = enc(map, dt, 2, (void *)base, dims, strides, boxd, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
                      CU_TENSOR_MAP_SWIZZLE_128B, l2, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+}
+
+/* The same with rows cols elements apart (a dense matrix). */
+static int gemm_tma_map_2d(CUtensorMap *map, CUtensorMapDataType dt, int esize, const void *base,
+                           long long rows, long long cols, int box_cols, int box_rows,
+                           CUtensorMapL2promotion l2)
+{
+    return gemm_tma_map_2d_ld(map, dt, esize, base, rows, cols, cols, box_cols, box_rows, l2);
 }
 
 /* The SM count of the current device, 0 when it cannot be read (a pick

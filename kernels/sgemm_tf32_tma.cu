@@ -61,8 +61,13 @@
  * m n k: small but for small shapes), and keeps the kernel as it is. The pick
  * rule (small or large candidate) is the one of the aligned shapes, on m x n.
  * kernel_ran_note names the candidate and, as the reason, which operands
- * were staged. The buffer: sgemm_tf32_stage.cuh (one per device, allocated
- * at the first unaligned call, kept, freed at exit).
+ * were staged. A candidate stages less (tf32_tma_lean_staging, a row of
+ * compare --candidates tf32_tma; sgemm_tf32_tma.h): at k % 4 != 0 it runs
+ * the GEMM at k, with A' read through a map of k columns whose rows are k4
+ * floats apart and B in place (TMA reads the rows past k as zeros), so only
+ * A is copied; measured against this path in docs/tuning/awkward.md. The
+ * buffer: sgemm_tf32_stage.cuh (one per device, allocated at the first
+ * unaligned call, kept, freed at exit).
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
  * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
@@ -137,12 +142,12 @@ static constexpr sgemm_tma_cfg sgemm_tma_large = SGEMM_TMA_CFG(SGEMM_TMA_LARGE);
 static constexpr sgemm_tma_cfg sgemm_tma_large_whole = SGEMM_TMA_CFG(SGEMM_TMA_LARGE_WHOLE);
 static_assert(sgemm_tma_large_whole.sk == 0, "the whole-tile LARGE needs no workspace");
 
-typedef int (*sgemm_tma_run_fn)(const float *, const float *, float *, int, int, int, cudaStream_t);
+typedef int (*sgemm_tma_run_fn)(const float *, int, const float *, float *, int, int, int, cudaStream_t);
 typedef struct {
     const sgemm_tma_cfg *cfg;
     sgemm_tma_run_fn run;
 } sgemm_tma_pick;
-#define SGEMM_TMA_PICK(NAME) {&SGEMM_TMA_CFG(NAME), sgemm_tma_run<SGEMM_TMA_ARGS(SGEMM_TMA_CFG(NAME))>}
+#define SGEMM_TMA_PICK(NAME) {&SGEMM_TMA_CFG(NAME), sgemm_tma_run_lda<SGEMM_TMA_ARGS(SGEMM_TMA_CFG(NAME))>}
 
 /* by rows: 16, 32, 64, 128 (checked at compile time below) */
 static const sgemm_tma_pick sgemm_tma_narrow_rows[4] = {
@@ -190,9 +195,9 @@ static long long sgemm_tma_tiles(const sgemm_tma_cfg &c, int m, int n)
 }
 
 /* The candidate for `outputs` (m x n of the caller's shape: the pick rule
- * of every shape), run on A (m x k), B (k x n), C (m x n), each row-major
- * with its column count as row stride. */
-static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, int n, int k,
+ * of every shape), run on A (m x k, rows lda floats apart), B (k x n), C
+ * (m x n), B and C row-major with their column count as row stride. */
+static int sgemm_tma_pick_run(const float *A, int lda, const float *B, float *C, int m, int n, int k,
                               long long outputs, const char *why, cudaStream_t stream)
 {
     const int sms = sgemm_tma_sms();
@@ -214,27 +219,27 @@ static int sgemm_tma_pick_run(const float *A, const float *B, float *C, int m, i
         if (r < 3 && sms > 0 && 2 * sgemm_tma_tiles(*sgemm_tma_split_rows[r].cfg, m, n) <= sms)
             p = &sgemm_tma_split_rows[r];
         kernel_ran_note(p->cfg->name, why);
-        return p->run(A, B, C, m, n, k, stream);
+        return p->run(A, lda, B, C, m, n, k, stream);
     }
     if (sms > 0 && sgemm_tma_tiles(sgemm_tma_wave, m, n) <= sms) {
         kernel_ran_note(sgemm_tma_wave.name, why);
-        return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_wave)>(A, B, C, m, n, k, stream);
+        return sgemm_tma_run_lda<SGEMM_TMA_ARGS(sgemm_tma_wave)>(A, lda, B, C, m, n, k, stream);
     }
     kernel_ran_note(sgemm_tma_large.name, why);
-    const int rc = sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, B, C, m, n, k, stream);
+    const int rc = sgemm_tma_run_lda<SGEMM_TMA_ARGS(sgemm_tma_large)>(A, lda, B, C, m, n, k, stream);
     if (rc != (int)cudaErrorMemoryAllocation || sgemm_tma_large.sk < 2)
         return rc;
     /* the stream-K or split-tail workspace could not be allocated (cleared,
      * not sticky) */
     kernel_ran_note(sgemm_tma_large_whole.name,
                     why ? why : "no device memory for the split-k workspace: whole tiles");
-    return sgemm_tma_run<SGEMM_TMA_ARGS(sgemm_tma_large_whole)>(A, B, C, m, n, k, stream);
+    return sgemm_tma_run_lda<SGEMM_TMA_ARGS(sgemm_tma_large_whole)>(A, lda, B, C, m, n, k, stream);
 }
 
 // ---- staged operands ---------------------------------------------------------
 
 #define SGEMM_TMA_STAGE_A 1 /* k % 4 != 0 or A not 16-byte aligned */
-#define SGEMM_TMA_STAGE_B 2 /* k % 4 != 0, n % 4 != 0 or B not 16-byte aligned */
+#define SGEMM_TMA_STAGE_B 2 /* k % 4 != 0 (not when lean), n % 4 != 0 or B not 16-byte aligned */
 #define SGEMM_TMA_STAGE_C 4 /* n % 4 != 0 or C not 8-byte aligned */
 
 /* the reason noted for each set of staged operands (index: the mask; a
@@ -251,13 +256,31 @@ static const char *const sgemm_tma_stage_why[8] = {
     "n or k not a multiple of 4 or pointers misaligned: A, B, C staged with padded rows",
 };
 
-/* Which operands the TMA kernels cannot take in place (a SGEMM_TMA_STAGE_ mask). */
-static int sgemm_tma_stage_mask(const float *A, const float *B, const float *C, int n, int k)
+/* lean staging (the candidate tf32_tma_lean_staging): the reason noted for
+ * each set of staged operands, by mask */
+static const char *const sgemm_tma_lean_why[8] = {
+    NULL,
+    "k not a multiple of 4 or A misaligned: A staged with padded rows (B in place, its rows past k read as zeros)",
+    "B not 16-byte aligned: B staged",
+    "k not a multiple of 4 or A misaligned, and B misaligned: A, B staged",
+    "C not 8-byte aligned: C staged",
+    "k not a multiple of 4 or A misaligned, C misaligned: A, C staged",
+    "n not a multiple of 4 or B, C misaligned: B, C staged with padded rows (A in place)",
+    "n and k not multiples of 4 or pointers misaligned: A, B, C staged with padded rows",
+};
+
+/* Which operands the TMA kernels cannot take in place (a SGEMM_TMA_STAGE_
+ * mask). lean 0: the GEMM runs at k4 (k rounded up to a multiple of 4) on
+ * A' and B' with zero padding, so k % 4 != 0 stages both; lean 1: it runs
+ * at k, A' (when staged) read through a map of k columns whose rows are k4
+ * floats apart, and B in place through a map of k rows (TMA reads the rows
+ * past k as zeros), so k % 4 != 0 stages A alone. */
+static int sgemm_tma_stage_mask(const float *A, const float *B, const float *C, int n, int k, int lean)
 {
     int mask = 0;
     if (k % 4 != 0 || ((uintptr_t)A & 15) != 0)
         mask |= SGEMM_TMA_STAGE_A;
-    if (k % 4 != 0 || n % 4 != 0 || ((uintptr_t)B & 15) != 0)
+    if ((k % 4 != 0 && !lean) || n % 4 != 0 || ((uintptr_t)B & 15) != 0)
         mask |= SGEMM_TMA_STAGE_B;
     if (n % 4 != 0 || ((uintptr_t)C & 7) != 0)
         mask |= SGEMM_TMA_STAGE_C;
@@ -266,19 +289,20 @@ static int sgemm_tma_stage_mask(const float *A, const float *B, const float *C, 
 
 /* The staged operands' parts of the copy buffer (bytes, 0 for one not
  * staged) for a mask of sgemm_tma_stage_mask and n4, k4 (n, k rounded up
- * to multiples of 4). */
-static void sgemm_tma_stage_parts(int mask, int m, long long n4, long long k4, size_t *a, size_t *b,
-                                  size_t *c)
+ * to multiples of 4); b_rows: B's rows (k4, or k when lean). */
+static void sgemm_tma_stage_parts(int mask, int m, long long n4, long long k4, long long b_rows, size_t *a,
+                                  size_t *b, size_t *c)
 {
     *a = mask & SGEMM_TMA_STAGE_A ? sgemm_stage_round((size_t)m * k4 * 4) : 0;
-    *b = mask & SGEMM_TMA_STAGE_B ? sgemm_stage_round((size_t)k4 * n4 * 4) : 0;
+    *b = mask & SGEMM_TMA_STAGE_B ? sgemm_stage_round((size_t)b_rows * n4 * 4) : 0;
     *c = mask & SGEMM_TMA_STAGE_C ? sgemm_stage_round((size_t)m * n4 * 4) : 0;
 }
 
-/* The candidate on staged operands (mask: which ones, never 0). Returns 0,
- * a cudaError_t value, or -1 after noting nothing when the buffer cannot be
- * had (out of memory, ordinal past 63: *why_fallback says which). */
-static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, int m, int n, int k,
+/* The candidate on staged operands (mask: which ones, never 0; lean: as
+ * sgemm_tma_stage_mask). Returns 0, a cudaError_t value, or -1 after noting
+ * nothing when the buffer cannot be had (out of memory, ordinal past 63:
+ * *why_fallback says which). */
+static int sgemm_tma_staged(int mask, int lean, const float *A, const float *B, float *C, int m, int n, int k,
                             cudaStream_t stream, const char **why_fallback)
 {
     const long long k4 = ((long long)k + 3) / 4 * 4, n4 = ((long long)n + 3) / 4 * 4;
@@ -286,8 +310,10 @@ static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, 
         *why_fallback = "n or k too large to pad to a multiple of 4";
         return -1;
     }
+    /* the GEMM's k and B's rows: k4 (zero rows of B' past k), or k when lean */
+    const int kg = lean ? k : (int)k4;
     size_t bytes_a, bytes_b, bytes_c;
-    sgemm_tma_stage_parts(mask, m, n4, k4, &bytes_a, &bytes_b, &bytes_c);
+    sgemm_tma_stage_parts(mask, m, n4, k4, kg, &bytes_a, &bytes_b, &bytes_c);
     void *buf = NULL;
     int slot = 0;
     int rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_COPY, bytes_a + bytes_b + bytes_c, stream, &buf, &slot);
@@ -305,20 +331,22 @@ static int sgemm_tma_staged(int mask, const float *A, const float *B, float *C, 
     const float *a = mask & SGEMM_TMA_STAGE_A ? sa : A;
     const float *b = mask & SGEMM_TMA_STAGE_B ? sb : B;
     float *c = mask & SGEMM_TMA_STAGE_C ? sc : C;
-    /* A (m x k) into m x k4, B (k x n) into k4 x n4, zeros around */
+    /* A (m x k) into m x k4, B (k x n) into kg x n4, zeros around */
     const sgemm_stage_copy copy_a = {A, sa, k, k4, m, k, m, (int)k4};
-    const sgemm_stage_copy copy_b = {B, sb, n, n4, k, n, (int)k4, (int)n4};
+    const sgemm_stage_copy copy_b = {B, sb, n, n4, k, n, kg, (int)n4};
     if (mask & (SGEMM_TMA_STAGE_A | SGEMM_TMA_STAGE_B)) {
         const sgemm_stage_copy *first = mask & SGEMM_TMA_STAGE_A ? &copy_a : &copy_b;
         const sgemm_stage_copy *second =
             (mask & SGEMM_TMA_STAGE_A) && (mask & SGEMM_TMA_STAGE_B) ? &copy_b : NULL;
         rc = sgemm_stage_launch(first, second, stream);
     }
-    /* m x n4 x k4: n4 == n unless n % 4 != 0, and then B' and C' both have
-     * n4 columns (the kernel's n is also its C row stride) */
+    /* m x n4 x kg: n4 == n unless n % 4 != 0, and then B' and C' both have
+     * n4 columns (the kernel's n is also its C row stride); A's rows are k4
+     * floats apart when it is staged (else k, and then k == k4) */
     if (rc == 0)
-        rc = sgemm_tma_pick_run(a, b, c, m, (int)n4, (int)k4, (long long)m * n,
-                                sgemm_tma_stage_why[mask], stream);
+        rc = sgemm_tma_pick_run(a, mask & SGEMM_TMA_STAGE_A ? (int)k4 : k, b, c, m, (int)n4, kg,
+                                (long long)m * n, lean ? sgemm_tma_lean_why[mask] : sgemm_tma_stage_why[mask],
+                                stream);
     if (rc == 0 && (mask & SGEMM_TMA_STAGE_C)) {
         /* C' (m x n4) back into C (m x n) */
         const sgemm_stage_copy copy_c = {sc, C, n4, n, m, n, m, n};
@@ -334,11 +362,11 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
         return 0;
     size_t own = 0;
     /* cudaMalloc'd operands are aligned: the mask follows from n and k */
-    const int mask = sgemm_tma_stage_mask(NULL, NULL, NULL, n, k);
+    const int mask = sgemm_tma_stage_mask(NULL, NULL, NULL, n, k, 0);
     const long long k4 = ((long long)k + 3) / 4 * 4, n4 = ((long long)n + 3) / 4 * 4;
     if (mask) {
         size_t a, b, c;
-        sgemm_tma_stage_parts(mask, m, n4, k4, &a, &b, &c);
+        sgemm_tma_stage_parts(mask, m, n4, k4, k4, &a, &b, &c);
         own += sgemm_stage_rounded(a + b + c);
     }
     /* a stream-K LARGE pick (only by COMPARE_KERNEL_DEFS): its workspace, at
@@ -362,8 +390,10 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
     return own;
 }
 
-extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
-                              cudaStream_t stream)
+/* The variant (lean 0) or the candidate tf32_tma_lean_staging (lean 1: the
+ * same picks, staging only the operands whose own rows are unaligned). */
+static int sgemm_tma_call(int lean, const float *A, const float *B, float *C, int m, int n, int k,
+                          cudaStream_t stream)
 {
     if (m < 1 || n < 1 || k < 1)
         return (int)cudaErrorInvalidValue;
@@ -371,13 +401,30 @@ extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, i
         return (int)cudaErrorNotSupported;
     if (!sgemm_tma_encoder()) /* checked first: no staging for a kernel that cannot run */
         return sgemm_tma_fallback("driver has no cuTensorMapEncodeTiled", A, B, C, m, n, k, stream);
-    const int mask = sgemm_tma_stage_mask(A, B, C, n, k);
+    const int mask = sgemm_tma_stage_mask(A, B, C, n, k, lean);
     const char *why = NULL;
-    const int rc = mask == 0 ? sgemm_tma_pick_run(A, B, C, m, n, k, (long long)m * n, NULL, stream)
-                             : sgemm_tma_staged(mask, A, B, C, m, n, k, stream, &why);
+    const int rc = mask == 0 ? sgemm_tma_pick_run(A, k, B, C, m, n, k, (long long)m * n, NULL, stream)
+                             : sgemm_tma_staged(mask, lean, A, B, C, m, n, k, stream, &why);
     if (rc == -1) /* no staging buffer */
         return sgemm_tma_fallback(why, A, B, C, m, n, k, stream);
     if (rc == (int)cudaErrorNotSupported) /* not expected: every operand it reads is aligned */
         return sgemm_tma_fallback("the TMA kernel declined the shape", A, B, C, m, n, k, stream);
+    return rc;
+}
+
+extern "C" int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
+                              cudaStream_t stream)
+{
+    return sgemm_tma_call(0, A, B, C, m, n, k, stream);
+}
+
+extern "C" int sgemm_tf32_tma_lean(const float *A, const float *B, float *C, int m, int n, int k,
+                                   cudaStream_t stream)
+{
+    const int rc = sgemm_tma_call(1, A, B, C, m, n, k, stream);
+    /* a candidate's row names the candidate; the pick it ran follows from the
+     * shape (the variant's rule), the reason says what was staged or why it
+     * fell back */
+    kernel_ran_note(SGEMM_TF32_TMA_LEAN_NAME, kernel_ran_reason());
     return rc;
 }

@@ -23,6 +23,17 @@ extern "C" {
 int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k,
                    cudaStream_t stream);
 
+/* The candidate tf32_tma_lean_staging (a row of compare --candidates
+ * tf32_tma): sgemm_tf32_tma's picks, staging only the operands whose own
+ * rows are not 16-byte aligned: at k % 4 != 0 A alone (read through a map of
+ * k columns whose rows are k4 floats apart; B in place, its rows past k read
+ * as zeros by TMA), at n % 4 != 0 B and C. Notes its own name as the kernel
+ * (SGEMM_TF32_TMA_LEAN_NAME), with what it staged as the reason. Same
+ * contract, fallback and buffer as sgemm_tf32_tma. */
+#define SGEMM_TF32_TMA_LEAN_NAME "tf32_tma_lean_staging"
+int sgemm_tf32_tma_lean(const float *A, const float *B, float *C, int m, int n, int k,
+                        cudaStream_t stream);
+
 /* Device bytes the call keeps for itself for this shape (cudaMalloc'd,
  * hence aligned, operands): the staging buffer when n or k % 4 != 0, plus a
  * stream-K LARGE pick's workspace; 0 for none. An upper bound of what it

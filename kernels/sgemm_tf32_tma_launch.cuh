@@ -12,8 +12,9 @@
  *
  * Constraints (why)
  *   - n % 4 == 0 and k % 4 == 0 (TMA global strides are multiples of 16
- *     bytes), A and B 16-byte aligned (TMA base), C 8-byte aligned (float2
- *     stores); otherwise cudaErrorNotSupported (sgemm_wg_shape_ok), and the
+ *     bytes; through sgemm_tma_run_lda, A's row stride lda % 4 == 0 instead
+ *     of k's), A and B 16-byte aligned (TMA base), C 8-byte aligned (float2
+ *     stores); otherwise cudaErrorNotSupported (sgemm_tma_shape_ok), and the
  *     caller stages the operands or falls back. Any m >= 1.
  *   - A cluster launch (cudaLaunchKernelEx) for CL = 2.
  *   - sm_90a only: the kernels' bodies are empty in any other device pass
@@ -54,14 +55,25 @@
 #define SGEMM_TMA_DATA_TYPE CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
 #endif
 
-/* row-major rows x cols FP32 matrix, boxes of box_cols x box_rows, 128-byte swizzle,
- * zero fill outside, rounded to TF32 on the way in (SGEMM_TMA_DATA_TYPE); 0 or a
- * cudaError_t value */
-static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int box_cols,
+/* row-major rows x cols FP32 matrix, rows ld floats apart, boxes of box_cols x
+ * box_rows, 128-byte swizzle, zero fill outside, rounded to TF32 on the way in
+ * (SGEMM_TMA_DATA_TYPE); 0 or a cudaError_t value */
+static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols, int ld, int box_cols,
                          int box_rows)
 {
-    return gemm_tma_map_2d(map, SGEMM_TMA_DATA_TYPE, 4, base, rows, cols, box_cols, box_rows,
-                           SGEMM_TMA_L2_PROMOTION);
+    return gemm_tma_map_2d_ld(map, SGEMM_TMA_DATA_TYPE, 4, base, rows, cols, ld, box_cols, box_rows,
+                              SGEMM_TMA_L2_PROMOTION);
+}
+
+/* 0 if the TMA kernels take A (m x k, rows lda floats apart), B (k x n), C
+ * (m x n) in place: as sgemm_wg_shape_ok with lda for k (lda == k is that
+ * check exactly); a k that is not a multiple of 4 is fine when lda is (the
+ * map's columns k .. lda-1 read as zeros, so do B's rows past k). */
+static int sgemm_tma_shape_ok(const float *A, int lda, const float *B, const float *C, int m, int n, int k)
+{
+    if (m < 1 || n < 1 || k < 1 || lda < k)
+        return (int)cudaErrorInvalidValue;
+    return sgemm_wg_decline(A, B, C, n, lda) ? (int)cudaErrorNotSupported : 0;
 }
 
 // ---- launches ----------------------------------------------------------------------
@@ -69,16 +81,16 @@ static int sgemm_tma_map(CUtensorMap *map, const float *base, int rows, int cols
 typedef void (*sgemm_tma_kernel_fn)(const CUtensorMap, const CUtensorMap, float *, int, int, int);
 
 static int sgemm_tma_launch(sgemm_tma_kernel_fn kern, unsigned long long *attr_set, int BM, int BN, int threads,
-                            int smem, const float *A, const float *B, float *C, int m, int n,
+                            int smem, const float *A, int lda, const float *B, float *C, int m, int n,
                             int k, cudaStream_t stream)
 {
     CUtensorMap ta, tb;
     unsigned tiles;
-    int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
+    int rc = sgemm_tma_shape_ok(A, lda, B, C, m, n, k);
     if (rc == 0)
-        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM);
+        rc = sgemm_tma_map(&ta, A, m, k, lda, SGEMM_TMA_BK, BM);
     if (rc == 0)
-        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK);
+        rc = sgemm_tma_map(&tb, B, k, n, n, 32, SGEMM_TMA_BK);
     if (rc == 0)
         rc = sgemm_wg_prepare((const void *)kern, attr_set, smem, m, n, BM, BN, &tiles);
     if (rc != 0)
@@ -102,15 +114,15 @@ typedef void (*sgemm_tmap_kernel_fn)(const CUtensorMap, const CUtensorMap, float
  * instead; SK = 4 and no tail: kern_whole, the same candidate's SK 0 kernel. */
 static int sgemm_tmap_launch(sgemm_tmap_kernel_fn kern, unsigned long long *attr_set, int *slot_cache,
                              sgemm_tmap_kernel_fn kern_whole, unsigned long long *attr_set_whole, int BM, int CL,
-                             int SK, int smem, const float *A, const float *B, float *C, int m, int n, int k,
-                             cudaStream_t stream)
+                             int SK, int smem, const float *A, int lda, const float *B, float *C, int m, int n,
+                             int k, cudaStream_t stream)
 {
     CUtensorMap ta, tb;
-    int rc = sgemm_wg_shape_ok(A, B, C, m, n, k);
+    int rc = sgemm_tma_shape_ok(A, lda, B, C, m, n, k);
     if (rc == 0)
-        rc = sgemm_tma_map(&ta, A, m, k, SGEMM_TMA_BK, BM / CL); /* CL = 2: half an A slab per CTA */
+        rc = sgemm_tma_map(&ta, A, m, k, lda, SGEMM_TMA_BK, BM / CL); /* CL = 2: half an A slab per CTA */
     if (rc == 0)
-        rc = sgemm_tma_map(&tb, B, k, n, 32, SGEMM_TMA_BK);
+        rc = sgemm_tma_map(&tb, B, k, n, n, 32, SGEMM_TMA_BK);
     if (rc == 0)
         rc = smem_opt_in((const void *)kern, smem, attr_set);
     if (rc != 0)
@@ -207,7 +219,7 @@ sgemm_tmap_kernel(const __grid_constant__ CUtensorMap ta, const __grid_constant_
 /* Runs a KIND 0 candidate (tensor maps made per call); cudaErrorNotSupported for
  * a shape it declines (sgemm_wg_decline) or a driver without TMA encoding. */
 template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB>
-static int sgemm_tma_run_tile(const float *A, const float *B, float *C, int m, int n, int k,
+static int sgemm_tma_run_tile(const float *A, int lda, const float *B, float *C, int m, int n, int k,
                               cudaStream_t stream)
 {
     constexpr int NWG = BN / 64;
@@ -221,16 +233,18 @@ static int sgemm_tma_run_tile(const float *A, const float *B, float *C, int m, i
                   "MINB blocks per SM fit in sm_90 shared memory");
     static unsigned long long attr_set; /* one bit per device */
     return sgemm_tma_launch(sgemm_tma_kernel<BM, BN, ST, DB, WS, PP, MINB>, &attr_set, BM, BN,
-                            SGEMM_TMA_THREADS_OF(NWG, WS), SGEMM_TMA_SMEM_OF(NWG, BM, ST), A, B, C,
-                            m, n, k, stream);
+                            SGEMM_TMA_THREADS_OF(NWG, WS), SGEMM_TMA_SMEM_OF(NWG, BM, ST), A, lda, B,
+                            C, m, n, k, stream);
 }
 
-/* Runs the candidate of a row (its SGEMM_TMA_ARGS): KIND 1 on the persistent
- * kernel, KIND 0 on the one-tile-per-CTA kernel; cudaErrorNotSupported for a
- * shape they decline or a driver without TMA encoding. */
+/* Runs the candidate of a row (its SGEMM_TMA_ARGS) on A with rows lda floats
+ * apart (lda >= k, a multiple of 4: sgemm_tma_shape_ok): KIND 1 on the
+ * persistent kernel, KIND 0 on the one-tile-per-CTA kernel;
+ * cudaErrorNotSupported for a shape they decline or a driver without TMA
+ * encoding. */
 template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB, int KIND, int CL, int SK>
-static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n, int k,
-                         cudaStream_t stream)
+static int sgemm_tma_run_lda(const float *A, int lda, const float *B, float *C, int m, int n, int k,
+                             cudaStream_t stream)
 {
     if constexpr (KIND == 1) {
         static_assert(BM == 16 || BM == 32 || BM == 64 || BM == 128 || BM == 256,
@@ -246,11 +260,19 @@ static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n,
         static int slots[64];                               /* resident clusters, per device */
         return sgemm_tmap_launch(sgemm_tmap_kernel<BM, ST, PP, CL, SK, DB == 2>, &attr_set, slots,
                                  sgemm_tmap_kernel<BM, ST, PP, CL, 0, DB == 2>, &attr_set_whole, BM, CL, SK,
-                                 SGEMM_TMA_SMEM_OF(2, BM, ST), A, B, C, m, n, k, stream);
+                                 SGEMM_TMA_SMEM_OF(2, BM, ST), A, lda, B, C, m, n, k, stream);
     } else {
         static_assert(CL == 1 && SK == 0, "KIND 0: no cluster, no split k");
-        return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, B, C, m, n, k, stream);
+        return sgemm_tma_run_tile<BM, BN, ST, DB, WS, PP, MINB>(A, lda, B, C, m, n, k, stream);
     }
+}
+
+/* The same on a dense A (lda = k): the search table's launcher type. */
+template <int BM, int BN, int ST, int DB, int WS, int PP, int MINB, int KIND, int CL, int SK>
+static int sgemm_tma_run(const float *A, const float *B, float *C, int m, int n, int k,
+                         cudaStream_t stream)
+{
+    return sgemm_tma_run_lda<BM, BN, ST, DB, WS, PP, MINB, KIND, CL, SK>(A, k, B, C, m, n, k, stream);
 }
 
 #endif

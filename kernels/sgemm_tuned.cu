@@ -206,16 +206,20 @@ static const char *sgemm_tuned_refusal(int err)
  * falls back to st at the same shape, and so does a stream-K pick under a
  * policy without stream-K (stream_k 0: noted as the st kernel it is, no
  * fallback reason). The note names the candidate; its reason is the
- * fallback's, else the scalar kernel's when n or k % 4 != 0. */
+ * fallback's, else the edge kernel's when the pick's rule (RULE,
+ * sgemm_tuned_vec_of) does not take the 16-byte kernel at n, k. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
-          int GROUP, int SP, int B0>
+          int GROUP, int SP, int B0, int RULE>
 static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *A, const float *B,
                            float *C, int m, int n, int k, cudaStream_t stream)
 {
-    const char *scalar = k % 4 == 0 && n % 4 == 0 ? NULL : SGEMM_SCALAR_REASON;
+    const int vec = sgemm_tuned_vec_of(RULE, n, k);
+    const char *scalar = vec == SGEMM_TUNED_VEC_16B     ? NULL
+                         : vec == SGEMM_TUNED_VEC_LANES ? SGEMM_TUNED_LANES_REASON
+                                                        : SGEMM_SCALAR_REASON;
     if constexpr (KIND != SGEMM_TUNED_KIND_sk) {
         kernel_ran_note(c.name, scalar);
-        return sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0>(
+        return sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
             A, B, C, m, n, k, stream);
     } else {
         const char *why = "cooperative launch refused: forced by sgemm_tuned_force_fallback (test)";
@@ -223,7 +227,7 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
             why = scalar;
         else if (!sgemm_tuned_forced) {
             const int err = sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP,
-                                               B0>(A, B, C, m, n, k, stream);
+                                               B0, RULE>(A, B, C, m, n, k, stream);
             why = sgemm_tuned_refusal(err);
             if (!why) {
                 kernel_ran_note(c.name, scalar);
@@ -233,7 +237,7 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
         }
         kernel_ran_note(c.fallback, why);
         return sgemm_tuned_launch<SGEMM_TUNED_KIND_st, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP,
-                                  SP, B0>(A, B, C, m, n, k, stream);
+                                  SP, B0, RULE>(A, B, C, m, n, k, stream);
     }
 }
 

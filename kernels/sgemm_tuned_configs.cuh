@@ -35,7 +35,11 @@
  * sgemm_tuned_sk_launch). 16xN and 32xN are skinny tiles for a small m (a
  * decode batch): a 128-row tile would spend most of its FMAs on rows past
  * m, and on the stream-K grid a small tile spreads a few large tiles' worth
- * of k-slabs over every SM. The rows that never won (other rowa shapes,
+ * of k-slabs over every SM. Nx16, Nx32 and Nx64 are narrow tiles for a
+ * small n (a thin C, where the 16x128 pick leaves 7/8 of its FFMAs on
+ * columns past n = 16), as stream-K since a narrow C has few tiles for the
+ * SMs: candidates for a rule on n still to be measured
+ * (docs/tuning/awkward.md). The rows that never won (other rowa shapes,
  * other barrier positions and copy groups, more small stream-K and sliced
  * shapes, sl8) are in git history; docs/tuning/tuned.md lists them. */
 #define SGEMM_TUNED_CANDIDATES(X)                                                                \
@@ -49,7 +53,49 @@
     X(64x64x16_w32x16_t4x4_s6_g8_sp2_b15_sk, sk, 64, 64, 16, 32, 16, 4, 4, 6, 1, 8, 2, 15)        \
     X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)          \
     X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)        \
-    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)        \
+    X(256x16x32_w64x16_t8x4_s3_g8_sp2_b31_sk, sk, 256, 16, 32, 64, 16, 8, 4, 3, 2, 8, 2, 31)      \
+    X(128x32x16_w64x16_t8x4_s4_g8_sp2_b15_sk, sk, 128, 32, 16, 64, 16, 8, 4, 4, 4, 8, 2, 15)      \
+    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15)
+
+/* The edge candidates (for shapes whose n or k is not a multiple of 4),
+ * rule SGEMM_TUNED_RULE_N_LANES (below): the picks' shapes again, each named
+ * as its row above plus "_edge". Only the kinds whose A copies are 4-byte in
+ * every case (st, sk, sl): their 16-byte copies are B's and their float4
+ * stores C's, whose rows are n floats long, so n alone decides. Measured
+ * against the rows above on shapes/awkward.txt (docs/tuning/awkward.md). */
+#define SGEMM_TUNED_EDGE_CANDIDATES(X)                                                           \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)     \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)   \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)
+
+/* Which kernel a candidate runs for a shape (its rule; template argument
+ * RULE of the launchers):
+ *   NK       the 16-byte kernel (VEC 1) when n % 4 == 0 and k % 4 == 0, else
+ *            VEC 0: each thread's 4-float chunk of B by four 4-byte copies
+ *            (a warp's lanes 16 bytes apart), C by scalar stores of the same
+ *            chunks. The rows of SGEMM_TUNED_CANDIDATES (rowa copies rows of
+ *            A by chunks too, so k matters to it).
+ *   N_LANES  VEC 1 when n % 4 == 0 (what B's and C's rows need; A is copied
+ *            4 bytes at a time by every kind but rowa), else VEC 2: 4-byte
+ *            copies of B and stores of C with consecutive lanes on
+ *            consecutive columns (a warp's access is 128 contiguous bytes,
+ *            and its shared-memory writes hit 32 banks). The _edge rows. */
+#define SGEMM_TUNED_RULE_NK 0
+#define SGEMM_TUNED_RULE_N_LANES 1
+
+/* The VEC template argument of a candidate's kernels (its rule, at n, k). */
+#define SGEMM_TUNED_VEC_SCALAR 0 /* four 4-byte copies per chunk, lanes 16 bytes apart */
+#define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
+#define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
+static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int n, int k)
+{
+    if (rule == SGEMM_TUNED_RULE_N_LANES)
+        return n % 4 == 0 ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_LANES;
+    return n % 4 == 0 && k % 4 == 0 ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_SCALAR;
+}
 
 #define SGEMM_TUNED_KIND_rowa 0
 #define SGEMM_TUNED_KIND_tile 1
@@ -75,6 +121,7 @@ typedef struct {
     int group, sp, b0;    /* tile order group, copy groups, barrier k-step (tile kinds) */
     const char *name;     /* the candidate's name (a static string) */
     const char *fallback; /* sk: the name of st at the same shape (its fallback) */
+    int rule;             /* SGEMM_TUNED_RULE_* (0, NK, for the rows of SGEMM_TUNED_CANDIDATES) */
 } sgemm_tuned_cfg;
 
 /* The name rebuilt from the parameters, per kind (pieces for candidate_name_is). */
@@ -99,12 +146,26 @@ typedef struct {
                   "the candidate's name says its parameters");
 SGEMM_TUNED_CANDIDATES(SGEMM_TUNED_CFG_ROW)
 
+/* The same for the edge rows: NAME is the row's name plus "_edge", its
+ * fallback st's name likewise. */
+#define SGEMM_TUNED_EDGE_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)      \
+    static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
+        SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
+        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_edge", \
+        SGEMM_TUNED_RULE_N_LANES};                                                                 \
+    static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
+                                    SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0), "_edge"),                \
+                  "the candidate's name says its parameters");                                     \
+    static_assert(SGEMM_TUNED_KIND_##KIND != SGEMM_TUNED_KIND_rowa && SGEMM_TUNED_KIND_##KIND !=   \
+                      SGEMM_TUNED_KIND_tile, "edge rows: st, sk and sl (C staged or summed in shared memory)");
+SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_TUNED_EDGE_CFG_ROW)
+
 /* The row named NAME (a macro argument such as SGEMM_TUNED_LARGE is expanded
  * first); a name that is not a row is an undeclared identifier: a compile
  * error naming it. */
 #define SGEMM_TUNED_CFG(NAME) SGEMM_TUNED_CFG_(NAME)
 #define SGEMM_TUNED_CFG_(NAME) sgemm_tuned_cfg_##NAME
 /* A row's parameters as template arguments, after the kind. */
-#define SGEMM_TUNED_ARGS(c) c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st, c.minb, c.group, c.sp, c.b0
+#define SGEMM_TUNED_ARGS(c) c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st, c.minb, c.group, c.sp, c.b0, c.rule
 
 #endif

@@ -12,6 +12,7 @@
 #define KERNELS_SGEMM_TUNED_EPILOGUE_CUH
 
 #include "sgemm_tuned_common.cuh"
+#include "sgemm_tuned_edge.cuh"
 
 /* Stores the thread tile acc into C from registers as float4, skipping rows
  * past m and columns past n. */
@@ -26,7 +27,7 @@ static __device__ __forceinline__ void sgemm_tuned_store_direct(float *__restric
         float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
 #pragma unroll
         for (int j4 = 0; j4 < TN / 4; ++j4)
-            sgemm_store4(c_row, gr < m, bn + tn0 + j4 * (LN * 4), n, VEC,
+            sgemm_store4(c_row, gr < m, bn + tn0 + j4 * (LN * 4), n, VEC == SGEMM_TUNED_VEC_16B,
                          make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2],
                                      acc[i][j4 * 4 + 3]));
     }
@@ -113,17 +114,34 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
         for (int j = 0; j < TN; ++j)
             c_buf[c_rl * C_LD + tn0 + (j / 4) * (LN * 4) + ((j % 4) ^ c_sw)] = acc[i][j];
         __syncthreads(); /* also: buffer (i+1) % 2 was last read before this barrier */
+        if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
+            /* rows not 16-byte aligned: one element a lane, consecutive lanes on
+             * consecutive columns (column c of staged row r sits at c ^ its swizzle;
+             * the xor stays inside c's quad, so a warp's reads still hit 32 banks) */
+            static_assert((C_ROWS * BN) % THREADS == 0 && BN % 32 == 0, "staged elements per thread");
+            /* not unrolled: unrolled, the addresses of every element were hoisted
+             * beside the live accumulators of the rows still to come (spills) */
+#pragma unroll 1
+            for (int q = 0; q < C_ROWS * BN / THREADS; ++q) {
+                const int e = q * THREADS + tid;
+                const int r = e / BN, c = e % BN;
+                const int gr = bm + (r / LM) * WM + (r % LM) * 4 + (i / 4) * (LM * 4) + i % 4;
+                sgemm_tuned_put1(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, RED,
+                                 c_buf[r * C_LD + (c ^ ((r % LM) & 3))]);
+            }
+        } else {
 #pragma unroll
-        for (int q = 0; q < C_F4; ++q) {
-            const int e = q * THREADS + tid;
-            const int r = e / (BN / 4), c = e % (BN / 4) * 4;
-            const int gr = bm + (r / LM) * WM + (r % LM) * 4 + (i / 4) * (LM * 4) + i % 4;
-            float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
-            const float4 v = sgemm_tuned_unswizzle4(*(const float4 *)&c_buf[r * C_LD + c], (r % LM) & 3);
-            if (RED)
-                sgemm_tuned_red4(c_row, gr < m, bn + c, n, VEC, v);
-            else
-                sgemm_store4(c_row, gr < m, bn + c, n, VEC, v);
+            for (int q = 0; q < C_F4; ++q) {
+                const int e = q * THREADS + tid;
+                const int r = e / (BN / 4), c = e % (BN / 4) * 4;
+                const int gr = bm + (r / LM) * WM + (r % LM) * 4 + (i / 4) * (LM * 4) + i % 4;
+                float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
+                const float4 v = sgemm_tuned_unswizzle4(*(const float4 *)&c_buf[r * C_LD + c], (r % LM) & 3);
+                if (RED)
+                    sgemm_tuned_red4(c_row, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
+                else
+                    sgemm_store4(c_row, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 /* kernels/sgemm_tuned_launch.cuh: sgemm_tuned_launch, one launcher template
- * for every kind: picks the vec or scalar kernel, opts in to its dynamic
- * shared memory and launches it.
+ * for every kind: picks the vec or edge kernel (the candidate's rule), opts in
+ * to its dynamic shared memory and launches it.
  *
  * Idea: the kind and shape are template arguments (SGEMM_TUNED_ARGS of a
  * row), so a caller names a candidate and gets exactly its kernels; its
@@ -13,17 +13,22 @@
 #include "sgemm_tuned_streamk.cuh"
 #include "sgemm_tuned_tile.cuh"
 
-/* Candidate KIND at the given shape: picks the vec or scalar kernel, opts in
- * to its dynamic shared memory and launches it (rowa / tile / st: a BN x BM
- * grid of tiles; sk: cooperatively, see sgemm_tuned_sk_launch). Returns the
- * launch's error; m, n, k >= 1 are the caller's to check. */
+/* Candidate KIND at the given shape: picks the vec or edge kernel by RULE
+ * (SGEMM_TUNED_RULE_*: sgemm_tuned_vec_of), opts in to its dynamic shared
+ * memory and launches it (rowa / tile / st: a BN x BM grid of tiles; sk:
+ * cooperatively, see sgemm_tuned_sk_launch). Returns the launch's error;
+ * m, n, k >= 1 are the caller's to check. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
-          int GROUP, int SP, int B0>
+          int GROUP, int SP, int B0, int RULE = SGEMM_TUNED_RULE_NK>
 static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, int n, int k,
                               cudaStream_t stream)
 {
+    static_assert(RULE == SGEMM_TUNED_RULE_NK || KIND != SGEMM_TUNED_KIND_rowa,
+                  "rowa copies rows of A by 16-byte chunks: k % 4 matters to it");
+    /* EDGE: the VEC argument of the kernel for rows that are not 16-byte aligned */
+    constexpr int EDGE = RULE == SGEMM_TUNED_RULE_NK ? SGEMM_TUNED_VEC_SCALAR : SGEMM_TUNED_VEC_LANES;
     int threads = sgemm_tuned_threads(BM, BN, WM, WN);
-    const int vec = k % 4 == 0 && n % 4 == 0;
+    const int vec = sgemm_tuned_vec_of(RULE, n, k) == SGEMM_TUNED_VEC_16B;
     int smem_bytes;
     const void *kernel;
     if constexpr (KIND == SGEMM_TUNED_KIND_rowa) {
@@ -35,7 +40,7 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
         kernel = vec ? (const void *)sgemm_tuned_sk_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                              GROUP, SP, B0, 1>
                      : (const void *)sgemm_tuned_sk_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
-                                                             GROUP, SP, B0, 0>;
+                                                             GROUP, SP, B0, EDGE>;
     } else if constexpr (sgemm_tuned_slices(KIND) > 1) {
         constexpr int SL = sgemm_tuned_slices(KIND);
         threads = SL * sgemm_tuned_threads(BM, BN, WM, WN);
@@ -43,14 +48,14 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
         kernel = vec ? (const void *)sgemm_tuned_sliced_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                                  GROUP, SP, B0, SL, 1>
                      : (const void *)sgemm_tuned_sliced_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
-                                                                 GROUP, SP, B0, SL, 0>;
+                                                                 GROUP, SP, B0, SL, EDGE>;
     } else {
         constexpr int STAGED = KIND == SGEMM_TUNED_KIND_st;
         smem_bytes = ST * sgemm_tuned_stage_floats(BM, BN, BK) * (int)sizeof(float);
         kernel = vec ? (const void *)sgemm_tuned_tile_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                                GROUP, SP, B0, STAGED, 1>
                      : (const void *)sgemm_tuned_tile_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
-                                                               GROUP, SP, B0, STAGED, 0>;
+                                                               GROUP, SP, B0, STAGED, EDGE>;
     }
     /* per instantiation, [vec]: opted in (a bit per device), resident blocks per SM (per device) */
     static unsigned long long opted_in[2];

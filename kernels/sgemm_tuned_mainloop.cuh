@@ -28,6 +28,7 @@
 #define KERNELS_SGEMM_TUNED_MAINLOOP_CUH
 
 #include "sgemm_tuned_common.cuh"
+#include "sgemm_tuned_edge.cuh"
 
 /* Copies A element l of the slab at a_ptr into stage pointer st (4-byte
  * cp.async, zero-filled past k). The row is clamped into A instead of
@@ -41,17 +42,21 @@ static __device__ __forceinline__ void sgemm_tuned_copy_a(float *st, int l, cons
 }
 
 /* Copies B chunk l (row b_r + l*B_STEP of the slab) into stage pointer st:
- * with VEC one 16-byte cp.async from a column clamped into B (as for A's
- * rows: clamped columns only reach columns of C that are never stored),
- * zero-filled past k; else four predicated 4-byte ones. */
+ * VEC 1 (SGEMM_TUNED_VEC_16B), one 16-byte cp.async from a column clamped
+ * into B (as for A's rows: clamped columns only reach columns of C that are
+ * never stored), zero-filled past k; VEC 0, four predicated 4-byte ones of
+ * the chunk; VEC 2, four predicated 4-byte ones 32 columns apart (the
+ * thread's columns b_col + 32q: sgemm_tuned_mainloop's b_c). */
 template <int BN, int B_STEP, int VEC>
 static __device__ __forceinline__ void sgemm_tuned_copy_b(float *st, int l, const float *b_ptr,
                                                           int b_k_left, int b_col, int n,
                                                           const float *B)
 {
     const int kok = l * B_STEP < b_k_left;
-    if (VEC)
+    if (VEC == SGEMM_TUNED_VEC_16B)
         cp_async16(st + l * B_STEP * BN, kok ? b_ptr + (size_t)l * B_STEP * n : B, kok ? 16 : 0);
+    else if (VEC == SGEMM_TUNED_VEC_LANES)
+        sgemm_tuned_cp_async_lanes(st + l * B_STEP * BN, b_ptr + (size_t)l * B_STEP * n, kok, b_col, n, B);
     else
         sgemm_cp_async_chunk(st + l * B_STEP * BN, b_ptr + (size_t)l * B_STEP * n, kok, b_col, n, B, 0);
 }
@@ -121,9 +126,14 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
     const float *a_ptr = A + (size_t)a_row0 * k + min(ks * BK + a_k, k - 1);
     int a_k_left = k - ks * BK - a_k;
     int a_kok = a_k_left > 0;
-    /* B: chunk at column bn + b_c (clamped into B when VEC) of rows b_r + l*B_STEP */
-    const int b_r = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;
-    const float *b_ptr = B + (size_t)(b_r + ks * BK) * n + (VEC ? min(bn + b_c, n - 4) : bn + b_c);
+    /* B: chunk at column bn + b_c (clamped into B when VEC 1) of rows b_r +
+     * l*B_STEP; VEC 2: the same 128 columns of a warp, lane-interleaved (the
+     * thread's columns b_c + 32q) */
+    static_assert(VEC != SGEMM_TUNED_VEC_LANES || BN % 128 == 0, "VEC 2: a warp's chunks are one row's 128 columns");
+    const int b_r = tid / (BN / 4);
+    const int b_c = VEC == SGEMM_TUNED_VEC_LANES ? (tid % (BN / 4)) / 32 * 128 + lane : (tid % (BN / 4)) * 4;
+    const float *b_ptr =
+        B + (size_t)(b_r + ks * BK) * n + (VEC == SGEMM_TUNED_VEC_16B ? min(bn + b_c, n - 4) : bn + b_c);
     int b_k_left = k - ks * BK - b_r;
     float *as_dst = smem + a_k * AS_LD + a_r;
     float *bs_dst = smem + BK * AS_LD + b_r * BN + b_c;

@@ -115,16 +115,30 @@ sgemm_tuned_sliced_kernel(const float *__restrict__ A, const float *__restrict__
                 make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2], acc[i][j4 * 4 + 3]);
     }
     __syncthreads();
-    for (int e = threadIdx.x; e < BM * (BN / 4); e += SL * T) {
-        const int r = e / (BN / 4), c = e % (BN / 4) * 4;
-        float4 v = *(const float4 *)&smem[r * R_LD + c];
+    if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
+        /* rows of C not 16-byte aligned: one element a lane, consecutive lanes
+         * on consecutive columns (sgemm_tuned_edge.cuh), summed in slice order */
+        for (int e = threadIdx.x; e < BM * BN; e += SL * T) {
+            const int r = e / BN, c = e % BN;
+            float v = smem[r * R_LD + c];
 #pragma unroll
-        for (int s = 1; s < SL; ++s) {
-            const float4 p = *(const float4 *)&smem[s * RING + r * R_LD + c];
-            v.x += p.x, v.y += p.y, v.z += p.z, v.w += p.w;
+            for (int s = 1; s < SL; ++s)
+                v += smem[s * RING + r * R_LD + c];
+            const int gr = bm + r;
+            sgemm_tuned_put1(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, 0, v);
         }
-        const int gr = bm + r;
-        sgemm_store4(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, VEC, v);
+    } else {
+        for (int e = threadIdx.x; e < BM * (BN / 4); e += SL * T) {
+            const int r = e / (BN / 4), c = e % (BN / 4) * 4;
+            float4 v = *(const float4 *)&smem[r * R_LD + c];
+#pragma unroll
+            for (int s = 1; s < SL; ++s) {
+                const float4 p = *(const float4 *)&smem[s * RING + r * R_LD + c];
+                v.x += p.x, v.y += p.y, v.z += p.z, v.w += p.w;
+            }
+            const int gr = bm + r;
+            sgemm_store4(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
+        }
     }
 }
 

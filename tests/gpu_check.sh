@@ -19,7 +19,9 @@
 #             candidate (compare --candidates) at awkward n (SANITIZE_SETS, default "tests shapes search";
 #             "search-tma": only the wgmma/TMA candidates; "kst": memcheck and racecheck of the
 #             split-tail TMA candidate (KST_CANDIDATE) on shapes whose tail it cuts; "compare-tma": memcheck and racecheck
-#             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "compare-gate": every
+#             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "awkward": memcheck and
+#             racecheck of the tuned _edge candidates and tf32_tma_lean_staging (AWKWARD_EDGE) at small shapes of each
+#             class of shapes/awkward.txt; "compare-gate": every
 #             tool over `compare` at n = 256, sequential and --interleave (the timing gate);
 #             SANITIZE_TOOLS narrows the four
 #             tools of the test sets; SANITIZE_TIMEOUT, default 400 s, bounds each shapes run)
@@ -55,7 +57,12 @@
 #             transpose/histogram/scan/transfer (labs.csv); every SGEMM variant on
 #             shapes/llm.txt and odd shapes (shapes_llm.csv); the example plugin built
 #             from the installed package beside tuned (plugin_example.csv) and, its
-#             second op, beside vec4 (plugin_example_reduce.csv)
+#             second op, beside vec4 (plugin_example_reduce.csv); "awkward" (issue 41, not in
+#             the default): shapes/awkward.txt with the libraries, tuned, tf32_mma, tf32_wgmma and
+#             tf32_tma (shapes_awkward.csv), every tuned candidate (the picks' shapes with and
+#             without _edge, narrow-n rows; AWKWARD_TUNED narrows them; search_awkward_tuned.csv), tf32_tma beside
+#             its candidate tf32_tma_lean_staging (search_awkward_tma.csv), and
+#             tests/ncu_awkward.sh (ncu_awkward/ncu_awkward.md)
 #   sweep     compare --n 256:8192 --elems 2^16:2^28 --max-time 1 (the plots' CSV)
 #   soak      compare --soak ${SOAK_S:-300} (the default comparison, repeated)
 # Logs and CSVs go to LOGDIR; the last lines printed are a summary. Exit status
@@ -213,6 +220,19 @@ if has sanitize; then
             "$BUILD/compare" --ops sgemm --variants tf32_tma --n 1,2,17,31,33,100 \
             --shape 16x14336x4096,48x1000x260,61x4100x1029 --cpu-max-n 0 --warmup 1 --reps 2 --max-reps 2
     done
+    # issue 41: the tuned _edge candidates (16-byte kernel at an odd k, lane kernel at an odd
+    # n, split stream-K tiles reduced by 4-byte atomics at 20 x 131 x 129; shapes kept small:
+    # racecheck runs the FP32 kernels' shared-memory traffic slowly) and the TMA
+    # staging candidate (A alone staged at an odd k, B read in place past k) through compare
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+        [[ $ssets == *" awkward "* ]] || break
+        [ "$tool" = memcheck ] || [ "$tool" = racecheck ] || continue
+        step "sanitizer-$tool-awkward" timeout 400 "$CS" --tool "$tool" --error-exitcode 1 \
+            "$BUILD/compare" --candidates tuned,tf32_tma --variants "${AWKWARD_EDGE:-128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge,\
+128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge,32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge,\
+16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge,16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge,tf32_tma_lean_staging}" \
+            --shape 20x132x37,20x131x129,33x5x20,7x260x97,131x133x67 "${cand_quick[@]}"
+    done
     # the timing gate (src/gpu/gate_kernel.cu: a kernel polling mapped host memory) and the
     # harness around it, sequential and interleaved; the CSV's timing column says whether the
     # rows stayed gated under the tool (gate-*.csv)
@@ -280,6 +300,27 @@ if has bench; then
         [[ $sets == *" shapes "* ]] &&
             step bench-shapes "$BUILD/compare" --ops sgemm --shapes shapes/llm.txt --shape 1537x1537x1537,4097x4097x4097,3001x1021x2053,129x4099x257 \
                 --cpu-max-n 0 --csv "$LOG/shapes_llm.csv"
+        # issue 41: every class of shapes/awkward.txt (k % 4 != 0, tiny m or n, tiny k, all
+        # odd, 8191), the libraries at their best beside the hand TF32 and FP32 ladders' tops
+        # (shapes_awkward.csv); then every tuned candidate: the picks' shapes with and without
+        # _edge, the narrow-n rows, the other tiles for the k-tiny class (search_awkward_tuned.csv); then
+        # tf32_tma beside its lean-staging candidate; then Nsight Compute per class,
+        # cuBLAS's kernels against tuned and tf32_tma (ncu_awkward.md: tests/ncu_awkward.sh)
+        if [[ $sets == *" awkward "* ]]; then
+            step bench-awkward "$BUILD/compare" --ops sgemm --shapes shapes/awkward.txt \
+                --variants cublas_fp32,cublas_tf32,cublaslt_best,cublaslt_best_fp32,tuned,tf32_mma,tf32_wgmma,tf32_tma \
+                --cpu-max-n 0 --csv "$LOG/shapes_awkward.csv"
+            # every tuned candidate (AWKWARD_TUNED: a comma-separated list narrows them), the
+            # library rows beside them
+            tv=()
+            [ -n "${AWKWARD_TUNED:-}" ] && tv=(--variants "$AWKWARD_TUNED")
+            step search-awkward-tuned "$BUILD/compare" --candidates tuned --shapes shapes/awkward.txt ${tv[@]+"${tv[@]}"} \
+                --cpu-max-n 0 --max-time 1 --csv "$LOG/search_awkward_tuned.csv"
+            step search-awkward-tma "$BUILD/compare" --candidates tf32_tma --shapes shapes/awkward.txt \
+                --variants cublas_tf32,tf32_tma,tf32_tma_lean_staging --cpu-max-n 0 \
+                --csv "$LOG/search_awkward_tma.csv"
+            step ncu-awkward env BUILD="$BUILD" tests/ncu_awkward.sh "$LOG/ncu_awkward"
+        fi
         # a user's plugin, built from the installed package like a user builds it
         if [[ $sets == *" plugin "* ]]; then
             # an absolute prefix: find_package does not take a relative CMAKE_PREFIX_PATH

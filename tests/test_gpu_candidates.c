@@ -1,7 +1,9 @@
 /* tests/test_gpu_candidates.c (gpu): the one tuning path, `compare
  * --candidates FAMILY`, end to end. For every family built, compare runs its
  * candidates at n = 260 (every candidate takes it) and 258 (the wgmma, TMA
- * and transpose candidates decline n % 4 != 0) into a CSV; every candidate
+ * and transpose candidates decline n % 4 != 0), and on one shape of
+ * shapes/awkward.txt's kind, 97 x 1030 x 257 (m odd, n and k not multiples of
+ * 4; the sgemm families only), into a CSV; every candidate
  * of the family's table (kernels/search/: count and names, read here
  * straight from the table, not from compare's catalog) must have one row per
  * size, named as the candidate, `kernel` the candidate, `source`
@@ -32,7 +34,14 @@ static const cand_family families[] = {
     {"transpose_fast", "cublas_geam", transpose_search_count, transpose_search_name},
 };
 
-static const char *const sizes[] = {"260", "258"};
+/* the n of each case (a row is found by its variant and n) */
+static const char *const sizes[] = {"260", "258", "1030"};
+#define AWKWARD_SHAPE "97x1030x257"
+
+static int is_sgemm_family(const cand_family *f)
+{
+    return strcmp(f->library, "cublas_fp32") == 0 || strcmp(f->library, "cublas_tf32") == 0;
+}
 
 /* The row of `variant` at size n, or -1 (a second one: -2). */
 static int find_row(const test_csv_doc *d, const char *variant, const char *n)
@@ -53,8 +62,10 @@ static void check_family(const cand_family *f)
     CHECK(fd >= 0, "mkstemp");
     if (fd < 0) return;
     close(fd);
+    const int nsizes = is_sgemm_family(f) ? 3 : 2;
     char *argv[] = {COMPARE_BIN, "--candidates", (char *)f->family, "--n", "260,258", "--reps", "2", "--max-reps",
-                    "3", "--max-time", "0.1", "--warmup", "1", "--quiet", "--csv", csv, NULL};
+                    "3", "--max-time", "0.1", "--warmup", "1", "--quiet", "--csv", csv,
+                    nsizes == 3 ? "--shape" : NULL, AWKWARD_SHAPE, NULL};
     test_run(argv, NULL, 0, 0, 600, &p);
     CHECK(p.status == 0, "--candidates %s: exit %d: %.2000s", f->family, p.status, p.err);
     CHECK(test_contains(p.out, f->library), "--candidates %s: no %s in the table", f->family, f->library);
@@ -68,7 +79,7 @@ static void check_family(const cand_family *f)
     CHECK(d.ok && d.nrec > 1, "--candidates %s: CSV unreadable or empty", f->family);
     snprintf(source, sizeof source, "candidates:%s", f->family);
     CHECK(f->count() >= 1, "family %s has no candidate", f->family);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < nsizes; s++) {
         int lib = find_row(&d, f->library, sizes[s]);
         CHECK(lib > 0 && strcmp(test_csv_cell(&d, lib, "status"), "ok") == 0, "--candidates %s n=%s: %s row %d",
               f->family, sizes[s], f->library, lib);

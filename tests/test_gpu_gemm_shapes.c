@@ -17,7 +17,9 @@
  * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
  * operands it stages (its own kernel, with the reason), and `tuned` when its
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
- * at sizes where `tuned` runs its large pick. */
+ * at sizes where `tuned` runs its large pick; the TMA table's staging row
+ * (tf32_tma_lean_staging) must say it staged only the operands whose rows
+ * are unaligned (check_lean_note). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 #include "kernel_ran.h"
 #include "sgemm.h"
 #include "sgemm_search.h"
+#include "sgemm_tf32_tma.h"
 #include "op.h"
 #include "testlib_gpu.h"
 #include "verify.h"
@@ -49,20 +52,36 @@ typedef struct {
  * and a partial last wave the split-tail candidate and tf32_tma's LARGE pick
  * cut in k (2300 x 1796 x 484: 72 units of 256 x 256 on the H200's 66
  * resident 2-CTA clusters, the 6 left over in 4 pieces of 4 slabs, the last
- * slab partial, partial tiles in m, an odd last pair) */
+ * slab partial, partial tiles in m, an odd last pair); then the classes of
+ * shapes/awkward.txt at small sizes (with the _edge candidates' two
+ * kernels): k % 4 != 0 with n % 4 == 0 (300 x 260 x 257: their 16-byte
+ * kernel at an odd k) and with n % 4 != 0 (260 x 259 x 99: the lane kernel),
+ * a tiny m or n (7 x 1028 x 999, 1030 x 5 x 260: a row of C shorter than a
+ * warp's 32 columns), a tiny k (520 x 516 x 16), all odd with a partial
+ * 128-column group (131 x 385 x 97), 251 (a prime) in each position, and
+ * fewer large tiles than SMs at n, k % 4 != 0 (1100 x 1030 x 1001 and, small
+ * enough for the sanitizers, 130 x 259 x 257: every tile of the 128x256
+ * stream-K candidates split, reduced with 4-byte atomics) */
 static const shape shapes_full[] = {
     {1, 4, 4},     {3, 8, 20},     {64, 132, 36},   {129, 516, 4},   {257, 260, 1028},
     {300, 4, 700}, {1000, 68, 1000}, {130, 1028, 260}, {5, 1, 3},    {17, 31, 33},
     {33, 100, 1}, {511, 129, 67},  {600, 260, 96},  {2100, 3000, 36}, {40, 520, 2000},
     {4100, 2100, 100}, {2300, 1796, 484, "tf32-tma"},
+    {300, 260, 257}, {260, 259, 99}, {7, 1028, 999}, {1030, 5, 260}, {520, 516, 16},
+    {131, 385, 97}, {251, 256, 256}, {256, 251, 256}, {256, 256, 251}, {1100, 1030, 1001}, {130, 259, 257},
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones; the long
  * k of 40 x 520 x 2000 only for what it is there for (tf32_tma's split-k thin
  * pick and its candidates): every FP32 candidate on it under racecheck took
- * the run past 6 minutes */
+ * the run past 6 minutes; of the awkward classes, small enough for
+ * racecheck: the _edge candidates' 16-byte kernel at an odd k (20 x 132 x 37),
+ * their lane kernel with split stream-K tiles (20 x 131 x 129: one 128x256
+ * tile on 2 blocks, its 4-byte atomics; the 128-column groups' second one
+ * partial), a row of C shorter than a warp (33 x 5 x 20) */
 static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
     {600, 260, 96}, {40, 520, 2000, "tf32-tma"}, {2300, 1796, 484, "tf32-tma"},
+    {20, 132, 37}, {20, 131, 129}, {33, 5, 20},
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
@@ -178,6 +197,22 @@ static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* tf32_tma_lean_staging stages A alone at k % 4 != 0 (B and C in place
+ * when n % 4 == 0), nothing at all on an aligned shape, and notes its own
+ * name with what it staged (cudaMalloc'd operands: aligned pointers) */
+static void check_lean_note(const shape *sh)
+{
+    const char *name = kernel_ran_name(), *why = kernel_ran_reason();
+    const char *want = sh->n % 4 != 0 && sh->k % 4 != 0 ? "A, B, C staged"
+                       : sh->n % 4 != 0                 ? "B, C staged"
+                       : sh->k % 4 != 0                 ? "A staged with padded rows (B in place"
+                                                        : NULL;
+    CHECK(name && strcmp(name, SGEMM_TF32_TMA_LEAN_NAME) == 0, "lean m=%d n=%d k=%d: noted %s", sh->m, sh->n,
+          sh->k, name ? name : "nothing");
+    CHECK(want ? why && strstr(why, want) : !why, "lean m=%d n=%d k=%d: reason '%s', expected '%s'", sh->m, sh->n,
+          sh->k, why ? why : "(none)", want ? want : "(none)");
 }
 
 #define REFUSED "cooperative launch refused: "
@@ -357,7 +392,10 @@ int main(void)
             }
             for (int c = 0; c < tab->count(); c++) {
                 CK(cudaMemsetAsync(dC, 0xff, nc * 4, s));
+                kernel_ran_clear();
                 int rc = tab->run(c, dA, dB, dC, sh->m, sh->n, sh->k, s);
+                if (strcmp(tab->name(c), SGEMM_TF32_TMA_LEAN_NAME) == 0 && rc == 0)
+                    check_lean_note(sh);
                 if (rc == (int)cudaErrorNotSupported && tab->may_decline &&
                     (sh->n % 4 != 0 || sh->k % 4 != 0)) {
                     declined++;

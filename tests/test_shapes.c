@@ -12,7 +12,10 @@
  *     checked with every source above; the stepped size range is test_sizes'.)
  * (e) cli_parse: the sources merged in command-line order, duplicates across
  *     sources, the limit across sources.
- * (f) the shipped shapes/llm.txt parses, and every shape line has a comment. */
+ * (f) the shipped shapes/llm.txt parses, and every shape line has a comment.
+ * (g) the shipped shapes/awkward.txt parses; every shape line names
+ *     its class, the shape really is of that class, and each class has at
+ *     least three shapes, two of them with an H200 lower bound over 20 us. */
 #include "cli.h"
 #include "shapes.h"
 #include "sizes.h"
@@ -590,6 +593,107 @@ static void test_llm_file(void)
           commented, l.count);
 }
 
+// ---- (g) the shipped shapes/awkward.txt ---------------------------------------------
+
+static int is_prime(long long v)
+{
+    if (v < 2) return 0;
+    for (long long d = 2; d * d <= v; d++)
+        if (v % d == 0) return 0;
+    return 1;
+}
+
+/* Whether m x n x k is of class `cls` (the file header's definitions); -1 for
+ * a class name the test does not know. */
+static int awkward_class_ok(const char *cls, long long m, long long n, long long k)
+{
+    if (strcmp(cls, "k_unaligned") == 0) return k % 4 != 0 && m >= 1024 && n >= 1024;
+    if (strcmp(cls, "mn_tiny") == 0) return (m <= 64 || n <= 64) && k >= 1024;
+    if (strcmp(cls, "k_tiny") == 0) return k >= 16 && k <= 128 && m >= 1024 && n >= 1024;
+    if (strcmp(cls, "all_odd") == 0) return m % 2 == 1 && n % 2 == 1 && k % 2 == 1;
+    if (strcmp(cls, "prime_8191") == 0) {
+        const long long d[3] = {m, n, k};
+        int primes = 0, rest = 0;
+        for (int i = 0; i < 3; i++) {
+            primes += d[i] >= 8000 && d[i] < 8300 && is_prime(d[i]);
+            rest += d[i] == 4096;
+        }
+        return primes == 1 && rest == 2;
+    }
+    return -1;
+}
+
+/* A lower bound on any GEMM's time at m x n x k on an H200, in seconds: the
+ * larger of 2mnk at the TF32 dense tensor peak (494.7 TFLOP/s, the data
+ * sheet's 989 halved: no sparsity) and A + B + C read or written once at the
+ * HBM3e peak (4.8 TB/s). Data-sheet peaks, not measurements. */
+static double h200_lower_bound_s(long long m, long long n, long long k)
+{
+    const double flops = 2.0 * (double)m * (double)n * (double)k;
+    const double bytes = 4.0 * ((double)m * k + (double)k * n + 2.0 * (double)m * n);
+    const double t_math = flops / 494.7e12, t_mem = bytes / 4.8e12;
+    return t_math > t_mem ? t_math : t_mem;
+}
+
+static void test_awkward_file(void)
+{
+    static const char *const classes[] = {"k_unaligned", "mn_tiny", "k_tiny", "all_odd", "prime_8191"};
+    enum { NCLASS = sizeof classes / sizeof classes[0] };
+    const char *path = COMPARE_SOURCE_DIR "/shapes/awkward.txt";
+    int count[NCLASS] = {0}, slow[NCLASS] = {0}, shape_lines = 0;
+    shapes_list l;
+    char err[512] = "", line[512];
+    FILE *f;
+    shapes_init(&l);
+    CHECK(shapes_read_file("--shapes", path, &l, err, sizeof err) == 0, "%s: %s", path, err);
+    CHECK(l.count >= 15 && l.count <= 40, "%s holds %d shapes (expected 15 .. 40)", path, l.count);
+    f = fopen(path, "r");
+    CHECK(f != NULL, "cannot open %s", path);
+    while (f && fgets(line, sizeof line, f)) {
+        const char *hash = strchr(line, '#');
+        char cls[32] = "";
+        cli_shape s;
+        size_t b = strspn(line, " \t"), e;
+        if (line[b] == '#' || line[b + strspn(line + b, " \t\r\n")] == '\0') continue;
+        CHECK(shape_lines < l.count, "%s: more shape lines than shapes parsed", path);
+        if (shape_lines >= l.count) break;
+        s = l.shape[shape_lines++];
+        CHECK(hash != NULL, "%s: shape line without a class: %s", path, line);
+        if (!hash) continue;
+        /* "# CLASS: why" */
+        e = strspn(hash + 1, " ");
+        CHECK(sscanf(hash + 1 + e, "%31[a-z_0-9]:", cls) == 1 && strchr(hash, ':') != NULL,
+              "%s: comment does not start with 'CLASS:': %s", path, line);
+        CHECK(strlen(strchr(hash, ':') ? strchr(hash, ':') : "") > 10, "%s: no reason after the class: %s", path, line);
+        int found = -1;
+        for (int c = 0; c < NCLASS; c++)
+            if (strcmp(cls, classes[c]) == 0) found = c;
+        CHECK(found >= 0, "%s: unknown class '%s' in: %s", path, cls, line);
+        if (found < 0) continue;
+        CHECK(awkward_class_ok(cls, s.m, s.n, s.k) == 1, "%s: %lldx%lldx%lld is not of class %s", path, s.m, s.n,
+              s.k, cls);
+        count[found]++;
+        slow[found] += h200_lower_bound_s(s.m, s.n, s.k) > 20e-6;
+    }
+    if (f) fclose(f);
+    CHECK(shape_lines == l.count, "%d shape lines, %d shapes", shape_lines, l.count);
+    for (int c = 0; c < NCLASS; c++) {
+        CHECK(count[c] >= 3, "%s: class %s has %d shapes (at least 3)", path, classes[c], count[c]);
+        CHECK(slow[c] >= 2, "%s: class %s has %d shapes over 20 us at the H200's peaks (at least 2)", path,
+              classes[c], slow[c]);
+    }
+    /* the planted checks of the class rules: a shape of the wrong class is refused */
+    CHECK(awkward_class_ok("k_unaligned", 4096, 4096, 4096) == 0, "k = 4096 taken as unaligned");
+    CHECK(awkward_class_ok("mn_tiny", 65, 4096, 4096) == 0, "m = 65 taken as tiny");
+    CHECK(awkward_class_ok("k_tiny", 8192, 8192, 129) == 0, "k = 129 taken as tiny");
+    CHECK(awkward_class_ok("all_odd", 4095, 4096, 511) == 0, "an even n taken as odd");
+    CHECK(awkward_class_ok("prime_8191", 8192, 4096, 4096) == 0, "8192 taken as prime");
+    CHECK(awkward_class_ok("prime_8191", 8191, 8191, 4096) == 0, "two primes taken as one");
+    CHECK(awkward_class_ok("nope", 1, 1, 1) == -1, "an unknown class accepted");
+    CHECK(h200_lower_bound_s(8192, 8192, 16) > 20e-6 && h200_lower_bound_s(1025, 1023, 1021) < 20e-6,
+          "the H200 lower bound");
+}
+
 int main(void)
 {
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_shapes.XXXXXX");
@@ -604,6 +708,7 @@ int main(void)
     test_format();
     test_cli_merge();
     test_llm_file();
+    test_awkward_file();
     CHECK(test_dir_entries(tmp_dir) == 0, "%s not empty", tmp_dir);
     rmdir(tmp_dir);
     return test_finish("test_shapes");

@@ -16,6 +16,12 @@
 #define SGEMM_SEARCH_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)              \
     {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0>},
 
-static const sgemm_search_row sgemm_search_table[] = {SGEMM_TUNED_CANDIDATES(SGEMM_SEARCH_ROW)};
+/* the edge rows (SGEMM_TUNED_EDGE_CANDIDATES): the same kernels under rule N_LANES */
+#define SGEMM_SEARCH_EDGE_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)         \
+    {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, \
+                               SGEMM_TUNED_RULE_N_LANES>},
+
+static const sgemm_search_row sgemm_search_table[] = {
+    SGEMM_TUNED_CANDIDATES(SGEMM_SEARCH_ROW) SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_SEARCH_EDGE_ROW)};
 
 SGEMM_SEARCH_API(sgemm, sgemm_search_table)

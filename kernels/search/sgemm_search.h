@@ -18,7 +18,9 @@
  * (0 on success); cudaErrorInvalidValue if i is out of range or a size < 1.
  * The wgmma and TMA candidates return cudaErrorNotSupported for the shapes
  * they decline (n or k not a multiple of 4, A or B not 16-byte aligned, C
- * not 8-byte aligned); a stream-K FP32 candidate returns its refused
+ * not 8-byte aligned), but for the TMA table's staging row
+ * (tf32_tma_lean_staging, kernels/sgemm_tf32_tma.h), which takes every
+ * shape; a stream-K FP32 candidate returns its refused
  * cooperative launch's error (no fallback: a candidate is what it says). */
 #ifndef KERNELS_SEARCH_SGEMM_SEARCH_H
 #define KERNELS_SEARCH_SGEMM_SEARCH_H

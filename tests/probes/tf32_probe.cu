@@ -168,7 +168,7 @@ static int probe_run(const float *A, const float *B, float *C, int m, int n, int
 {
     static unsigned long long attr_set;
     return sgemm_tma_launch(probe_kernel<MODE, GROUP>, &attr_set, P_BM, 128, 256,
-                            SGEMM_TMA_SMEM_OF(P_NWG, P_BM, P_ST), A, B, C, m, n, k, st);
+                            SGEMM_TMA_SMEM_OF(P_NWG, P_BM, P_ST), A, k, B, C, m, n, k, st);
 }
 
 static cublasHandle_t probe_blas;
