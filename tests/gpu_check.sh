@@ -45,7 +45,8 @@
 #             L2 hit rate (or NCU_L2_METRICS) of its first AB_NCU_COUNT (default 8) launches, caches flushed
 #             (ncu-ab-NAME.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
-#             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
+#             default "n2048 sgemm reduce-sort labs shapes plugin"; also "conv": shapes/conv.txt,
+#             one run per line, joined into conv.csv; "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
 #             tf32_tma with --interleave, then the LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097, "thin": m = 1 .. 64,
 #             every TMA candidate, compare --candidates tf32_tma (search_tma_thin.csv), and the tool
@@ -290,6 +291,28 @@ if has bench; then
                     --n 1000,2048,4096 --variants mine,tuned --csv "$LOG/plugin_example.csv" &&
                 step bench-plugin-reduce "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" \
                     --ops reduce --elems 1000003,2^24,2^26 --variants mine,vec4 --csv "$LOG/plugin_example_reduce.csv"
+        fi
+        # conv2d on shapes/conv.txt: one compare run per line of --axis words (the file's
+        # header says why), the runs' CSVs joined under one header into conv.csv
+        if [[ $sets == *" conv "* ]]; then
+            rm -f "$LOG"/conv_part*.csv "$LOG/conv.csv"
+            n=0
+            while read -r line; do
+                line=${line%%#*}
+                [ -n "${line// /}" ] || continue
+                n=$((n + 1))
+                # shellcheck disable=SC2046,SC2086 # one --axis per word of the line
+                step "bench-conv$n" "$BUILD/compare" --ops conv2d $(printf -- '--axis %s ' $line) \
+                    --csv "$LOG/conv_part$n.csv"
+            done <shapes/conv.txt
+            rm -f "$LOG/conv.csv.tmp"
+            first=1
+            for i in $(seq 1 "$n"); do
+                [ -f "$LOG/conv_part$i.csv" ] || continue
+                tail -n "+$((first ? 1 : 2))" "$LOG/conv_part$i.csv" >>"$LOG/conv.csv.tmp"
+                first=0
+            done
+            [ -f "$LOG/conv.csv.tmp" ] && mv "$LOG/conv.csv.tmp" "$LOG/conv.csv"
         fi
         if [[ $sets == *" reduce-sort "* ]]; then
             step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
