@@ -171,11 +171,15 @@ static cudnnMathType_t cc_math(const conv2d_args *a, int tensor_op)
     return a->type == ELEM_FP32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH;
 }
 
-/* Whether the row takes an algorithm of math m. */
+/* Whether the row takes an algorithm Find ran in math m. Find runs each
+ * algorithm in the descriptor's math and in CUDNN_DEFAULT_MATH too, and
+ * DEFAULT allows TF32 for fp32 on sm_80 and newer: the fp32 `cudnn` row takes
+ * FMA results only, the tensor-op row tensor-op results only; the 16-bit
+ * `cudnn` row (DEFAULT asked) takes any. */
 static int cc_math_ok(const conv2d_args *a, int tensor_op, cudnnMathType_t m)
 {
-    if (tensor_op) return m != CUDNN_FMA_MATH;
-    return a->type != ELEM_FP32 || (m != CUDNN_TENSOR_OP_MATH && m != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION);
+    if (tensor_op) return m == CUDNN_TENSOR_OP_MATH || m == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+    return a->type != ELEM_FP32 || m == CUDNN_FMA_MATH;
 }
 
 static int cc_verbose(void)
@@ -218,7 +222,7 @@ void cudnn_conv_plan_free(cudnn_conv_plan *p)
 
 /* A plan with the handle of the current device and the case's descriptors
  * in the row's math (no algorithm yet). */
-static cudnnStatus_t cc_describe(cudnn_conv_plan **out, const cudnn_fns *f, const conv2d_args *a, int tensor_op)
+static cudnnStatus_t cc_describe(cudnn_conv_plan **out, const cudnn_fns *f, const conv2d_args *a, cudnnMathType_t math)
 {
     const cudnnDataType_t dt = cc_dtype(a->type);
     const int n = (int)a->batch, c = (int)a->c_in, k = (int)a->c_out, h = (int)a->height, w = (int)a->width;
@@ -248,7 +252,7 @@ static cudnnStatus_t cc_describe(cudnn_conv_plan **out, const cudnn_fns *f, cons
      * configurations) */
     CC_CALL(cc_table.SetConvolution2dDescriptor(p->conv_desc, a->r / 2, a->r / 2, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
                                                 CUDNN_DATA_FLOAT));
-    CC_CALL(cc_table.SetConvolutionMathType(p->conv_desc, cc_math(a, tensor_op)));
+    CC_CALL(cc_table.SetConvolutionMathType(p->conv_desc, math));
 done:
     if (st != CUDNN_STATUS_SUCCESS)
         cudnn_conv_plan_free(p);
@@ -269,6 +273,7 @@ typedef struct {
     elem_type type;
     int state; /* 1 chosen; 0 declined (why); -1 an error (why) */
     cudnnConvolutionFwdAlgo_t algo;
+    cudnnMathType_t math; /* the math Find ran it in: the plan's descriptor gets it */
     size_t workspace;
     char name[128]; /* the row's kernel: algorithm and math */
     char why[512];
@@ -293,7 +298,7 @@ static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int 
     cudnnConvolutionFwdAlgoPerf_t res[2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int max = 0, got = 0, of_math = 0, pick = -1;
     size_t free_b = 0, total_b = 0, smallest = 0;
-    cudnnStatus_t st = cc_describe(&p, f, a, tensor_op);
+    cudnnStatus_t st = cc_describe(&p, f, a, cc_math(a, tensor_op));
     e->state = -1;
     if (st != CUDNN_STATUS_SUCCESS) {
         snprintf(e->why, sizeof e->why, "%s", status_message());
@@ -325,20 +330,20 @@ static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int 
     if (pick >= 0) {
         e->state = 1;
         e->algo = res[pick].algo;
+        e->math = res[pick].mathType;
         e->workspace = res[pick].memory;
         snprintf(e->name, sizeof e->name, "cudnnConvolutionForward %s (%s math)", cc_algo_name(res[pick].algo),
                  cc_math_name(res[pick].mathType));
     } else if (of_math > 0) {
         e->state = 0;
         snprintf(e->why, sizeof e->why,
-                 "every algorithm cuDNN's Find ran needs more workspace than half "
-                 "the free memory (the smallest "
-                 "%.1f MiB, %.1f MiB free)",
+                 "every algorithm cuDNN's Find ran needs more workspace than half the free memory (the smallest %.1f "
+                 "MiB, %.1f MiB free)",
                  (double)smallest / 1048576.0, (double)free_b / 1048576.0);
     } else {
         e->state = 0;
         snprintf(e->why, sizeof e->why, "cuDNN's Find ran no algorithm of %s for this case (%d returned)",
-                 tensor_op ? "tensor-op math (all FMA or failed)" : "this row's math", got);
+                 tensor_op ? "tensor-op math" : "this row's math", got);
     }
 done:
     if (st != CUDNN_STATUS_SUCCESS) snprintf(e->why, sizeof e->why, "%s", status_message());
@@ -356,9 +361,7 @@ static const cc_choice *cc_choose(const conv2d_args *a, int tensor_op, char *why
     if (!f) return NULL;
     if (a->batch * a->c_in * a->height * a->width > INT_MAX || a->batch * a->c_out * a->height * a->width > INT_MAX ||
         a->c_out * a->c_in * a->r * a->r > INT_MAX) {
-        snprintf(why, why_len,
-                 "a tensor of 2^31 elements or more: the legacy API's dimensions "
-                 "are int");
+        snprintf(why, why_len, "a tensor of 2^31 elements or more: the legacy API's dimensions are int");
         return NULL;
     }
     if (a->type != ELEM_FP32 && a->type != ELEM_FP16 && a->type != ELEM_BF16) {
@@ -420,7 +423,7 @@ int cudnn_conv_plan_make(cudnn_conv_plan **out, const conv2d_args *a, int tensor
         status_set_message("%s", e ? e->why : why);
         return STATUS_ERROR;
     }
-    if (cc_describe(out, cc_base, a, tensor_op) != CUDNN_STATUS_SUCCESS) return STATUS_ERROR;
+    if (cc_describe(out, cc_base, a, e->math) != CUDNN_STATUS_SUCCESS) return STATUS_ERROR;
     (*out)->algo = e->algo;
     (*out)->workspace = e->workspace;
     (*out)->name = e->name;

@@ -10,7 +10,12 @@
  *                         DEFAULT math would allow TF32 on sm_80 and newer);
  *                         fp16 / bf16: CUDNN_DEFAULT_MATH. FP32 compute.
  *   1  `cudnn_tensor_op`: CUDNN_TENSOR_OP_MATH (TF32 for fp32, tensor cores
- *                         for 16-bit), only algorithms whose math is not FMA.
+ *                         for 16-bit).
+ * Find runs every algorithm in the descriptor's math and in
+ * CUDNN_DEFAULT_MATH too (which allows TF32 for fp32): the fp32 `cudnn` row
+ * takes the results Find ran in FMA math only, `cudnn_tensor_op` those in
+ * tensor-op math only, the 16-bit `cudnn` row any; the plan runs the
+ * algorithm in the math Find ran it in.
  * The algorithm is the fastest that cudnnFindConvolutionForwardAlgorithm
  * (which times every algorithm on buffers of its own) returns with a
  * success status, an accepted math and a workspace within half the device

@@ -52,8 +52,7 @@ extern "C" int conv2d_const_mask_supports(const conv2d_args *a, char *why, size_
     if (!conv2d_case_ok(a, why, why_len)) return 0;
     if (conv2d_const_mask_bytes(a) > CONV2D_CONST_MASK_BYTES) {
         snprintf(why, why_len,
-                 "the mask (%lld x %lld x %d x %d, %lld bytes) does not fit the %d "
-                 "bytes of __constant__ memory "
+                 "the mask (%lld x %lld x %d x %d, %lld bytes) does not fit the %d bytes of __constant__ memory "
                  "const_mask keeps it in",
                  a->c_out, a->c_in, a->r, a->r, conv2d_const_mask_bytes(a), CONV2D_CONST_MASK_BYTES);
         return 0;

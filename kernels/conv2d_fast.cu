@@ -103,24 +103,32 @@ template <typename T, int R> static __global__ void __launch_bounds__(CONV2D_FAS
     const long long plane = (long long)blockIdx.z * h * wd;
     const T *src = x + plane;
 
-    /* stage the mask and the tile with its halo */
-    for (int t = tid; t < RR4; t += CONV2D_FAST_BX * CONV2D_FAST_BY) s_w[t] = t < RR ? conv2d_f(__ldg(&w[t])) : 0.0f;
-    for (int t = tid; t < SH * SV; t += CONV2D_FAST_BX * CONV2D_FAST_BY) {
-        const int row = t / SV, cv = t % SV;
+    /* stage the mask and the tile with its halo: every load of the thread
+     * issued before the first store, so that they are all in flight at once */
+    constexpr int NT = CONV2D_FAST_BX * CONV2D_FAST_BY, LOADS = (SH * SV + NT - 1) / NT;
+    float4 staged[LOADS];
+#pragma unroll
+    for (int l = 0; l < LOADS; l++) {
+        const int t = tid + l * NT, row = t / SV, cv = t % SV;
         const int i = i0 - HALF + row, j = j0 - P + cv * 4; /* j is a multiple of 4 */
-        float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (i >= 0 && i < h) {
+        staged[l] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (t < SH * SV && i >= 0 && i < h) {
             const T *p = src + (long long)i * wd;
             if (vec) { /* width % 4 == 0: a vector is wholly inside or outside */
-                if (j >= 0 && j < wd) v = conv2d_fast_ld4(p + j);
+                if (j >= 0 && j < wd) staged[l] = conv2d_fast_ld4(p + j);
             } else {
-                v.x = j >= 0 && j < wd ? conv2d_f(p[j]) : 0.0f;
-                v.y = j + 1 >= 0 && j + 1 < wd ? conv2d_f(p[j + 1]) : 0.0f;
-                v.z = j + 2 >= 0 && j + 2 < wd ? conv2d_f(p[j + 2]) : 0.0f;
-                v.w = j + 3 >= 0 && j + 3 < wd ? conv2d_f(p[j + 3]) : 0.0f;
+                staged[l].x = j >= 0 && j < wd ? conv2d_f(p[j]) : 0.0f;
+                staged[l].y = j + 1 >= 0 && j + 1 < wd ? conv2d_f(p[j + 1]) : 0.0f;
+                staged[l].z = j + 2 >= 0 && j + 2 < wd ? conv2d_f(p[j + 2]) : 0.0f;
+                staged[l].w = j + 3 >= 0 && j + 3 < wd ? conv2d_f(p[j + 3]) : 0.0f;
             }
         }
-        *reinterpret_cast<float4 *>(&tile[row * SW + cv * 4]) = v;
+    }
+    for (int t = tid; t < RR4; t += NT) s_w[t] = t < RR ? conv2d_f(__ldg(&w[t])) : 0.0f;
+#pragma unroll
+    for (int l = 0; l < LOADS; l++) {
+        const int t = tid + l * NT;
+        if (t < SH * SV) *reinterpret_cast<float4 *>(&tile[t * 4]) = staged[l]; /* row t / SV, vector t % SV */
     }
     __syncthreads();
 
@@ -216,8 +224,7 @@ extern "C" int conv2d_fast_supports(const conv2d_args *a, char *why, size_t why_
     if (!conv2d_case_ok(a, why, why_len)) return 0;
     if (a->c_in != 1 || a->c_out != 1) {
         snprintf(why, why_len,
-                 "fast takes single-channel images (c_in = c_out = 1); its "
-                 "multi-channel form (an implicit GEMM on "
+                 "fast takes single-channel images (c_in = c_out = 1); its multi-channel form (an implicit GEMM on "
                  "tensor cores) is not written yet");
         return 0;
     }

@@ -33,19 +33,15 @@ extern "C" int conv2d_case_ok(const conv2d_args *a, char *why, size_t why_len)
         return 0;
     }
     if (a->r < 1 || a->r > CONV2D_MAX_R || a->r % 2 == 0) {
-        snprintf(why, why_len,
-                 "r = %d: the ladder takes odd r from 1 to %d (\"same\" padding "
-                 "needs an odd r)",
-                 a->r, CONV2D_MAX_R);
+        snprintf(why, why_len, "r = %d: the ladder takes odd r from 1 to %d (\"same\" padding needs an odd r)", a->r,
+                 CONV2D_MAX_R);
         return 0;
     }
     /* int indices within a plane and a block grid of (width / 32, height / 8) */
     if (a->batch < 1 || a->c_in < 1 || a->c_out < 1 || a->height < 1 || a->width < 1 ||
         a->height * a->width > (1LL << 31) - 1 || a->c_in > (1 << 20) || a->c_out > (1 << 20) ||
         a->height > 65535LL * 8) {
-        snprintf(why, why_len,
-                 "sizes out of the ladder's range (a plane over 2^31 elements, or "
-                 "a dimension < 1)");
+        snprintf(why, why_len, "sizes out of the ladder's range (a plane over 2^31 elements, or a dimension < 1)");
         return 0;
     }
     return 1;

@@ -114,35 +114,32 @@ int main(void)
     CHECK(visible == 7, "conv2d: %d rows, expected cudnn, cudnn_tensor_op and the five rungs", visible);
 
     /* every row, every type: 3 types x the visible rows per case */
-    struct {
-        collect c;
-        int cases;
-    } s[8];
+    collect s[7];
     memset(s, 0, sizeof s);
-    s[0].c.what = "1001x777 r=5";
-    RUN(&dev, 0, seed, &s[0].c, {"h", "1001"}, {"w", "777"}, {"r", "5"});
-    s[1].c.what = "300x257 r=15";
-    RUN(&dev, 0, seed + 1, &s[1].c, {"h", "300"}, {"w", "257"}, {"r", "15"});
-    s[2].c.what = "5x3 r=7 and 1x1 r=3";
-    RUN(&dev, 0, seed + 2, &s[2].c, {"h", "5"}, {"w", "3"}, {"r", "7"});
-    RUN(&dev, 0, seed + 3, &s[2].c, {"h", "1"}, {"w", "1"}, {"r", "3"});
-    s[3].c.what = "c=k=3 batch 2 61x67 r=3,5";
-    RUN(&dev, 0, seed + 4, &s[3].c, {"batch", "2"}, {"c_in", "3"}, {"c_out", "3"}, {"h", "61"}, {"w", "67"},
+    s[0].what = "1001x777 r=5";
+    RUN(&dev, 0, seed, &s[0], {"h", "1001"}, {"w", "777"}, {"r", "5"});
+    s[1].what = "300x257 r=15";
+    RUN(&dev, 0, seed + 1, &s[1], {"h", "300"}, {"w", "257"}, {"r", "15"});
+    s[2].what = "5x3 r=7 and 1x1 r=3";
+    RUN(&dev, 0, seed + 2, &s[2], {"h", "5"}, {"w", "3"}, {"r", "7"});
+    RUN(&dev, 0, seed + 3, &s[2], {"h", "1"}, {"w", "1"}, {"r", "3"});
+    s[3].what = "c=k=3 batch 2 61x67 r=3,5";
+    RUN(&dev, 0, seed + 4, &s[3], {"batch", "2"}, {"c_in", "3"}, {"c_out", "3"}, {"h", "61"}, {"w", "67"},
         {"r", "3,5"});
-    s[4].c.what = "c=3 k=2 batch 3 40x36 r=3 (c_in != c_out)";
-    RUN(&dev, 0, seed + 5, &s[4].c, {"batch", "3"}, {"c_in", "3"}, {"c_out", "2"}, {"h", "40"}, {"w", "36"},
+    s[4].what = "c=3 k=2 batch 3 40x36 r=3 (c_in != c_out)";
+    RUN(&dev, 0, seed + 5, &s[4], {"batch", "3"}, {"c_in", "3"}, {"c_out", "2"}, {"h", "40"}, {"w", "36"},
         {"r", "3"});
     if (full) {
-        s[5].c.what = "2048x2048 r=3,9";
-        RUN(&dev, 0, seed + 6, &s[5].c, {"h", "2048"}, {"w", "2048"}, {"r", "3,9"});
-        s[6].c.what = "resnet c=k=64 56x56 batch 2 r=3";
-        RUN(&dev, 0, seed + 7, &s[6].c, {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "56"}, {"w", "56"},
+        s[5].what = "2048x2048 r=3,9";
+        RUN(&dev, 0, seed + 6, &s[5], {"h", "2048"}, {"w", "2048"}, {"r", "3,9"});
+        s[6].what = "resnet c=k=64 56x56 batch 2 r=3";
+        RUN(&dev, 0, seed + 7, &s[6], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "56"}, {"w", "56"},
             {"r", "3"});
     }
     const int cases[] = {1, 1, 2, 2, 1, 2, 1};
     for (int i = 0; i < (full ? 7 : 5); i++)
-        CHECK(s[i].c.rows == 3 * visible * cases[i], "%s: %d rows, expected %d (every row in fp32, fp16, bf16)",
-              s[i].c.what, s[i].c.rows, 3 * visible * cases[i]);
+        CHECK(s[i].rows == 3 * visible * cases[i], "%s: %d rows, expected %d (every row in fp32, fp16, bf16)",
+              s[i].what, s[i].rows, 3 * visible * cases[i]);
 
     /* the planted kernel FAILs in every type */
     collect p1 = {.what = "planted 1001x777 r=5"}, p2 = {.what = "planted c=k=3 batch 2 61x67 r=5"};

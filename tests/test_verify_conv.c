@@ -176,14 +176,11 @@ static void test_axes_binary(void)
         const char *want[] = {
             "{\"name\": \"conv2d\"",
             "{\"name\": \"batch\", \"kind\": \"int\", \"defaults\": \"1\"",
-            "{\"name\": \"c_in\", \"kind\": \"int\", \"defaults\": \"1\", \"min\": "
-            "1, \"max\": 4096",
-            "{\"name\": \"c_out\", \"kind\": \"int\", \"defaults\": \"1\", "
-            "\"min\": 1, \"max\": 4096",
+            "{\"name\": \"c_in\", \"kind\": \"int\", \"defaults\": \"1\", \"min\": 1, \"max\": 4096",
+            "{\"name\": \"c_out\", \"kind\": \"int\", \"defaults\": \"1\", \"min\": 1, \"max\": 4096",
             "{\"name\": \"h\", \"kind\": \"int\", \"defaults\": \"8192\"",
             "{\"name\": \"w\", \"kind\": \"int\", \"defaults\": \"8192\"",
-            "{\"name\": \"r\", \"kind\": \"int\", \"defaults\": \"3\", \"min\": 1, "
-            "\"max\": 15",
+            "{\"name\": \"r\", \"kind\": \"int\", \"defaults\": \"3\", \"min\": 1, \"max\": 15",
             "\"types\": [\"fp32\", \"fp16\", \"bf16\"]",
             "{\"name\": \"cudnn\", \"kind\": \"library\"",
             "{\"name\": \"cudnn_tensor_op\", \"kind\": \"library\"",

@@ -180,8 +180,7 @@ static int conv2d_verify(op_case *c, const variant *v, result_row *r)
     }
     const long long hw = a->height * a->width, f = h.first_bad != ~0ULL ? (long long)h.first_bad : -1;
     snprintf(r->message, sizeof r->message,
-             "%llu of %.0f outputs off (%llu NaN/Inf); first at (n, k, i, j) = (%lld, "
-             "%lld, %lld, %lld): %.6g, "
+             "%llu of %.0f outputs off (%llu NaN/Inf); first at (n, k, i, j) = (%lld, %lld, %lld, %lld): %.6g, "
              "reference %.6g (scale %.3g); worst |y - r| / s %.3g (tolerance %.3g)",
              h.bad, conv2d_elems_y(a), h.nonfinite, f >= 0 ? f / hw / a->c_out : -1, f >= 0 ? f / hw % a->c_out : -1,
              f >= 0 ? f % hw / a->width : -1, f >= 0 ? f % a->width : -1, at[0], at[1], at[2], vd.rel_err,
@@ -263,71 +262,45 @@ static int v_test_nohalo_supports(const plan_case *pc, const device_info *dev, c
     (void)v;
     if (!conv2d_case_ok(&a, why, len)) return 0;
     if (a.r > 1 && a.height > 1 && a.width > 1) return 1;
-    snprintf(why, len,
-             "test_nohalo plants its error in the halo: r > 1 and images wider "
-             "and taller than 1 only");
+    snprintf(why, len, "test_nohalo plants its error in the halo: r > 1 and images wider and taller than 1 only");
     return 0;
 }
 
 // ---------------------------------------------------------------------------
 // the variant table
 
-#define CONV2D_HAND_ROW(name, launcher, query, about)                                                                  \
-    {.info = {"conv2d", #name, 0, "types", NULL, 0, "builtin", about},                                                 \
-     .run = v_hand,                                                                                                    \
-     .fn = (variant_fn)launcher,                                                                                       \
-     .aux = (variant_fn)query,                                                                                         \
-     .supports = v_supports},
+#define CONV2D_HAND_ROW(name, launcher, query, about)                                                      \
+    {.info = {"conv2d", #name, 0, "types", NULL, 0, "builtin", about}, .run = v_hand,                     \
+     .fn = (variant_fn)launcher, .aux = (variant_fn)query, .supports = v_supports},
 
 static const variant conv2d_variants[] = {
     {.info = {"conv2d", "cudnn", 1, "types", NULL, 0, "builtin",
-              "cudnnConvolutionForward, the algorithm "
-              "cudnnFindConvolutionForwardAlgorithm timed fastest (untimed "
-              "setup), its workspace; fp32: FMA math (no TF32), fp16/bf16: "
-              "default math; FP32 compute"},
-     .run = v_cudnn,
-     .prepare = v_cudnn_prepare,
-     .supports = v_cudnn_supports,
-     .workspace = v_cudnn_workspace,
-     .fn_index = 0,
-     .kernel = "cudnnConvolutionForward"},
+              "cudnnConvolutionForward, the algorithm cudnnFindConvolutionForwardAlgorithm timed fastest (untimed "
+              "setup), its workspace; fp32: FMA math (no TF32), fp16/bf16: default math; FP32 compute"},
+     .run = v_cudnn, .prepare = v_cudnn_prepare, .supports = v_cudnn_supports, .workspace = v_cudnn_workspace,
+     .fn_index = 0, .kernel = "cudnnConvolutionForward"},
     {.info = {"conv2d", "cudnn_tensor_op", 1, "types", NULL, 0, "builtin",
-              "cudnnConvolutionForward in CUDNN_TENSOR_OP_MATH (TF32 for "
-              "fp32), the fastest non-FMA algorithm "
-              "cudnnFind timed (untimed setup), its workspace"},
-     .run = v_cudnn,
-     .prepare = v_cudnn_prepare,
-     .supports = v_cudnn_supports,
-     .workspace = v_cudnn_workspace,
-     .fn_index = 1,
-     .kernel = "cudnnConvolutionForward"},
+              "cudnnConvolutionForward in CUDNN_TENSOR_OP_MATH (TF32 for fp32), the fastest algorithm cudnnFind "
+              "timed in that math (untimed setup), its workspace"},
+     .run = v_cudnn, .prepare = v_cudnn_prepare, .supports = v_cudnn_supports, .workspace = v_cudnn_workspace,
+     .fn_index = 1, .kernel = "cudnnConvolutionForward"},
     CONV2D_HAND_ROW(naive, conv2d_naive, conv2d_naive_supports,
-                    "one thread per output, the mask read from global memory"){
-        .info = {"conv2d", "const_mask", 0, "types", NULL, 0, "builtin",
-                 "one thread per output, the mask in __constant__ memory "
-                 "(copied in by an untimed prepare step; "
-                 "masks up to 60 KiB)"},
-        .run = v_hand,
-        .prepare = v_const_mask_prepare,
-        .fn = (variant_fn)conv2d_const_mask,
-        .aux = (variant_fn)conv2d_const_mask_supports,
-        .supports = v_supports},
+                    "one thread per output, the mask read from global memory")
+    {.info = {"conv2d", "const_mask", 0, "types", NULL, 0, "builtin",
+              "one thread per output, the mask in __constant__ memory (copied in by an untimed prepare step; "
+              "masks up to 60 KiB)"},
+     .run = v_hand, .prepare = v_const_mask_prepare, .fn = (variant_fn)conv2d_const_mask,
+     .aux = (variant_fn)conv2d_const_mask_supports, .supports = v_supports},
     CONV2D_HAND_ROW(tiled_halo, conv2d_tiled_halo, conv2d_tiled_halo_supports,
-                    "a 32 x 8 output tile a block, its input tile plus halo "
-                    "staged in shared memory")
-        CONV2D_HAND_ROW(tiled_cached, conv2d_tiled_cached, conv2d_tiled_cached_supports,
-                        "a 32 x 8 output tile a block, only the tile in shared "
-                        "memory, the halo read through L1")
-            CONV2D_HAND_ROW(fast, conv2d_fast, conv2d_fast_supports,
-                            "single channel: 4 x 4 outputs a thread, 16-byte "
-                            "loads into a shared tile with halo, the mask "
-                            "in registers (multi-channel declined)"){
-                .info = {"conv2d", "test_nohalo", 0, "types", NULL, 1, "builtin",
-                         "test only: each 16 x 16 tile of outputs takes the "
-                         "taps outside its tile as zero (halo dropped)"},
-                .run = v_hand,
-                .fn = (variant_fn)conv2d_test_nohalo,
-                .supports = v_test_nohalo_supports},
+                    "a 32 x 8 output tile a block, its input tile plus halo staged in shared memory")
+    CONV2D_HAND_ROW(tiled_cached, conv2d_tiled_cached, conv2d_tiled_cached_supports,
+                    "a 32 x 8 output tile a block, only the tile in shared memory, the halo read through L1")
+    CONV2D_HAND_ROW(fast, conv2d_fast, conv2d_fast_supports,
+                    "single channel: 4 x 4 outputs a thread, 16-byte loads into a shared tile with halo, the mask "
+                    "in registers (multi-channel declined)")
+    {.info = {"conv2d", "test_nohalo", 0, "types", NULL, 1, "builtin",
+              "test only: each 16 x 16 tile of outputs takes the taps outside its tile as zero (halo dropped)"},
+     .run = v_hand, .fn = (variant_fn)conv2d_test_nohalo, .supports = v_test_nohalo_supports},
 };
 
 const op_desc op_conv2d = {
@@ -338,8 +311,7 @@ const op_desc op_conv2d = {
      .ref_library = "cudnn",
      .best_library = "cudnn_tensor_op",
      .types = {"fp32", "fp16", "bf16"},
-     .about = "forward 2-D convolution, stride 1, zero padding (same size), "
-              "NCHW x KCRS, fp32/fp16/bf16, FP32 sums "
+     .about = "forward 2-D convolution, stride 1, zero padding (same size), NCHW x KCRS, fp32/fp16/bf16, FP32 sums "
               "(TFLOP/s of 2 N K C H W r r)",
      .axes = {{"batch", OP_AXIS_INT, "1", 1, 65536, {NULL}, 0, "images in the batch (N)"},
               {"c_in", OP_AXIS_INT, "1", 1, 4096, {NULL}, 0, "input channels (C)"},
@@ -347,15 +319,8 @@ const op_desc op_conv2d = {
               {"h", OP_AXIS_INT, "8192", 1, CATALOG_MAX_DIM, {NULL}, 0, "image height (H, the output's too)"},
               {"w", OP_AXIS_INT, "8192", 1, CATALOG_MAX_DIM, {NULL}, 0, "image width (W, the output's too)"},
               {"r", OP_AXIS_INT, "3", 1, CONV2D_MAX_R, {NULL}, 0, "mask side, odd (r x r; padding r / 2)"},
-              {"type",
-               OP_AXIS_ENUM,
-               "fp32",
-               0,
-               0,
-               {NULL},
-               0,
-               "element type of x, w, y (fp32, fp16, bf16: --axis type=fp16), FP32 "
-               "sums"}}},
+              {"type", OP_AXIS_ENUM, "fp32", 0, 0, {NULL}, 0,
+               "element type of x, w, y (fp32, fp16, bf16: --axis type=fp16), FP32 sums"}}},
     conv2d_variants,
     (int)(sizeof conv2d_variants / sizeof conv2d_variants[0]),
     conv2d_case_bytes,
