@@ -66,9 +66,12 @@ int conv2d_case_ok(const conv2d_args *a, char *why, size_t why_len);
  *                        plus its halo staged in shared memory.
  *   conv2d_tiled_cached  kernels/conv2d_tiled_cached.cu: only the tile in
  *                        shared memory, the halo read through L1.
- *   conv2d_fast          kernels/conv2d_fast.cu: register blocking (4 x 4
- *                        outputs a thread), 16-byte loads, the mask in
- *                        registers; single-channel (c_in = c_out = 1). */
+ *   conv2d_fast          kernels/conv2d_fast.cu: single-channel (c_in =
+ *                        c_out = 1): register blocking (4 x 4 outputs a
+ *                        thread), 16-byte loads, the mask in registers;
+ *                        otherwise conv2d_fast_igemm
+ *                        (kernels/conv2d_fast_igemm.cu): an implicit GEMM on
+ *                        tensor cores, fp16 / bf16 (fp32 declined). */
 int conv2d_naive(const conv2d_args *a, cudaStream_t s);
 int conv2d_naive_supports(const conv2d_args *a, char *why, size_t why_len);
 
@@ -85,6 +88,9 @@ int conv2d_tiled_cached_supports(const conv2d_args *a, char *why, size_t why_len
 
 int conv2d_fast(const conv2d_args *a, cudaStream_t s);
 int conv2d_fast_supports(const conv2d_args *a, char *why, size_t why_len);
+/* fast's multi-channel form (conv2d_fast calls it; its supports is part of fast's) */
+int conv2d_fast_igemm(const conv2d_args *a, cudaStream_t s);
+int conv2d_fast_igemm_supports(const conv2d_args *a, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* kernels/conv2d_fast.cu: the conv2d ladder's last rung, register blocking
- * for the single-channel image (c_in = c_out = 1, the course's case).
+ * for the single-channel image (c_in = c_out = 1, the course's case); other
+ * cases go to its implicit-GEMM form (kernels/conv2d_fast_igemm.cu).
  *
  * Idea: with one channel a convolution does r * r FMAs per output and reads
  * one input element per output from DRAM: at small r it is a streaming
@@ -23,9 +24,9 @@
  *    registers for r <= CONV2D_FAST_REG_R (r * r of them); larger masks are
  *    read from shared memory as broadcasts (the registers would spill);
  *  - outputs leave as one 16-byte (8-byte) store per row where width allows.
- * Multi-channel cases (c_in or c_out > 1) are declined: their fast form is an
- * implicit GEMM on tensor cores, not written yet.
- * Constraints: c_in = c_out = 1; odd r <= CONV2D_MAX_R; any height, width.
+ * Multi-channel cases (c_in or c_out > 1) run conv2d_fast_igemm: an implicit
+ * GEMM on tensor cores (fp16 / bf16; fp32 declined there).
+ * Constraints here: c_in = c_out = 1; odd r <= CONV2D_MAX_R; any height, width.
  * Run just this rung: compare --ops conv2d --variants fast */
 #include "conv2d_common.cuh"
 
@@ -222,14 +223,9 @@ template <typename T> struct conv2d_fast_run {
 extern "C" int conv2d_fast_supports(const conv2d_args *a, char *why, size_t why_len)
 {
     if (!conv2d_case_ok(a, why, why_len)) return 0;
-    if (a->c_in != 1 || a->c_out != 1) {
-        snprintf(why, why_len,
-                 "fast takes single-channel images (c_in = c_out = 1); its multi-channel form (an implicit GEMM on "
-                 "tensor cores) is not written yet");
-        return 0;
-    }
+    if (a->c_in != 1 || a->c_out != 1) return conv2d_fast_igemm_supports(a, why, why_len);
     if (a->batch > 65535) {
-        snprintf(why, why_len, "fast takes a batch of at most 65535 images (a grid's z)");
+        snprintf(why, why_len, "fast takes a batch of at most 65535 single-channel images (a grid's z)");
         return 0;
     }
     return 1;
@@ -239,5 +235,6 @@ extern "C" int conv2d_fast(const conv2d_args *a, cudaStream_t s)
 {
     char why[256];
     if (!conv2d_fast_supports(a, why, sizeof why)) return (int)cudaErrorInvalidValue;
+    if (a->c_in != 1 || a->c_out != 1) return conv2d_fast_igemm(a, s); /* kernels/conv2d_fast_igemm.cu */
     return conv2d_dispatch<conv2d_fast_run>(a, s);
 }
