@@ -1,22 +1,22 @@
 /* tests/test_gpu_conv.c (gpu): every row of the conv2d op, in fp32, fp16 and
  * bf16, checked against the FP64 reference through the run loop (plan,
  * poison, run once, verify: `compare --check-only`) at shapes that cross
- * every tile edge: the odd 1001 x 777 image at r = 5, r = 15 (a mask wider
- * than a tiled rung's tile height), a 5 x 3 image under a 7 x 7 mask, a
- * 1 x 1 image, C = K = 3 multi-channel with a batch of 2, a 2048 x 2048
+ * every tile edge: the odd 1001 x 777 image at r = 5, a batch of two
+ * 300 x 257 images at r = 15 (a mask wider than a tiled rung's tile
+ * height), a 5 x 3 image under a 7 x 7 mask, a 1 x 1 image, C = K = 3
+ * multi-channel with a batch of 2 (r = 3, 5), C = 3 -> K = 2, a 2048 x 2048
  * single-channel image at r = 3 and 9 (fast's vector path), and the ResNet
  * layer C = K = 64, 3 x 3, 56 x 56 at batch 2 (const_mask's mask no longer
  * fits). COMPARE_TEST_QUICK=1 (for compute-sanitizer) leaves out the two
  * largest. Every row must PASS, except the declines by design: const_mask
- * where the mask exceeds its __constant__ bytes, fast on multi-channel
- * fp32 cases (its implicit GEMM takes fp16 / bf16), cudnn_tensor_op where
- * cuDNN's Find has no tensor-op algorithm, and
- * the cudnn rows without cuDNN; COMPARE_REQUIRE_CUDNN=1 (the GPU machine)
- * makes a SKIP of `cudnn`, or one of cudnn_tensor_op for another reason, a
- * failure. Then the planted wrong kernel (test_nohalo, test-only: the halo
- * dropped) must FAIL in every type at 1001 x 777 r = 5 and in the
- * multi-channel case. Fresh inputs each run: the seed comes from the clock
- * (or COMPARE_TEST_SEED) and is printed. */
+ * where the mask exceeds its __constant__ bytes, fast on multi-channel fp32
+ * cases (its implicit GEMM takes fp16 / bf16), cudnn_tensor_op where cuDNN's
+ * Find has no tensor-op algorithm, and the cudnn rows without cuDNN;
+ * COMPARE_REQUIRE_CUDNN=1 (the GPU machine) makes a SKIP of `cudnn`, or one
+ * of cudnn_tensor_op for another reason, a failure. Then the planted wrong
+ * kernel (test_nohalo, test-only: the halo dropped) must FAIL in every type
+ * at 1001 x 777 r = 5 and in the multi-channel case. Fresh inputs each run:
+ * the seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,8 +120,8 @@ int main(void)
     memset(s, 0, sizeof s);
     s[0].what = "1001x777 r=5";
     RUN(&dev, 0, seed, &s[0], {"h", "1001"}, {"w", "777"}, {"r", "5"});
-    s[1].what = "300x257 r=15";
-    RUN(&dev, 0, seed + 1, &s[1], {"h", "300"}, {"w", "257"}, {"r", "15"});
+    s[1].what = "batch 2 300x257 r=15";
+    RUN(&dev, 0, seed + 1, &s[1], {"batch", "2"}, {"h", "300"}, {"w", "257"}, {"r", "15"});
     s[2].what = "5x3 r=7 and 1x1 r=3";
     RUN(&dev, 0, seed + 2, &s[2], {"h", "5"}, {"w", "3"}, {"r", "7"});
     RUN(&dev, 0, seed + 3, &s[2], {"h", "1"}, {"w", "1"}, {"r", "3"});
