@@ -290,6 +290,16 @@ static int cc_same(const cc_choice *e, int dev, const conv2d_args *a, int tensor
            e->type == a->type;
 }
 
+/* A failed call of the choice: cuDNN declining the case (a NOT_SUPPORTED
+ * status: the descriptors or Find refuse it) makes the row SKIP with
+ * cuDNN's words, another failure an error the row reports when it runs. */
+static void cc_failed(cc_choice *e, cudnnStatus_t st)
+{
+    const int declined = CUDNN_STATUS_CATEGORY(st) == CUDNN_STATUS_NOT_SUPPORTED;
+    e->state = declined ? 0 : -1;
+    snprintf(e->why, sizeof e->why, "%s%.480s", declined ? "cuDNN declines this case: " : "", status_message());
+}
+
 /* Runs Find for the case into e (cudnn_conv.h: the fastest successful
  * algorithm of the row's math whose workspace fits). */
 static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int tensor_op)
@@ -301,7 +311,7 @@ static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int 
     cudnnStatus_t st = cc_describe(&p, f, a, cc_math(a, tensor_op));
     e->state = -1;
     if (st != CUDNN_STATUS_SUCCESS) {
-        snprintf(e->why, sizeof e->why, "%s", status_message());
+        cc_failed(e, st);
         return;
     }
     CC_CALL(f->SetStream(p->handle, NULL)); /* Find synchronises; the case's stream is set by each run */
@@ -346,7 +356,7 @@ static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int 
                  tensor_op ? "tensor-op math" : "this row's math", got);
     }
 done:
-    if (st != CUDNN_STATUS_SUCCESS) snprintf(e->why, sizeof e->why, "%s", status_message());
+    if (st != CUDNN_STATUS_SUCCESS) cc_failed(e, st);
     cudnn_conv_plan_free(p);
 }
 
