@@ -71,7 +71,8 @@ int conv2d_case_ok(const conv2d_args *a, char *why, size_t why_len);
  *                        thread), 16-byte loads, the mask in registers;
  *                        otherwise conv2d_fast_igemm
  *                        (kernels/conv2d_fast_igemm.cu): an implicit GEMM on
- *                        tensor cores, fp16 / bf16 (fp32 declined). */
+ *                        tensor cores for fp16 / bf16, on the FP32 lanes for
+ *                        fp32 (conv2d_fast_igemm_f32.cu). */
 int conv2d_naive(const conv2d_args *a, cudaStream_t s);
 int conv2d_naive_supports(const conv2d_args *a, char *why, size_t why_len);
 
@@ -91,6 +92,7 @@ int conv2d_fast_supports(const conv2d_args *a, char *why, size_t why_len);
 /* fast's multi-channel form (conv2d_fast calls it; its supports is part of fast's) */
 int conv2d_fast_igemm(const conv2d_args *a, cudaStream_t s);
 int conv2d_fast_igemm_supports(const conv2d_args *a, char *why, size_t why_len);
+int conv2d_fast_igemm_f32(const conv2d_args *a, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -122,4 +122,61 @@ static int conv2d_direct_launch(const conv2d_args *a, Mask mask, Taps taps, cuda
     return (int)cudaGetLastError();
 }
 
+// ---------------------------------------------------------------------------
+// the implicit GEMM's gathered operand (fast's multi-channel forms)
+
+/* X[q][p] = x[n][c][i + u - r/2][j + v - r/2] for q = (c, u, v) of the
+ * reduction and one output pixel p = (n, i, j), walked along q with no
+ * division per step (the pixel's (n, i, j) is found once). */
+template <typename T> struct conv2d_gather {
+    const T *xn, *xc;   /* the pixel's image; the walk's channel plane in it */
+    long long hw;
+    int pi, pj, h, wd, r, rr, half, kdim;
+    int q, u, v;        /* the walk: q = (c, u, v) */
+    bool ok;            /* the pixel exists (p < pixels) */
+
+    __device__ __forceinline__ conv2d_gather(const T *x, long long p, long long pixels, int c_in, int h_, int wd_,
+                                             int r_)
+        : h(h_), wd(wd_), r(r_)
+    {
+        rr = r * r;
+        half = r / 2;
+        kdim = c_in * rr;
+        hw = (long long)h * wd;
+        ok = p < pixels;
+        const long long pn = ok ? p / hw : 0, prem = ok ? p % hw : 0;
+        pi = (int)(prem / wd);
+        pj = (int)(prem % wd);
+        xn = x + pn * c_in * hw;
+    }
+    /* the walk starts at q0 */
+    __device__ __forceinline__ void start(int q0)
+    {
+        q = q0;
+        u = (q % rr) / r;
+        v = q % r;
+        xc = xn + (long long)(q / rr) * hw;
+    }
+    /* X at the walk's q: 0 outside the image (the padding) or past the reduction */
+    __device__ __forceinline__ T value() const
+    {
+        const int ii = pi + u - half, jj = pj + v - half;
+        return ok && q < kdim && (unsigned)ii < (unsigned)h && (unsigned)jj < (unsigned)wd ? xc[ii * wd + jj]
+                                                                                        : conv2d_to<T>(0.0f);
+    }
+    /* q += k */
+    __device__ __forceinline__ void step(int k)
+    {
+        q += k;
+        v += k;
+        while (v >= r) {
+            v -= r;
+            if (++u == r) {
+                u = 0;
+                xc += hw;
+            }
+        }
+    }
+};
+
 #endif

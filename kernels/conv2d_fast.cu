@@ -25,7 +25,7 @@
  *    read from shared memory as broadcasts (the registers would spill);
  *  - outputs leave as one 16-byte (8-byte) store per row where width allows.
  * Multi-channel cases (c_in or c_out > 1) run conv2d_fast_igemm: an implicit
- * GEMM on tensor cores (fp16 / bf16; fp32 declined there).
+ * GEMM, on tensor cores for fp16 / bf16, on the FP32 lanes for fp32.
  * Constraints here: c_in = c_out = 1; odd r <= CONV2D_MAX_R; any height, width.
  * Run just this rung: compare --ops conv2d --variants fast */
 #include "conv2d_common.cuh"

@@ -24,9 +24,10 @@
  *    before the current slice's MMAs, into registers, and stored after;
  *  - the epilogue rounds the FP32 accumulators to the type and stores them
  *    with bounds checks (any c_out, any pixel count).
- * fp32 cases are declined: on tensor cores they would run in TF32, another
- * math than the row's (and its tolerance); that form is not written yet.
- * Constraints: fp16 / bf16; batch h w and c_in r r below 2^30; odd r <= CONV2D_MAX_R; sm_80+
+ * fp32 cases run the same GEMM on the FP32 SIMT lanes
+ * (kernels/conv2d_fast_igemm_f32.cu): on tensor cores they would run in TF32,
+ * another math than the row's (and its tolerance).
+ * Constraints: fp16 / bf16 (fp32: see there); batch h w and c_in r r below 2^30; odd r <= CONV2D_MAX_R; sm_80+
  * (mma.sync bf16).
  * Run just this rung: compare --ops conv2d --variants fast --axis c_in=64 --axis c_out=64 ... */
 #include "conv2d_common.cuh"
@@ -95,18 +96,13 @@ static __global__ void __launch_bounds__(CONV2D_IG_THREADS, 2)
     const int wm = warp / 4, wn = warp % 4; /* the warp's 32 x 32 of the 64 x 128 tile */
     const int m0 = blockIdx.y * CONV2D_IG_BM;
     const long long p0 = (long long)blockIdx.x * CONV2D_IG_BN;
-    const int rr = r * r, kdim = c_in * rr, half = r / 2;
-    const long long hw = (long long)h * wd;
-
     /* this thread's X column: one pixel, and its rows within a slice: the
      * pairs 2 bq + 2 BQ_STEP l and the next */
     const int bn = tid % CONV2D_IG_BN, bq = tid / CONV2D_IG_BN;
     constexpr int BQ_STEP = CONV2D_IG_THREADS / CONV2D_IG_BN;
-    const long long pix = p0 + bn;
-    const bool pix_ok = pix < pixels;
-    const long long pn = pix_ok ? pix / hw : 0, prem = pix_ok ? pix % hw : 0;
-    const int pi = (int)(prem / wd), pj = (int)(prem % wd);
-    const T *xn = x + pn * c_in * hw;
+    conv2d_gather<T> gx(x, p0 + bn, pixels, c_in, h, wd, r);
+    const int kdim = gx.kdim;
+    const long long hw = gx.hw;
 
     /* the staged slice in registers, two adjacent q of one row a word (the
      * lower q in the low half, as shared memory and the fragments hold them) */
@@ -122,30 +118,15 @@ static __global__ void __launch_bounds__(CONV2D_IG_THREADS, 2)
             const T hi = m < c_out && q + 1 < kdim ? pw[1] : conv2d_to<T>(0.0f);
             ra[l] = conv2d_ig_pack(lo, hi);
         }
-        /* X column bn, q pairs 2 bq + 4 l and the next: (u, v) and the channel's plane follow q */
-        int q = q0 + 2 * bq, u = (q % rr) / r, v = q % r;
-        const T *xc = xn + (long long)(q / rr) * hw;
+        /* X column bn, q pairs 2 bq + 2 BQ_STEP l and the next */
+        gx.start(q0 + 2 * bq);
 #pragma unroll
         for (int l = 0; l < CONV2D_IG_B_PER / 2; l++) {
-            T pair[2];
-#pragma unroll
-            for (int o = 0; o < 2; o++) {
-                const int ii = pi + u - half, jj = pj + v - half;
-                pair[o] = pix_ok && q < kdim && (unsigned)ii < (unsigned)h && (unsigned)jj < (unsigned)wd
-                              ? xc[ii * wd + jj]
-                              : conv2d_to<T>(0.0f);
-                const int step = o == 0 ? 1 : 2 * BQ_STEP - 1; /* to q + 1, then to the next pair */
-                q += step;
-                v += step;
-                while (v >= r) { /* no division: (c, u, v) follows q */
-                    v -= r;
-                    if (++u == r) {
-                        u = 0;
-                        xc += hw;
-                    }
-                }
-            }
-            rb[l] = conv2d_ig_pack(pair[0], pair[1]);
+            const T lo = gx.value();
+            gx.step(1);
+            const T hi = gx.value();
+            gx.step(2 * BQ_STEP - 1); /* to the next pair */
+            rb[l] = conv2d_ig_pack(lo, hi);
         }
     };
     auto stage = [&]() {
@@ -233,17 +214,12 @@ extern "C" int conv2d_fast_igemm_supports(const conv2d_args *a, char *why, size_
 {
     int dev = 0, major = 0;
     if (!conv2d_case_ok(a, why, why_len)) return 0;
-    if (a->type == ELEM_FP32) {
-        snprintf(why, why_len,
-                 "fast's multi-channel form is an implicit GEMM on tensor cores for fp16 / bf16; in fp32 it would "
-                 "run in TF32 (another math and tolerance than the row's), not written yet");
-        return 0;
-    }
     if (a->batch * a->height * a->width >= (1LL << 31) / 2 || a->c_in * a->r * a->r >= (1LL << 30) ||
         (a->c_out + CONV2D_IG_BM - 1) / CONV2D_IG_BM > 65535) {
         snprintf(why, why_len, "fast's implicit GEMM takes fewer than 2^30 output pixels and reduction terms");
         return 0;
     }
+    if (a->type == ELEM_FP32) return 1; /* the SIMT form (conv2d_fast_igemm_f32.cu) */
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8) {
         snprintf(why, why_len, "fast's implicit GEMM needs sm_80 or newer (mma.sync bf16)");
@@ -256,6 +232,7 @@ extern "C" int conv2d_fast_igemm(const conv2d_args *a, cudaStream_t s)
 {
     char why[256];
     if (!conv2d_fast_igemm_supports(a, why, sizeof why)) return (int)cudaErrorInvalidValue;
+    if (a->type == ELEM_FP32) return conv2d_fast_igemm_f32(a, s);
     if (a->type == ELEM_FP16) {
         kernel_ran_note("fast_igemm_f16_64x128x32", NULL);
         return conv2d_fast_igemm_launch<__half>(a, s);

@@ -9,8 +9,7 @@
  * layer C = K = 64, 3 x 3, 56 x 56 at batch 2 (const_mask's mask no longer
  * fits). COMPARE_TEST_QUICK=1 (for compute-sanitizer) leaves out the two
  * largest. Every row must PASS, except the declines by design: const_mask
- * where the mask exceeds its __constant__ bytes, fast on multi-channel fp32
- * cases (its implicit GEMM takes fp16 / bf16), cudnn_tensor_op where cuDNN's
+ * where the mask exceeds its __constant__ bytes, cudnn_tensor_op where cuDNN's
  * Find has no tensor-op algorithm or cuDNN declines the case, and the cudnn
  * rows without cuDNN;
  * COMPARE_REQUIRE_CUDNN=1 (the GPU machine) makes a SKIP of `cudnn`, or one
@@ -43,10 +42,7 @@ static int env_is(const char *name)
 /* a SKIP that is a decline by design (see the header) */
 static int skip_allowed(const result_row *r)
 {
-    const int multi = !test_contains(r->shape, "c_in=1,c_out=1,");
     if (strcmp(r->variant, "const_mask") == 0) return test_contains(r->message, "__constant__");
-    if (strcmp(r->variant, "fast") == 0)
-        return multi && strcmp(r->math, "fp32") == 0 && test_contains(r->message, "TF32");
     if (strcmp(r->variant, "cudnn_tensor_op") == 0)
         return test_contains(r->message, "no algorithm of tensor-op math") ||
                test_contains(r->message, "cuDNN declines this case") || !env_is("COMPARE_REQUIRE_CUDNN");

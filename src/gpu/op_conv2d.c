@@ -297,8 +297,8 @@ static const variant conv2d_variants[] = {
                     "a 32 x 8 output tile a block, only the tile in shared memory, the halo read through L1")
     CONV2D_HAND_ROW(fast, conv2d_fast, conv2d_fast_supports,
                     "single channel: 4 x 4 outputs a thread, 16-byte loads into a shared tile with halo, the mask "
-                    "in registers; multi-channel: an implicit GEMM on tensor cores, mma.sync fp16/bf16 (fp32 "
-                    "declined)")
+                    "in registers; multi-channel: an implicit GEMM, mma.sync fp16/bf16 on tensor cores, FP32 "
+                    "SIMT for fp32")
     {.info = {"conv2d", "test_nohalo", 0, "types", NULL, 1, "builtin",
               "test only: each 16 x 16 tile of outputs takes the taps outside its tile as zero (halo dropped)"},
      .run = v_hand, .fn = (variant_fn)conv2d_test_nohalo, .supports = v_test_nohalo_supports},
