@@ -17,6 +17,7 @@
 #             tests (memcheck at full sizes unless MEMCHECK_QUICK=1, the slower tools on
 #             COMPARE_TEST_QUICK sizes), plus memcheck/racecheck over every search
 #             candidate (compare --candidates) at awkward n (SANITIZE_SETS, default "tests shapes search";
+#             "conv": the four tools over tests/test_gpu_conv's quick shapes, 1001 x 777 r = 5 among them;
 #             "search-tma": only the wgmma/TMA candidates; "kst": memcheck and racecheck of the
 #             split-tail TMA candidate (KST_CANDIDATE) on shapes whose tail it cuts; "compare-tma": memcheck and racecheck
 #             of `compare --variants tf32_tma` at n = 1 .. 100 and thin shapes; "awkward": memcheck and
@@ -47,7 +48,8 @@
 #             L2 hit rate (or NCU_L2_METRICS) of its first AB_NCU_COUNT (default 8) launches, caches flushed
 #             (ncu-ab-NAME.log)
 #   bench     compare BENCH_ARGS, or the reference runs behind results/h200/ (BENCH_SETS,
-#             default "n2048 sgemm reduce-sort labs shapes plugin"; also "sgemm-repeat": the
+#             default "n2048 sgemm reduce-sort labs shapes plugin"; also "conv": shapes/conv.txt,
+#             one run per line, joined into conv.csv; "sgemm-repeat": the
 #             sgemm run twice more, "sgemm-interleave": three runs of the libraries, tuned and
 #             tf32_tma with --interleave, then the LLM shapes and the small sizes so, "sgemm-small": 256 .. 1537, 3001, 4097,
 #             "attention": every line of shapes/attention.txt (attention.csv; ATTENTION_LINES picks lines), "thin": m = 1 .. 64,
@@ -178,6 +180,13 @@ if has sanitize; then
         [[ $ssets == *" shapes "* ]] || break
         step "sanitizer-$tool-shapes" env COMPARE_TEST_QUICK=1 timeout "${SANITIZE_TIMEOUT:-400}" "$CS" --tool "$tool" \
             --error-exitcode 1 "$BUILD/tests/test_gpu_gemm_shapes"
+    done
+    # conv2d: every row (cuDNN's too) at test_gpu_conv's quick shapes: 1001 x 777 r = 5, r = 15,
+    # 5 x 3 under 7 x 7, multi-channel (the implicit GEMM), the planted row
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+        [[ $ssets == *" conv "* ]] || break
+        step "sanitizer-$tool-conv" env COMPARE_TEST_QUICK=1 timeout "${SANITIZE_TIMEOUT:-400}" "$CS" --tool "$tool" \
+            --error-exitcode 1 "$BUILD/tests/test_gpu_conv"
     done
     # every candidate: a checked run, a warm-up and two samples each (repeated launches
     # reuse split-k counters and workspaces); the library rows run beside them
@@ -350,6 +359,28 @@ if has bench; then
                     if [ -s "$LOG/attention.csv" ]; then tail -n +2 "$LOG/attention_$idx.csv"; else cat "$LOG/attention_$idx.csv"; fi >>"$LOG/attention.csv"
                 fi
             done
+        fi
+        # conv2d on shapes/conv.txt: one compare run per line of --axis words (the file's
+        # header says why), the runs' CSVs joined under one header into conv.csv
+        if [[ $sets == *" conv "* ]]; then
+            rm -f "$LOG"/conv_part*.csv "$LOG/conv.csv"
+            n=0
+            while read -r line; do
+                line=${line%%#*}
+                [ -n "${line// /}" ] || continue
+                n=$((n + 1))
+                # shellcheck disable=SC2046,SC2086 # one --axis per word of the line
+                step "bench-conv$n" "$BUILD/compare" --ops conv2d $(printf -- '--axis %s ' $line) \
+                    --csv "$LOG/conv_part$n.csv"
+            done <shapes/conv.txt
+            rm -f "$LOG/conv.csv.tmp"
+            first=1
+            for i in $(seq 1 "$n"); do
+                [ -f "$LOG/conv_part$i.csv" ] || continue
+                tail -n "+$((first ? 1 : 2))" "$LOG/conv_part$i.csv" >>"$LOG/conv.csv.tmp"
+                first=0
+            done
+            [ -f "$LOG/conv.csv.tmp" ] && mv "$LOG/conv.csv.tmp" "$LOG/conv.csv"
         fi
         if [[ $sets == *" reduce-sort "* ]]; then
             step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \

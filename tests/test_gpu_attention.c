@@ -97,31 +97,11 @@ static void collect_case(void *ctx, result_row *rows, int count)
 static void run_op(device_ctx *dev, const char *const axes[][2], int n_axes, int planted, unsigned long long seed,
                    collect *c)
 {
-    cli_options o;
-    char err[512];
+    static const char *const planted_rows[] = {"test_norescale", "test_nomask", NULL};
     run_sink sink = {collect_case, c};
-    plan p;
-    volatile sig_atomic_t stop = 0;
-    cli_defaults(&o);
-    o.op_names[0] = "attention";
-    o.op_name_count = 1;
-    o.seed = seed;
-    o.check_only = 1;
-    o.progress = 0;
-    if (planted) {
-        o.test_variants = 1;
-        o.variants[0] = "test_norescale";
-        o.variants[1] = "test_nomask";
-        o.variant_count = 2;
-    }
-    for (int i = 0; i < n_axes; i++)
-        CHECK(cli_axis_set(&o, "--axis", axes[i][0], axes[i][1], err, sizeof err) == 0, "%s", err);
-    CHECK(cli_resolve(&o, ops_catalog(), err, sizeof err) == 0, "%s: cli_resolve: %s", c->what, err);
-    CHECK(plan_build(&p, &o, ops_catalog(), err, sizeof err) == 0, "%s: plan_build: %s", c->what, err);
-    const int rc = run_plan(dev, &o, &p, &sink, &stop);
+    const int rc = test_run_axes(dev, "attention", axes, n_axes, planted ? planted_rows : NULL, seed, &sink);
     /* the planted rows FAIL, so that run's status is 1 */
     CHECK(rc == (planted ? 1 : 0), "%s: run_plan returned %d", c->what, rc);
-    plan_free(&p);
     printf("%s: %d rows, %d ok, %d skipped\n", c->what, c->rows, c->ok, c->skipped);
 }
 

@@ -103,34 +103,15 @@ static void run_op(device_ctx *dev, const char *op, const char *rows, const char
                    unsigned long long seed)
 {
     const int softmax = strcmp(op, "softmax") == 0;
-    cli_options o;
-    char err[512], what[128];
+    static const char *const planted[] = {"test_wrong", NULL};
+    const char *const axes[][2] = {{"rows", rows}, {"cols", cols}, {"type", "fp32,bf16,fp16"}, {"dist", "uniform,wide"}};
+    char what[128];
     collect c = {0, 0, 0, 0, 0, 0, what};
     run_sink sink = {collect_case, &c};
-    plan p;
-    volatile sig_atomic_t stop = 0;
     snprintf(what, sizeof what, "%s %sx%s%s", op, rows, cols, test ? " (planted)" : "");
-    cli_defaults(&o);
-    o.op_names[0] = op;
-    o.op_name_count = 1;
-    o.seed = seed;
-    o.check_only = 1;
-    o.progress = 0;
-    if (test) {
-        o.test_variants = 1;
-        o.variants[0] = "test_wrong";
-        o.variant_count = 1;
-    }
-    CHECK(cli_axis_set(&o, "--axis", "rows", rows, err, sizeof err) == 0, "%s", err);
-    CHECK(cli_axis_set(&o, "--axis", "cols", cols, err, sizeof err) == 0, "%s", err);
-    CHECK(cli_axis_set(&o, "--axis", "type", "fp32,bf16,fp16", err, sizeof err) == 0, "%s", err);
-    if (softmax) CHECK(cli_axis_set(&o, "--axis", "dist", "uniform,wide", err, sizeof err) == 0, "%s", err);
-    CHECK(cli_resolve(&o, ops_catalog(), err, sizeof err) == 0, "%s: cli_resolve: %s", what, err);
-    CHECK(plan_build(&p, &o, ops_catalog(), err, sizeof err) == 0, "%s: plan_build: %s", what, err);
     /* a FAIL (the naive softmax under wide, the planted row) makes the run's status 1 */
-    const int rc = run_plan(dev, &o, &p, &sink, &stop);
+    const int rc = test_run_axes(dev, op, axes, softmax ? 4 : 3, test ? planted : NULL, seed, &sink);
     CHECK(rc == ((softmax || test) ? 1 : 0), "%s: run_plan returned %d", what, rc);
-    plan_free(&p);
     if (test) {
         CHECK(c.wrong_failed == 3 * (softmax ? 2 : 1), "%s: %d planted rows failed", what, c.wrong_failed);
     } else {

@@ -192,6 +192,8 @@ int main(void)
         if (catalog_axis(&cat->ops[oi], "rows") >= 0) continue;
         /* attention: sized by its own axes (batch, heads, seq_q, ...): tests/test_gpu_attention.c */
         if (catalog_axis(&cat->ops[oi], "seq_q") >= 0) continue;
+        /* conv2d: sized by its own axes (batch, c_in, c_out, h, w, r): tests/test_gpu_conv.c */
+        if (catalog_axis(&cat->ops[oi], "c_in") >= 0) continue;
         if (cat->ops[oi].size_kind != OP_SIZE_ELEMS) /* GEMM shapes; matrix ops take their m x n */
             for (size_t i = 0; i < gemm_count; i++) run_one(&dev, oi, &gemm[i], 0, seed + i);
         else

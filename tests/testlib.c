@@ -247,3 +247,19 @@ const char *test_csv_cell(const test_csv_doc *d, int r, const char *name)
         if (strcmp(d->field[0][i], name) == 0) return r < d->nrec && i < d->nfield[r] ? d->field[r][i] : "<missing>";
     return "<missing>";
 }
+
+void test_usage_error(const char *bin, const char *const *args, const char *needle)
+{
+    static test_proc p;
+    char *argv[16] = {(char *)bin};
+    char line[512] = "";
+    int n = 1;
+    for (; args[n - 1] && n < 15; n++) {
+        argv[n] = (char *)args[n - 1];
+        snprintf(line + strlen(line), sizeof line - strlen(line), " %s", args[n - 1]);
+    }
+    argv[n] = NULL;
+    test_run(argv, NULL, 0, 0, 60.0, &p);
+    CHECK(p.status == 2 && test_contains(p.err, needle), "compare%s: exit %d, \"%s\" lacks \"%s\"", line, p.status,
+          p.err, needle);
+}

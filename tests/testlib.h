@@ -50,6 +50,10 @@ extern const char *test_signal_after_out;
  * what coreutils `timeout` does: to the child, then to its process group). */
 extern int test_signal_repeat;
 
+/* Runs `bin` with args (NULL-terminated, at most 14) and CHECKs that it is a
+ * usage error: exit 2 with `needle` in its stderr. */
+void test_usage_error(const char *bin, const char *const *args, const char *needle);
+
 /* 1 if haystack contains needle. */
 int test_contains(const char *haystack, const char *needle);
 

@@ -7,7 +7,11 @@
 
 #include <time.h>
 
+#include "catalog.h"
+#include "cli.h"
 #include "device.h"
+#include "op.h"
+#include "plan.h"
 #include "policy.h"
 
 void test_require_gpu(void)
@@ -53,4 +57,35 @@ unsigned long long test_open_device(device_ctx *dev)
         exit(1);
     }
     return seed;
+}
+
+int test_run_axes(device_ctx *dev, const char *op, const char *const axes[][2], int n_axes,
+                  const char *const *test_rows, unsigned long long seed, run_sink *sink)
+{
+    static cli_options o; /* the plan points at its options until run_plan returns */
+    char err[512];
+    plan p;
+    volatile sig_atomic_t stop = 0;
+    cli_defaults(&o);
+    o.op_names[0] = op;
+    o.op_name_count = 1;
+    o.seed = seed;
+    o.check_only = 1;
+    o.progress = 0;
+    for (int i = 0; test_rows && test_rows[i] && i < CLI_MAX_VARIANTS; i++) {
+        o.test_variants = 1;
+        o.variants[o.variant_count++] = test_rows[i];
+    }
+    for (int i = 0; i < n_axes; i++)
+        if (cli_axis_set(&o, "--axis", axes[i][0], axes[i][1], err, sizeof err)) {
+            CHECK(0, "%s: %s", op, err);
+            return -1;
+        }
+    if (cli_resolve(&o, ops_catalog(), err, sizeof err) || plan_build(&p, &o, ops_catalog(), err, sizeof err)) {
+        CHECK(0, "%s: the options or the plan refused: %s", op, err);
+        return -1;
+    }
+    const int rc = run_plan(dev, &o, &p, sink, &stop);
+    plan_free(&p);
+    return rc;
 }

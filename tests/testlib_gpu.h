@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "device.h"
+#include "run.h"
 #include "testlib.h"
 
 /* CK(call): a CUDA runtime call that must succeed; otherwise prints it and exits 1 */
@@ -32,5 +33,13 @@ int test_sm90a_runs(void);
  * COMPARE_TEST_SEED; printed so a run can be repeated), then device 0 opened
  * into dev (a failure is printed and exits 1). Returns the seed. */
 unsigned long long test_open_device(device_ctx *dev);
+
+/* Runs op `op` checked only (compare --check-only) with seed `seed` over the
+ * axes given as {NAME, LIST} pairs (--axis NAME=LIST), the rows into sink;
+ * with test_rows (NULL-terminated names) only those and the op's reference
+ * rows, the test-only rows made visible. Returns run_plan's status, or -1
+ * (with a CHECK failure) when the options or the plan are refused. */
+int test_run_axes(device_ctx *dev, const char *op, const char *const axes[][2], int n_axes,
+                  const char *const *test_rows, unsigned long long seed, run_sink *sink);
 
 #endif

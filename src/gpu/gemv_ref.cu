@@ -3,11 +3,13 @@
  * (grid-stride over rows), each thread a strided part of the row in double,
  * a shared-memory tree to finish: any m and k, run once per case, untimed;
  * simple beats fast here. The check is one grid-stride pass over y with
- * per-warp shuffles and one atomic per warp. */
+ * per-warp shuffles and one atomic per warp (check_warp.cuh). */
 #include "gemv_ref.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+
+#include "check_warp.cuh"
 
 #define GEMV_REF_THREADS 256
 
@@ -67,46 +69,26 @@ template <typename T>
 static __global__ void gemv_ref_check_kernel(const T *y, const double *ref, const double *abs_dot, long long m,
                                              double c_acc, double c_out, double out_floor, gemv_check_sums *sums)
 {
-    double se = 0.0, sr = 0.0, max_abs = 0.0, worst = 0.0;
-    unsigned long long nonfinite = 0, bad = 0, first = ~0ULL;
+    check_warp_part v = {0.0, 0.0, 0.0, 0.0, 0, 0, ~0ULL};
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
-        const double v = gemv_ref_val(y, i), r = ref[i];
+        const double yv = gemv_ref_val(y, i), r = ref[i];
         const double bound = c_acc * abs_dot[i] + c_out * (fabs(r) + out_floor);
-        const double e = fabs(v - r);
-        sr += r * r;
-        if (!isfinite(v)) {
-            nonfinite++;
+        const double e = fabs(yv - r);
+        v.sum_sq_ref += r * r;
+        if (!isfinite(yv)) {
+            v.nonfinite++;
         } else {
-            se += e * e;
-            max_abs = fmax(max_abs, e);
-            worst = fmax(worst, bound > 0 ? e / bound : (e > 0 ? INFINITY : 0.0));
+            v.sum_sq_err += e * e;
+            v.max_abs = fmax(v.max_abs, e);
+            v.worst = fmax(v.worst, bound > 0 ? e / bound : (e > 0 ? INFINITY : 0.0));
         }
         if (!(e <= bound)) { /* NaN fails too */
-            bad++;
-            if ((unsigned long long)i < first) first = (unsigned long long)i;
+            v.bad++;
+            if ((unsigned long long)i < v.first_bad) v.first_bad = (unsigned long long)i;
         }
     }
-    for (int o = 16; o > 0; o /= 2) {
-        se += __shfl_xor_sync(0xffffffffu, se, o);
-        sr += __shfl_xor_sync(0xffffffffu, sr, o);
-        max_abs = fmax(max_abs, __shfl_xor_sync(0xffffffffu, max_abs, o));
-        worst = fmax(worst, __shfl_xor_sync(0xffffffffu, worst, o));
-        nonfinite += __shfl_xor_sync(0xffffffffu, nonfinite, o);
-        bad += __shfl_xor_sync(0xffffffffu, bad, o);
-        const unsigned long long f = __shfl_xor_sync(0xffffffffu, first, o);
-        first = f < first ? f : first;
-    }
-    if (threadIdx.x % 32 != 0) return;
-    atomicAdd(&sums->sum_sq_err, se);
-    atomicAdd(&sums->sum_sq_ref, sr);
-    if (nonfinite) atomicAdd(&sums->nonfinite, nonfinite);
-    if (bad) {
-        atomicAdd(&sums->bad, bad);
-        atomicMin(&sums->first_bad, first);
-    }
-    /* non-negative doubles order like their bit patterns */
-    atomicMax(&sums->max_abs, (unsigned long long)__double_as_longlong(max_abs));
-    atomicMax(&sums->worst, (unsigned long long)__double_as_longlong(worst));
+    check_warp_commit(v, &sums->sum_sq_err, &sums->sum_sq_ref, &sums->nonfinite, &sums->bad, &sums->first_bad,
+                      &sums->max_abs, &sums->worst);
 }
 
 static unsigned gemv_ref_grid(long long n, long long per_block, long long most)

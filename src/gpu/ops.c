@@ -14,6 +14,7 @@ extern const op_desc op_softmax, op_rmsnorm, op_layernorm;
 extern const op_desc op_gemv;
 extern const op_desc op_gemm;
 extern const op_desc op_attention;
+extern const op_desc op_conv2d;
 /* the ops' candidate rows (candidates.h) */
 static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
 
@@ -31,6 +32,7 @@ static const op_desc *const ops_table[] = {
     &op_gemv,
     &op_gemm,
     &op_attention,
+    &op_conv2d,
 };
 #define OPS_COUNT ((int)(sizeof ops_table / sizeof ops_table[0]))
 

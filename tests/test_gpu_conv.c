@@ -1,0 +1,152 @@
+/* tests/test_gpu_conv.c (gpu): every row of the conv2d op, in fp32, fp16 and
+ * bf16, checked against the FP64 reference through the run loop (plan,
+ * poison, run once, verify: `compare --check-only`) at shapes that cross
+ * every tile edge: the odd 1001 x 777 image at r = 5, a batch of two
+ * 300 x 257 images at r = 15 (a mask wider than a tiled rung's tile
+ * height), a 5 x 3 image under a 7 x 7 mask, a 1 x 1 image, C = K = 3
+ * multi-channel with a batch of 2 (r = 3, 5), C = 3 -> K = 2, a 2048 x 2048
+ * single-channel image at r = 3 and 9 (fast's vector path), and the ResNet
+ * layer C = K = 64, 3 x 3, 56 x 56 at batch 2 (const_mask's mask no longer
+ * fits). COMPARE_TEST_QUICK=1 (for compute-sanitizer) leaves out the two
+ * largest. Every row must PASS, except the declines by design: const_mask
+ * where the mask exceeds its __constant__ bytes, cudnn_tensor_op where cuDNN's
+ * Find has no tensor-op algorithm or cuDNN declines the case, and the cudnn
+ * rows without cuDNN;
+ * COMPARE_REQUIRE_CUDNN=1 (the GPU machine) makes a SKIP of `cudnn`, or one
+ * of cudnn_tensor_op for another reason, a failure. Then the planted wrong
+ * kernel (test_nohalo, test-only: the halo dropped) must FAIL in every type
+ * at 1001 x 777 r = 5 and in the multi-channel case. Fresh inputs each run:
+ * the seed comes from the clock (or COMPARE_TEST_SEED) and is printed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "device.h"
+#include "op.h"
+#include "plan.h"
+#include "run.h"
+#include "testlib_gpu.h"
+
+typedef struct {
+    int rows, ok, skipped, nohalo_failed;
+    const char *what;
+} collect;
+
+static int env_is(const char *name)
+{
+    const char *e = getenv(name);
+    return e && strcmp(e, "1") == 0;
+}
+
+/* a SKIP that is a decline by design (see the header) */
+static int skip_allowed(const result_row *r)
+{
+    if (strcmp(r->variant, "const_mask") == 0) return test_contains(r->message, "__constant__");
+    if (strcmp(r->variant, "cudnn_tensor_op") == 0)
+        return test_contains(r->message, "no algorithm of tensor-op math") ||
+               test_contains(r->message, "cuDNN declines this case") || !env_is("COMPARE_REQUIRE_CUDNN");
+    if (strcmp(r->variant, "cudnn") == 0) return !env_is("COMPARE_REQUIRE_CUDNN");
+    return 0;
+}
+
+static void collect_case(void *ctx, result_row *rows, int count)
+{
+    collect *c = ctx;
+    for (int i = 0; i < count; i++) {
+        const result_row *r = &rows[i];
+        c->rows++;
+        if (strcmp(r->variant, "test_nohalo") == 0) {
+            CHECK(r->status == STATUS_FAIL, "%s %s %s: planted test_nohalo is %s (%s)", c->what, r->math, r->shape,
+                  status_name(r->status), r->message);
+            c->nohalo_failed += r->status == STATUS_FAIL;
+            printf("%s %s %s: test_nohalo %s %s\n", c->what, r->math, r->shape, status_name(r->status), r->message);
+            continue;
+        }
+        if (r->status == STATUS_SKIP) {
+            CHECK(r->message[0] != '\0', "%s %s %s: SKIP without a reason", c->what, r->variant, r->shape);
+            CHECK(skip_allowed(r), "%s %s %s %s: an unexpected SKIP: %s", c->what, r->variant, r->math, r->shape,
+                  r->message);
+            printf("SKIP %s %s %s: %s\n", r->variant, r->math, r->shape, r->message);
+            c->skipped++;
+            continue;
+        }
+        CHECK(r->status == STATUS_OK, "%s %s %s %s: %s %s", c->what, r->variant, r->math, r->shape,
+              status_name(r->status), r->message);
+        CHECK(r->status != STATUS_OK || (r->rel_err >= 0 && r->rel_err <= r->tolerance), "%s %s %s: err %g tol %g",
+              r->shape, r->variant, r->math, r->rel_err, r->tolerance);
+        CHECK(r->flops > 0 && r->bytes > 0, "%s %s: no FLOP or byte count", r->shape, r->variant);
+        if (r->status == STATUS_OK) c->ok++;
+        printf("%-16s %-5s %s: %s worst %.3g (tolerance %.3g) kernel %s\n", r->variant, r->math, r->shape,
+               status_name(r->status), r->rel_err, r->tolerance, r->kernel[0] ? r->kernel : "-");
+    }
+}
+
+/* Runs the op over the axes given (checked only); planted: the test row
+ * alone (with the reference rows). */
+static void run_op(device_ctx *dev, const char *const axes[][2], int n_axes, int planted, unsigned long long seed,
+                   collect *c)
+{
+    static const char *const planted_rows[] = {"test_nohalo", NULL};
+    run_sink sink = {collect_case, c};
+    const int rc = test_run_axes(dev, "conv2d", axes, n_axes, planted ? planted_rows : NULL, seed, &sink);
+    CHECK(rc == (planted ? 1 : 0), "%s: run_plan returned %d", c->what, rc);
+    printf("%s: %d rows, %d ok, %d skipped\n", c->what, c->rows, c->ok, c->skipped);
+}
+
+/* every case in the three types */
+#define AXES(...) ((const char *const[][2]){{"type", "fp32,fp16,bf16"}, __VA_ARGS__})
+#define NAXES(...) ((int)(sizeof AXES(__VA_ARGS__) / sizeof(const char *const[2])))
+#define RUN(dev, planted, seed, c, ...) run_op(dev, AXES(__VA_ARGS__), NAXES(__VA_ARGS__), planted, seed, c)
+
+int main(void)
+{
+    const char *quick = getenv("COMPARE_TEST_QUICK");
+    const int full = !(quick && strcmp(quick, "1") == 0);
+    device_ctx dev;
+    const unsigned long long seed = test_open_device(&dev);
+    const catalog *cat = ops_catalog();
+    int visible = 0;
+    CHECK(catalog_op(cat, "conv2d") >= 0, "no op conv2d in the catalog");
+    for (int i = 0; i < cat->variant_count; i++)
+        visible += strcmp(cat->variants[i].op, "conv2d") == 0 && !cat->variants[i].test_only &&
+                   !catalog_family(&cat->variants[i]);
+    CHECK(visible == 7, "conv2d: %d rows, expected cudnn, cudnn_tensor_op and the five rungs", visible);
+
+    /* every row, every type: 3 types x the visible rows per case */
+    collect s[7];
+    memset(s, 0, sizeof s);
+    s[0].what = "1001x777 r=5";
+    RUN(&dev, 0, seed, &s[0], {"h", "1001"}, {"w", "777"}, {"r", "5"});
+    s[1].what = "batch 2 300x257 r=15";
+    RUN(&dev, 0, seed + 1, &s[1], {"batch", "2"}, {"h", "300"}, {"w", "257"}, {"r", "15"});
+    s[2].what = "5x3 r=7 and 1x1 r=3";
+    RUN(&dev, 0, seed + 2, &s[2], {"h", "5"}, {"w", "3"}, {"r", "7"});
+    RUN(&dev, 0, seed + 3, &s[2], {"h", "1"}, {"w", "1"}, {"r", "3"});
+    s[3].what = "c=k=3 batch 2 61x67 r=3,5";
+    RUN(&dev, 0, seed + 4, &s[3], {"batch", "2"}, {"c_in", "3"}, {"c_out", "3"}, {"h", "61"}, {"w", "67"},
+        {"r", "3,5"});
+    s[4].what = "c=3 k=2 batch 3 40x36 r=3 (c_in != c_out)";
+    RUN(&dev, 0, seed + 5, &s[4], {"batch", "3"}, {"c_in", "3"}, {"c_out", "2"}, {"h", "40"}, {"w", "36"},
+        {"r", "3"});
+    if (full) {
+        s[5].what = "2048x2048 r=3,9";
+        RUN(&dev, 0, seed + 6, &s[5], {"h", "2048"}, {"w", "2048"}, {"r", "3,9"});
+        s[6].what = "resnet c=k=64 56x56 batch 2 r=3";
+        RUN(&dev, 0, seed + 7, &s[6], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "56"}, {"w", "56"},
+            {"r", "3"});
+    }
+    const int cases[] = {1, 1, 2, 2, 1, 2, 1};
+    for (int i = 0; i < (full ? 7 : 5); i++)
+        CHECK(s[i].rows == 3 * visible * cases[i], "%s: %d rows, expected %d (every row in fp32, fp16, bf16)",
+              s[i].what, s[i].rows, 3 * visible * cases[i]);
+
+    /* the planted kernel FAILs in every type */
+    collect p1 = {.what = "planted 1001x777 r=5"}, p2 = {.what = "planted c=k=3 batch 2 61x67 r=5"};
+    RUN(&dev, 1, seed + 100, &p1, {"h", "1001"}, {"w", "777"}, {"r", "5"});
+    CHECK(p1.nohalo_failed == 3, "%s: test_nohalo FAILed in %d of 3 types", p1.what, p1.nohalo_failed);
+    RUN(&dev, 1, seed + 101, &p2, {"batch", "2"}, {"c_in", "3"}, {"c_out", "3"}, {"h", "61"}, {"w", "67"}, {"r", "5"});
+    CHECK(p2.nohalo_failed == 3, "%s: test_nohalo FAILed in %d of 3 types", p2.what, p2.nohalo_failed);
+    device_close(&dev);
+    return test_finish("test_gpu_conv");
+}
