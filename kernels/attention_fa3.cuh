@@ -488,6 +488,21 @@ static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigne
     fa3_pack_p<T, BKV>(pr, s);
 }
 
+/* The last tile's O += P V (stage sl, its fill's parity ph), waited; the
+ * ping-pong's last arrive (consumer 0 only: see fa3_consume) */
+template <int ET, int D>
+static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D> &sm, int sl,
+                                                   unsigned ph, int own, int other, int cw, int lane, bool *failed)
+{
+    fa3_consumer_wait(sm.full_v(sl), ph, failed);
+    fa3_sched_sync(own);
+    fa3_issue_pv<ET, D>(o, pr, sm.v + sl * fa3_smem<D>::KVBYTES);
+    fa3_wait_all<D / 2>(o);
+    fa3_release(sm.empty_v(sl), lane);
+    if (cw == 0)
+        fa3_sched_arrive(other);
+}
+
 /* One consumer warpgroup (cw 0 or 1, thread ct of 128): rows q0 + 64 cw..
  * of the CTA's q tile over its ntiles K/V tiles, then O / l to global.
  * Step j: the softmax of S j (O rescaled at once: no P V is in flight), P j
@@ -532,8 +547,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(0), lane);
 
-        unsigned pr[BKV / 4];
         if (FA3_QK_EARLY) {
+            unsigned pr[BKV / 4];
             /* the loop rotated: P (packed) carried from step to step, S a
              * step's own (so ptxas keeps S's registers apart from the P
              * that P V reads while Q K^T writes S) */
@@ -577,10 +592,13 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                     fa3_softmax_p<T, D>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
+            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % FA3_ST, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other,
+                               cw, lane, &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                unsigned pr[BKV / 4];
                 fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
                 sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
                 sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
@@ -593,17 +611,12 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 fa3_wait_all<BKV / 2>(s);
                 fa3_release(sm.empty_k(sn), lane);
             }
+            /* the last tile: P V only; consumer 1 skips its arrive (see above) */
+            const int sl = (ntiles - 1) % FA3_ST;
+            unsigned pr[BKV / 4];
             fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
+            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other, cw, lane, &failed);
         }
-        /* the last tile: P V only; consumer 1 skips its arrive (see above) */
-        const int sl = (ntiles - 1) % FA3_ST;
-        fa3_consumer_wait(sm.full_v(sl), (unsigned)((ntiles - 1) / FA3_ST) & 1u, &failed);
-        fa3_sched_sync(own);
-        fa3_issue_pv<ET, D>(o, pr, sm.v + sl * L::KVBYTES);
-        fa3_wait_all<D / 2>(o);
-        fa3_release(sm.empty_v(sl), lane);
-        if (cw == 0)
-            fa3_sched_arrive(other);
         if (failed)
             __trap();
     }
