@@ -51,7 +51,7 @@ static inline ATTN_HD void attn_block_tile_order(long long blk, long long qtiles
     *qt = causal ? qtiles - 1 - t : t;
 }
 
-/* The kernels' order, a compile-time switch (-DCOMPARE_KERNEL_DEFS=ATTN_HEAD_MAJOR=1)
+/* The kernels' order, a compile-time switch (-DCOMPARE_ATTENTION_DEFS=ATTN_HEAD_MAJOR=1)
  * for fa1, fa2 and fa3 alike: 0 (the default) the head fastest, 1 the q tile
  * fastest (attn_block_tile_order) */
 #ifndef ATTN_HEAD_MAJOR

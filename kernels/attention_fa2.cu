@@ -40,7 +40,7 @@
 #include "attention_common.cuh"
 
 /* The tuning switches (docs/tuning/attention.md), 0 by default (the schedule
- * above), set through -DCOMPARE_KERNEL_DEFS="FA2_LDSM_OFFSETS=1;FA2_SOFTMAX=1":
+ * above), set through -DCOMPARE_ATTENTION_DEFS="FA2_LDSM_OFFSETS=1;FA2_SOFTMAX=1":
  *  - FA2_LDSM_OFFSETS 1: each lane's ldmatrix offsets computed once, before
  *    the K/V loop. The swizzle XORs a chunk's low 3 bits with row & 7, which
  *    is the lane's own constant in every fragment, so an offset is one of 4

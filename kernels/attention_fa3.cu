@@ -48,7 +48,7 @@
  *    (C7512). The switch FA3_QK_EARLY (below) builds it with a consumer
  *    wait that traps once, after the last wgmma.
  *  - Compile-time switches (attention_fa3.cuh; all 0 by default, the schedule
- *    above; -DCOMPARE_KERNEL_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=2", docs/tuning/
+ *    above; -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=2", docs/tuning/
  *    attention.md): FA3_SOFTMAX 1 (no per-element branch, the scale folded
  *    into the exponent's FFMA, 4-way row max / sum), FA3_QK_EARLY 1 (S j+1
  *    issued right behind P j V j, one wait) or 2 (the intra-warpgroup

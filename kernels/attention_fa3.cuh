@@ -48,7 +48,8 @@
 #endif
 /* The tuning switches (docs/tuning/attention.md), each 0 by default (the
  * schedule described in attention_fa3.cu), set through
- * -DCOMPARE_KERNEL_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=1;FA3_LAZY_RESCALE=1":
+ * -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=1;FA3_LAZY_RESCALE=1"
+ * (CMakeLists.txt: the attention files only; COMPARE_KERNEL_DEFS works too):
  *  - FA3_SOFTMAX 1: the softmax without per-element branches (the mask test
  *    only in the tiles that need it, chosen once per tile), the scale folded
  *    into the exponent (one FFMA + one ex2 an element: the running maximum
