@@ -53,8 +53,9 @@
  *    into the exponent's FFMA, 4-way row max / sum), FA3_QK_EARLY 1 (S j+1
  *    issued right behind P j V j, one wait) or 2 (the intra-warpgroup
  *    overlap), FA3_LAZY_RESCALE 1 (no O rescale when no row's maximum
- *    moved), FA3_PINGPONG 0 (no ping-pong barriers), and ATTN_HEAD_MAJOR 1
- *    (attention_common.cuh: the grid's q tile fastest, for L2 reuse of K / V).
+ *    moved), FA3_ST 3 (rings of 3 stages), FA3_PINGPONG 0 (no ping-pong
+ *    barriers), and ATTN_HEAD_MAJOR 1 (attention_common.cuh: the grid's q
+ *    tile fastest, for L2 reuse of K / V).
  *  - Causal: the K/V loop stops at the last tile the q tile sees (the fully
  *    masked tiles are never loaded nor multiplied); only the tiles that
  *    straddle the diagonal or seq_kv test the mask (keys >= seq_kv and keys

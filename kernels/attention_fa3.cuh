@@ -32,7 +32,9 @@
 
 #define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
 #define FA3_BKV(D) 128                    /* keys a K/V tile (head_dim 64 and 128) */
-#define FA3_ST 2                          /* ring depth: stages of K, and of V */
+#ifndef FA3_ST
+#define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too) */
+#endif
 #define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
 #define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
 #define FA3_NBARS (1 + 4 * FA3_ST)        /* Q; full K, full V, empty K, empty V per stage */
@@ -64,7 +66,10 @@
  *    runs (wait_group 1), O's rescale and P's packing after it (wait_group
  *    0). Both use the consumer wait without a trap (fa3_bar_wait);
  *  - FA3_LAZY_RESCALE 1: O's rescale skipped when no row of the warp changed
- *    its maximum (the factor is then exactly 1: the same result). */
+ *    its maximum (the factor is then exactly 1: the same result);
+ *  - FA3_ST 3 (default 2): a third stage in the K and V rings (225 KiB of
+ *    shared memory at head_dim 128: still one CTA an SM), loads issued a tile
+ *    earlier. */
 #ifndef FA3_SOFTMAX
 #define FA3_SOFTMAX 0
 #endif
