@@ -34,13 +34,33 @@
 /* The q tile and the (batch x head) index of block `blk` of a grid of
  * qtiles * nbh blocks. Blocks are taken in index order roughly, so with the
  * causal mask the q tiles with the most keys (the last ones) go first and the
- * short ones fill the tail of the grid. */
+ * short ones fill the tail of the grid.
+ *  - head_major 0: the head runs fastest (blocks b, b + 1 are two heads of
+ *    one q tile), so the CTAs resident at once cover many heads, each head's
+ *    K / V read by about (resident CTAs / nbh) of them: when the heads' K / V
+ *    exceed the L2, most K / V tiles come from DRAM.
+ *  - head_major 1: the q tile runs fastest (FlashAttention's grid order),
+ *    so the resident CTAs cover a few heads and read the same K / V tiles at
+ *    about the same time: one DRAM read, the rest L2 hits. With the mask each
+ *    head still starts with its longest q tile. */
+static inline ATTN_HD void attn_block_tile_order(long long blk, long long qtiles, long long nbh, int causal,
+                                                 int head_major, long long *qt, long long *bh)
+{
+    const long long t = head_major ? blk % qtiles : blk / nbh;
+    *bh = head_major ? blk / qtiles : blk % nbh;
+    *qt = causal ? qtiles - 1 - t : t;
+}
+
+/* The kernels' order, a compile-time switch (-DCOMPARE_ATTENTION_DEFS=ATTN_HEAD_MAJOR=1)
+ * for fa1, fa2 and fa3 alike: 0 (the default) the head fastest, 1 the q tile
+ * fastest (attn_block_tile_order) */
+#ifndef ATTN_HEAD_MAJOR
+#define ATTN_HEAD_MAJOR 0
+#endif
 static inline ATTN_HD void attn_block_tile(long long blk, long long qtiles, long long nbh, int causal,
                                            long long *qt, long long *bh)
 {
-    const long long t = blk / nbh;
-    *bh = blk % nbh;
-    *qt = causal ? qtiles - 1 - t : t;
+    attn_block_tile_order(blk, qtiles, nbh, causal, ATTN_HEAD_MAJOR, qt, bh);
 }
 
 /* K/V tiles of bkv keys that the q tile of rows [q0, q0 + bq) needs: all

@@ -39,14 +39,64 @@
  * Run just this: ./compare --ops attention --variants fa2 */
 #include "attention_common.cuh"
 
+/* The tuning switches (docs/tuning/attention.md), 0 by default (the schedule
+ * above), set through -DCOMPARE_ATTENTION_DEFS="FA2_LDSM_OFFSETS=1;FA2_SOFTMAX=1":
+ *  - FA2_LDSM_OFFSETS 1: each lane's ldmatrix offsets computed once, before
+ *    the K/V loop. The swizzle XORs a chunk's low 3 bits with row & 7, which
+ *    is the lane's own constant in every fragment, so an offset is one of 4
+ *    per-lane values (by the k or n step mod 4) plus a constant: the loop
+ *    adds a stage base to it, instead of recomputing the swizzle per
+ *    ldmatrix (the integer work that otherwise outnumbers the MMAs);
+ *  - FA2_SOFTMAX 1: the scale folded into the exponent (one FFMA + one ex2
+ *    an element, the running maximum in score units, scale > 0), the mask
+ *    applied only in the tiles that need it, no separate scaling pass;
+ * Either switch keeps head_dim 64 at 2 blocks an SM (__launch_bounds__'s
+ * minimum: 128 registers), as the default's register count allows; head_dim
+ * 128 stays at one block of 8 warps (at 128 registers it spills). */
+#ifndef FA2_LDSM_OFFSETS
+#define FA2_LDSM_OFFSETS 0
+#endif
+#ifndef FA2_SOFTMAX
+#define FA2_SOFTMAX 0
+#endif
+#if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
+#error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spills at head_dim 64 under 128 registers)"
+#endif
+#define FA2_MIN_BLOCKS(D) ((D) == 64 && (FA2_LDSM_OFFSETS || FA2_SOFTMAX) ? 2 : 0)
+
 #define FA2_BQ(D) ((D) == 256 ? 64 : 128)
 #define FA2_BKV(D) ((D) == 256 ? 32 : 64)
 #define FA2_THREADS(D) (FA2_BQ(D) / 16 * 32)
 /* Q, and two stages of K and V */
 #define FA2_SMEM(D) (2 * (FA2_BQ(D) + 4 * FA2_BKV(D)) * (D))
 
+/* This lane's element offsets (swizzled: gemm_mma_swz) of its ldmatrix rows
+ * in Q, a K stage and a V stage, for the k (Q, K) or n (V) steps i = 0..3
+ * mod 4; the other steps and the 16-row blocks add compile-time constants
+ * (fa2_q_at, fa2_k_at, fa2_v_at) */
+template <int CPR>
+struct fa2_ldsm {
+    int q[4], k[4], v[4];
+    __device__ __forceinline__ void init(int wr, int lane)
+    {
+        const int lq = lane >> 3, lr = lane & 7;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            q[i] = gemm_mma_swz<CPR>(wr + (lane & 15), i * 2 + (lane >> 4));
+            k[i] = gemm_mma_swz<CPR>((lq >> 1) * 8 + lr, i * 2 + (lq & 1));
+            v[i] = gemm_mma_swz<CPR>((lq & 1) * 8 + lr, i * 2 + (lq >> 1));
+        }
+    }
+    /* Q at k step kk; K at key block np (16 keys), k step kk; V at key block
+     * kk (16 keys), n step np: row + 16 blocks, chunk + 8 every 4 steps (the
+     * XOR leaves the bits above the low 3 alone) */
+    __device__ __forceinline__ int q_at(int kk) const { return q[kk & 3] + (kk >> 2) * 64; }
+    __device__ __forceinline__ int k_at(int np, int kk) const { return k[kk & 3] + np * 16 * CPR * 8 + (kk >> 2) * 64; }
+    __device__ __forceinline__ int v_at(int kk, int np) const { return v[np & 3] + kk * 16 * CPR * 8 + (np >> 2) * 64; }
+};
+
 template <typename T, int D>
-static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(const attn_params p)
+static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) attention_fa2_kernel(const attn_params p)
 {
     enum {
         BQ = FA2_BQ(D),
@@ -88,6 +138,9 @@ static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(co
     float m[2] = {-INFINITY, -INFINITY}; /* rows g and g + 8 of the warp: running maximum (base 2) */
     float l[2] = {0.0f, 0.0f};           /* and this lane's part of the running sum */
     const int lq = lane >> 3, lr = lane & 7; /* ldmatrix: the lane's matrix and row within it */
+    fa2_ldsm<CPR> lo;
+    if (FA2_LDSM_OFFSETS)
+        lo.init(wr, lane);
 
     for (int j = 0; j < ntiles; j++) {
         const int st = j & 1;
@@ -108,17 +161,22 @@ static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(co
 #pragma unroll
         for (int kk = 0; kk < D / 16; kk++) {
             unsigned a[4];
-            gemm_mma_ldsm_x4(a, sQ + gemm_mma_swz<CPR>(wr + (lane & 15), kk * 2 + (lane >> 4)));
+            gemm_mma_ldsm_x4(a, sQ + (FA2_LDSM_OFFSETS ? lo.q_at(kk)
+                                                       : gemm_mma_swz<CPR>(wr + (lane & 15), kk * 2 + (lane >> 4))));
 #pragma unroll
             for (int np = 0; np < BKV / 16; np++) { /* keys np 16 + (0-7, 8-15), head_dim chunks 2 kk + (0, 1) */
                 unsigned b[4];
-                gemm_mma_ldsm_x4(b, sKs + gemm_mma_swz<CPR>(np * 16 + (lq >> 1) * 8 + lr, kk * 2 + (lq & 1)));
+                gemm_mma_ldsm_x4(b, sKs + (FA2_LDSM_OFFSETS
+                                               ? lo.k_at(np, kk)
+                                               : gemm_mma_swz<CPR>(np * 16 + (lq >> 1) * 8 + lr, kk * 2 + (lq & 1))));
                 gemm_mma_elem<T>::mma(s[2 * np], a, b);
                 gemm_mma_elem<T>::mma(s[2 * np + 1], a, b + 2);
             }
         }
 
-        /* base 2, masked only in the tiles that straddle the diagonal or seq_kv */
+        /* base 2, masked only in the tiles that straddle the diagonal or seq_kv
+         * (FA2_SOFTMAX: the scale comes with the exponent, below) */
+        const float sl = FA2_SOFTMAX ? 1.0f : p.scale_log2;
         if (j >= nfull) {
             const int k0 = j * BKV;
 #pragma unroll
@@ -126,9 +184,9 @@ static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(co
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
                     const int key = k0 + nf * 8 + 2 * t + (e & 1), row = q0 + wr + g + (e >> 1) * 8;
-                    s[nf][e] = attn_masked(key, row, p.seq_kv, off, p.causal) ? -INFINITY : s[nf][e] * p.scale_log2;
+                    s[nf][e] = attn_masked(key, row, p.seq_kv, off, p.causal) ? -INFINITY : s[nf][e] * sl;
                 }
-        } else {
+        } else if (!FA2_SOFTMAX) {
 #pragma unroll
             for (int nf = 0; nf < SNF; nf++)
 #pragma unroll
@@ -143,14 +201,26 @@ static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(co
             for (int nf = 0; nf < SNF; nf++) mx = fmaxf(mx, fmaxf(s[nf][2 * h], s[nf][2 * h + 1]));
             mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
             mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float m_new = fmaxf(m[h], mx), sh = attn_shift(m_new);
-            const float f = softmax_ex2(m[h] - sh);
+            const float m_new = fmaxf(m[h], mx);
+            float sh, f;
+            if (FA2_SOFTMAX) { /* m in score units: exponent s scale - m scale as one FFMA */
+                sh = m_new == -INFINITY ? 0.0f : __fmul_rn(m_new, p.scale_log2);
+                f = m_new == m[h] ? 1.0f : softmax_ex2(__fmul_rn(m[h], p.scale_log2) - sh);
+            } else {
+                sh = attn_shift(m_new);
+                f = softmax_ex2(m[h] - sh);
+            }
             m[h] = m_new;
             float sum = 0.0f;
 #pragma unroll
             for (int nf = 0; nf < SNF; nf++) {
-                s[nf][2 * h] = softmax_ex2(s[nf][2 * h] - sh);
-                s[nf][2 * h + 1] = softmax_ex2(s[nf][2 * h + 1] - sh);
+                if (FA2_SOFTMAX) {
+                    s[nf][2 * h] = softmax_ex2(fmaf(s[nf][2 * h], p.scale_log2, -sh));
+                    s[nf][2 * h + 1] = softmax_ex2(fmaf(s[nf][2 * h + 1], p.scale_log2, -sh));
+                } else {
+                    s[nf][2 * h] = softmax_ex2(s[nf][2 * h] - sh);
+                    s[nf][2 * h + 1] = softmax_ex2(s[nf][2 * h + 1] - sh);
+                }
                 sum += s[nf][2 * h] + s[nf][2 * h + 1];
             }
             l[h] = l[h] * f + sum;
@@ -172,7 +242,9 @@ static __global__ void __launch_bounds__(FA2_THREADS(D)) attention_fa2_kernel(co
 #pragma unroll
             for (int np = 0; np < D / 16; np++) { /* keys kk 16 + (0-7, 8-15), columns np 16 + (0-7, 8-15) */
                 unsigned b[4];
-                gemm_mma_ldsm_x4_trans(b, sVs + gemm_mma_swz<CPR>(kk * 16 + (lq & 1) * 8 + lr, np * 2 + (lq >> 1)));
+                gemm_mma_ldsm_x4_trans(b, sVs + (FA2_LDSM_OFFSETS
+                                                     ? lo.v_at(kk, np)
+                                                     : gemm_mma_swz<CPR>(kk * 16 + (lq & 1) * 8 + lr, np * 2 + (lq >> 1))));
                 gemm_mma_elem<T>::mma(o[2 * np], a, b);
                 gemm_mma_elem<T>::mma(o[2 * np + 1], a, b + 2);
             }
@@ -212,6 +284,8 @@ template <typename T, int D>
 static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
 {
     static unsigned long long done; /* smem opt-in, a bit per device */
+    if (FA2_SOFTMAX && !(a->scale > 0.0f)) /* its maximum is taken before the scale */
+        return (int)cudaErrorNotSupported;
     const attn_params p = attn_params_of(a, FA2_BQ(D));
     return attn_launch((const void *)attention_fa2_kernel<T, D>, &p, FA2_THREADS(D), FA2_SMEM(D), &done, s);
 }

@@ -37,12 +37,25 @@
  *    between the two and one warpgroup's softmax (exp2 on the MUFU unit)
  *    runs under the other's GEMMs. Consumer 0 starts (it pre-arrives on its
  *    own barrier); the counts balance (attention_fa3.cuh, fa3_consume).
- *  - Within a warpgroup the softmax and the GEMMs are serial: the softmax of
- *    S j, O rescaled, P j packed, then P j V j (waited) and S j+1. The
- *    FlashAttention-3 intra-warpgroup overlap (S j+1 issued before P j V j,
- *    the softmax of S j+1 under P j V j) keeps S, O and P (64 + 64 + 32
- *    registers at d 128) live at once: ptxas (CUDA 13.0) then serialises
- *    the wgmmas (C7512) and spills, so it is not built.
+ *  - Within a warpgroup the softmax and the GEMMs are serial by default: the
+ *    softmax of S j, O rescaled, P j packed, then P j V j (waited) and S j+1.
+ *    The FlashAttention-3 intra-warpgroup overlap (S j+1 issued before P j
+ *    V j, the softmax of S j+1 under P j V j) keeps S, O and P (64 + 64 + 32
+ *    registers at d 128) live at once: more than the launch bound's 168
+ *    registers, so it needs the consumer's setmaxnreg budget (240), which
+ *    ptxas (CUDA 13.0) grants only when no __trap is reachable from the
+ *    consumer's waits; with the trapping wait it serialises every wgmma
+ *    (C7512). The switch FA3_QK_EARLY (below) builds it with a consumer
+ *    wait that traps once, after the last wgmma.
+ *  - Compile-time switches (attention_fa3.cuh; all 0 by default, the schedule
+ *    above; -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=2", docs/tuning/
+ *    attention.md): FA3_SOFTMAX 1 (no per-element branch, the scale folded
+ *    into the exponent's FFMA, 4-way row max / sum), FA3_QK_EARLY 1 (S j+1
+ *    issued right behind P j V j, one wait) or 2 (the intra-warpgroup
+ *    overlap), FA3_LAZY_RESCALE 1 (no O rescale when no row's maximum
+ *    moved), FA3_ST 3 (rings of 3 stages), FA3_PINGPONG 0 (no ping-pong
+ *    barriers), and ATTN_HEAD_MAJOR 1 (attention_common.cuh: the grid's q
+ *    tile fastest, for L2 reuse of K / V).
  *  - Causal: the K/V loop stops at the last tile the q tile sees (the fully
  *    masked tiles are never loaded nor multiplied); only the tiles that
  *    straddle the diagonal or seq_kv test the mask (keys >= seq_kv and keys
@@ -68,7 +81,8 @@
  * Constraints: fp16 / bf16, head_dim 64 or 128, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors (attn_supports_common, shared with fa1 / fa2);
  * sm_90 (wgmma, TMA, setmaxnreg; built for sm_90a only) under the sm_90
- * policy, and a driver with cuTensorMapEncodeTiled; declined otherwise. A
+ * policy, and a driver with cuTensorMapEncodeTiled (FA3_SOFTMAX 1: scale
+ * > 0 too); declined otherwise. A
  * wait that never completes traps (sgemm_tma_bar_wait).
  * Run just this: ./compare --ops attention --variants fa3 */
 #include <stdio.h>
@@ -136,6 +150,10 @@ extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t
         return 0;
     if (a->head_dim == 256) {
         snprintf(why, why_len, "attention_fa3: head_dim must be 64 or 128 (256: not built, see its header)");
+        return 0;
+    }
+    if (FA3_SOFTMAX && !(a->scale > 0.0f)) { /* its maximum is taken before the scale */
+        snprintf(why, why_len, "attention_fa3: FA3_SOFTMAX=1 needs scale > 0");
         return 0;
     }
     if (policy_arch_current() != POLICY_ARCH_90) {

@@ -32,7 +32,9 @@
 
 #define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
 #define FA3_BKV(D) 128                    /* keys a K/V tile (head_dim 64 and 128) */
-#define FA3_ST 2                          /* ring depth: stages of K, and of V */
+#ifndef FA3_ST
+#define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too) */
+#endif
 #define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
 #define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
 #define FA3_NBARS (1 + 4 * FA3_ST)        /* Q; full K, full V, empty K, empty V per stage */
@@ -45,6 +47,37 @@
  * -DCOMPARE_KERNEL_DEFS=FA3_PINGPONG=0; the barriers are the default */
 #ifndef FA3_PINGPONG
 #define FA3_PINGPONG 1
+#endif
+/* The tuning switches (docs/tuning/attention.md), each 0 by default (the
+ * schedule described in attention_fa3.cu), set through
+ * -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=1;FA3_LAZY_RESCALE=1"
+ * (CMakeLists.txt: the attention files only; COMPARE_KERNEL_DEFS works too):
+ *  - FA3_SOFTMAX 1: the softmax without per-element branches (the mask test
+ *    only in the tiles that need it, chosen once per tile), the scale folded
+ *    into the exponent (one FFMA + one ex2 an element: the running maximum
+ *    kept in score units), the row maximum and sum over 4 independent
+ *    partial chains each (not one chain of BKV / 4 dependent operations);
+ *  - FA3_QK_EARLY 1: S j+1 = Q K j+1^T issued right behind O += P j V j
+ *    (P's registers and S's distinct: the loop carries P, not S), then one
+ *    wait for both, so the tensor core does not drain between the two GEMMs
+ *    (V's stage is released after S j+1, not before it is issued);
+ *    FA3_QK_EARLY 2: FlashAttention-3's intra-warpgroup overlap on top: S
+ *    j+1 issued first, P j V j behind it, the softmax of S j+1 while P j V j
+ *    runs (wait_group 1), O's rescale and P's packing after it (wait_group
+ *    0). Both use the consumer wait without a trap (fa3_bar_wait);
+ *  - FA3_LAZY_RESCALE 1: O's rescale skipped when no row of the warp changed
+ *    its maximum (the factor is then exactly 1: the same result);
+ *  - FA3_ST 3 (default 2): a third stage in the K and V rings (225 KiB of
+ *    shared memory at head_dim 128: still one CTA an SM), loads issued a tile
+ *    earlier. */
+#ifndef FA3_SOFTMAX
+#define FA3_SOFTMAX 0
+#endif
+#ifndef FA3_QK_EARLY
+#define FA3_QK_EARLY 0
+#endif
+#ifndef FA3_LAZY_RESCALE
+#define FA3_LAZY_RESCALE 0
 #endif
 /* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
  * budget (FlashAttention-3's split for two consumer warpgroups) */
@@ -196,6 +229,30 @@ static __device__ __forceinline__ void fa3_sched_arrive(int id)
         sgemm_tma_named_arrive(id, 256);
 }
 
+/* FA3_QK_EARLY's wait (sgemm_tma_bar_wait without its trap: with a __trap
+ * in any consumer wait, ptxas of CUDA 13.0 gives the consumer no more
+ * registers than the launch bound's 168 and, short of registers for S, O
+ * and P at once, serialises every wgmma of the kernel, C7512): a wait that
+ * gives up sets *failed, and once failed every later wait returns at once;
+ * the consumer traps after its last wgmma (fa3_consume), so a lost arrive
+ * still ends as a fault, not a hang. */
+static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parity, bool *failed)
+{
+    unsigned polls = 0;
+    while (!*failed && !sgemm_tma_bar_try(bar, parity))
+        if (++polls > SGEMM_TMA_SPIN_LIMIT)
+            *failed = true;
+}
+
+/* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one */
+static __device__ __forceinline__ void fa3_consumer_wait(unsigned bar, unsigned parity, bool *failed)
+{
+    if (FA3_QK_EARLY)
+        fa3_bar_wait(bar, parity, failed);
+    else
+        sgemm_tma_bar_wait(bar, parity);
+}
+
 /* This warp's release of a stage: one arrive per consumer warp (8 a round) */
 static __device__ __forceinline__ void fa3_release(unsigned empty, int lane)
 {
@@ -294,10 +351,77 @@ static __device__ __forceinline__ void fa3_softmax(float *s, float *m, float *l,
     }
 }
 
-/* O's rows r0 (h 0) and r0 + 8 (h 1) times f[h] */
+/* fa3_softmax's contract (FA3_SOFTMAX 1), with the mask tested only when
+ * MASKED (a tile straddling the diagonal or seq_kv) and m kept in score
+ * units: exponent = s scale_log2 - m scale_log2 as one FFMA (scale > 0, so
+ * the maximum of the scores is the maximum of the scaled scores). f[h] is
+ * exactly 1 when the row's maximum did not move. Row maximum and sum: 4
+ * partial chains per row (elements 2 i + e, mod 4), joined at the end. */
+template <int BKV, bool MASKED>
+static __device__ __forceinline__ void fa3_softmax_fast(float *s, float *m, float *l, float *f, int j, int r0,
+                                                        int t, const attn_params &p)
+{
+    const float sl = p.scale_log2;
+    if constexpr (MASKED) {
+        const int off = p.seq_kv - p.seq_q, k0 = j * BKV + 2 * t;
+#pragma unroll
+        for (int i = 0; i < BKV / 8; i++)
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                    if (attn_masked(k0 + 8 * i + e, r0 + 8 * h, p.seq_kv, off, p.causal))
+                        s[4 * i + 2 * h + e] = -INFINITY;
+    }
+    float mx[2][4];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int c = 0; c < 4; c++) mx[h][c] = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < BKV / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) mx[h][(2 * i + e) & 3] = fmaxf(mx[h][(2 * i + e) & 3], s[4 * i + 2 * h + e]);
+    float sh[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        float r = fmaxf(fmaxf(mx[h][0], mx[h][1]), fmaxf(mx[h][2], mx[h][3]));
+        r = fmaxf(r, __shfl_xor_sync(0xffffffffu, r, 1));
+        r = fmaxf(r, __shfl_xor_sync(0xffffffffu, r, 2));
+        const float m_new = fmaxf(m[h], r);
+        sh[h] = m_new == -INFINITY ? 0.0f : __fmul_rn(m_new, sl);
+        /* m_old = -inf: exp2(-inf) = 0; both -inf: equal, 1 (l and O are 0) */
+        f[h] = m_new == m[h] ? 1.0f : softmax_ex2(__fmul_rn(m[h], sl) - sh[h]);
+        m[h] = m_new;
+    }
+    float sum[2][4];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int c = 0; c < 4; c++) sum[h][c] = 0.0f;
+#pragma unroll
+    for (int i = 0; i < BKV / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                float &x = s[4 * i + 2 * h + e];
+                x = softmax_ex2(fmaf(x, sl, -sh[h]));
+                sum[h][(2 * i + e) & 3] += x;
+            }
+#pragma unroll
+    for (int h = 0; h < 2; h++) l[h] = l[h] * f[h] + ((sum[h][0] + sum[h][1]) + (sum[h][2] + sum[h][3]));
+}
+
+/* O's rows r0 (h 0) and r0 + 8 (h 1) times f[h] (FA3_LAZY_RESCALE: not
+ * when every factor of the warp is 1) */
 template <int D>
 static __device__ __forceinline__ void fa3_rescale(float *o, const float *f)
 {
+    if (FA3_LAZY_RESCALE && !__any_sync(0xffffffffu, f[0] != 1.0f || f[1] != 1.0f))
+        return;
 #pragma unroll
     for (int i = 0; i < D / 8; i++) {
         o[4 * i + 0] *= f[0];
@@ -328,17 +452,61 @@ static __device__ __forceinline__ void fa3_wait_all(float *acc)
         sgemm_wg_fence_operand(&acc[i]);
 }
 
-/* The softmax of S tile j (fa3_softmax), O rescaled by its factor (no P V
- * is in flight), and P packed into pr */
+/* FA3_QK_EARLY: waits for both groups (P V, then Q K^T behind it), then
+ * pins O and P's registers after the wait. P's pin keeps its registers
+ * apart from S's (else ptxas hands P's registers to S, the Q K^T in flight
+ * would overwrite them, and it serialises every wgmma: C7512); waiting for
+ * P V alone (wait_group 1) serialises them too (ptxas of CUDA 13.0, head_dim
+ * 128), so one wait_group 0 serves both GEMMs. */
+template <int D, int BKV>
+static __device__ __forceinline__ void fa3_wait_pv(float *o, unsigned *pr)
+{
+    fa3_wait_all<D / 2>(o);
+#pragma unroll
+    for (int i = 0; i < BKV / 4; i++)
+        asm volatile("" : "+r"(pr[i]) :: "memory");
+}
+
+/* The softmax of S tile j (fa3_softmax or, FA3_SOFTMAX 1, fa3_softmax_fast)
+ * alone: s becomes the probabilities, f[h] the factor of O's row h */
+template <int BKV>
+static __device__ __forceinline__ void fa3_softmax_any(float *s, float *m, float *l, float *f, int j, int r0, int t,
+                                                       bool masked, const attn_params &p)
+{
+    if (!FA3_SOFTMAX)
+        fa3_softmax<BKV>(s, m, l, f, j, r0, t, masked, p);
+    else if (masked)
+        fa3_softmax_fast<BKV, true>(s, m, l, f, j, r0, t, p);
+    else
+        fa3_softmax_fast<BKV, false>(s, m, l, f, j, r0, t, p);
+}
+
+/* The softmax of S tile j, O rescaled by its factor (no P V is in flight),
+ * and P packed into pr */
 template <typename T, int D>
 static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigned *pr, float *m, float *l, int j,
                                                      int r0, int t, bool masked, const attn_params &p)
 {
     constexpr int BKV = FA3_BKV(D);
     float f[2];
-    fa3_softmax<BKV>(s, m, l, f, j, r0, t, masked, p);
+    fa3_softmax_any<BKV>(s, m, l, f, j, r0, t, masked, p);
     fa3_rescale<D>(o, f);
     fa3_pack_p<T, BKV>(pr, s);
+}
+
+/* The last tile's O += P V (stage sl, its fill's parity ph), waited; the
+ * ping-pong's last arrive (consumer 0 only: see fa3_consume) */
+template <int ET, int D>
+static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D> &sm, int sl,
+                                                   unsigned ph, int own, int other, int cw, int lane, bool *failed)
+{
+    fa3_consumer_wait(sm.full_v(sl), ph, failed);
+    fa3_sched_sync(own);
+    fa3_issue_pv<ET, D>(o, pr, sm.v + sl * fa3_smem<D>::KVBYTES);
+    fa3_wait_all<D / 2>(o);
+    fa3_release(sm.empty_v(sl), lane);
+    if (cw == 0)
+        fa3_sched_arrive(other);
 }
 
 /* One consumer warpgroup (cw 0 or 1, thread ct of 128): rows q0 + 64 cw..
@@ -366,6 +534,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
     attn_zero<D / 2>(o);
     if (ntiles > 0) {
+        bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait) */
         float s[BKV / 2];
         /* the ping-pong's start: consumer 0's barrier gets its first half
          * from consumer 0 itself, so consumer 0 issues first (FlashAttention-3's
@@ -376,41 +545,86 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
         if (cw == 0)
             fa3_sched_arrive(own);
-        sgemm_tma_bar_wait(sm.bar_q(), 0);
-        sgemm_tma_bar_wait(sm.full_k(0), 0);
+        fa3_consumer_wait(sm.bar_q(), 0, &failed);
+        fa3_consumer_wait(sm.full_k(0), 0, &failed);
         fa3_sched_sync(own);
         fa3_issue_qk<ET, D>(s, qw, sm.k);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(0), lane);
 
-#pragma unroll 1
-        for (int j = 0; j < ntiles - 1; j++) {
-            const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+        if (FA3_QK_EARLY) {
             unsigned pr[BKV / 4];
-            fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-            sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
-            sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
-            fa3_sched_sync(own);
-            fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
-            fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
-            fa3_release(sm.empty_v(st), lane);
-            fa3_issue_qk<ET, D>(s, qw, sm.k + sn * L::KVBYTES);
-            fa3_sched_arrive(other);
-            fa3_wait_all<BKV / 2>(s);
-            fa3_release(sm.empty_k(sn), lane);
+            /* the loop rotated: P (packed) carried from step to step, S a
+             * step's own (so ptxas keeps S's registers apart from the P
+             * that P V reads while Q K^T writes S) */
+            fa3_softmax_p<T, D>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
+#pragma unroll 1
+            for (int j = 0; j < ntiles - 1; j++) {
+                const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                float sj[BKV / 2];
+                fa3_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u, &failed);
+                fa3_sched_sync(own);
+                if (FA3_QK_EARLY == 2) {
+                    /* FlashAttention-3's intra-warpgroup overlap: S j+1
+                     * first, then P j V j; the softmax of S j+1 runs while
+                     * P j V j is in flight; O's rescale and P's packing
+                     * wait for it */
+                    fa3_issue_qk<ET, D>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
+                    fa3_sched_arrive(other);
+                    sgemm_wg_wait1(); /* S j+1 done (P j V j may run on) */
+#pragma unroll
+                    for (int i = 0; i < BKV / 2; i++)
+                        sgemm_wg_fence_operand(&sj[i]);
+                    fa3_release(sm.empty_k(sn), lane);
+                    float f[2];
+                    fa3_softmax_any<BKV>(sj, m, l, f, j + 1, r0, t, j + 1 >= nfull, p);
+                    fa3_wait_pv<D, BKV>(o, pr); /* P j V j done: V's stage and P's registers free */
+                    fa3_release(sm.empty_v(st), lane);
+                    fa3_rescale<D>(o, f);
+                    fa3_pack_p<T, BKV>(pr, sj);
+                } else {
+                    fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
+                    fa3_issue_qk<ET, D>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_sched_arrive(other);
+                    fa3_wait_pv<D, BKV>(o, pr); /* both GEMMs done: V's and K's stages free */
+#pragma unroll
+                    for (int i = 0; i < BKV / 2; i++)
+                        sgemm_wg_fence_operand(&sj[i]);
+                    fa3_release(sm.empty_v(st), lane);
+                    fa3_release(sm.empty_k(sn), lane);
+                    fa3_softmax_p<T, D>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
+                }
+            }
+            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % FA3_ST, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other,
+                               cw, lane, &failed);
+        } else {
+#pragma unroll 1
+            for (int j = 0; j < ntiles - 1; j++) {
+                const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                unsigned pr[BKV / 4];
+                fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
+                sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
+                sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
+                fa3_sched_sync(own);
+                fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
+                fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
+                fa3_release(sm.empty_v(st), lane);
+                fa3_issue_qk<ET, D>(s, qw, sm.k + sn * L::KVBYTES);
+                fa3_sched_arrive(other);
+                fa3_wait_all<BKV / 2>(s);
+                fa3_release(sm.empty_k(sn), lane);
+            }
+            /* the last tile: P V only; consumer 1 skips its arrive (see above) */
+            const int sl = (ntiles - 1) % FA3_ST;
+            unsigned pr[BKV / 4];
+            fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
+            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other, cw, lane, &failed);
         }
-        /* the last tile: P V only; consumer 1 skips its arrive (see above) */
-        const int sl = (ntiles - 1) % FA3_ST;
-        unsigned pr[BKV / 4];
-        fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
-        sgemm_tma_bar_wait(sm.full_v(sl), (unsigned)((ntiles - 1) / FA3_ST) & 1u);
-        fa3_sched_sync(own);
-        fa3_issue_pv<ET, D>(o, pr, sm.v + sl * L::KVBYTES);
-        fa3_wait_all<D / 2>(o);
-        fa3_release(sm.empty_v(sl), lane);
-        if (cw == 0)
-            fa3_sched_arrive(other);
+        if (failed)
+            __trap();
     }
 
     /* O / l, rows r0 and r0 + 8 (a row that saw no key: l = 0, zeros), as

@@ -10,8 +10,9 @@
  *  - attn_kv_tiles_unmasked: every tile before it is seen whole by every row
  *    of the q tile, padding rows past seq_q included (those tiles skip the
  *    mask), and the next tile (when it exists) is not;
- *  - attn_block_tile: the grid's blocks map one to one onto (q tile, head),
- *    and with the mask the q tile of block 0 is the last one.
+ *  - attn_block_tile_order, in both orders (the head or the q tile fastest):
+ *    the grid's blocks map one to one onto (q tile, head), the head of block
+ *    b is the order's, and with the mask the q tile of block 0 is the last one.
  * Also a hand trace of one edge case (seq_q 333 > seq_kv 100, causal). */
 #include <string.h>
 
@@ -69,21 +70,25 @@ static void check_shape(long long sq, long long skv, long long bq, long long bkv
     }
 }
 
-static void check_blocks(long long qtiles, long long nbh, int causal)
+static void check_blocks(long long qtiles, long long nbh, int causal, int head_major)
 {
     char seen[64 * 8];
     memset(seen, 0, sizeof seen);
     int ok = qtiles * nbh <= (long long)sizeof seen;
     for (long long b = 0; b < qtiles * nbh && ok; b++) {
         long long qt = -1, bh = -1;
-        attn_block_tile(b, qtiles, nbh, causal, &qt, &bh);
+        attn_block_tile_order(b, qtiles, nbh, causal, head_major, &qt, &bh);
         ok = qt >= 0 && qt < qtiles && bh >= 0 && bh < nbh && !seen[qt * nbh + bh];
         if (ok)
             seen[qt * nbh + bh] = 1;
         if (ok && b == 0)
-            ok = qt == (causal ? qtiles - 1 : 0);
+            ok = qt == (causal ? qtiles - 1 : 0) && bh == 0;
+        if (ok && head_major) /* the q tile fastest: blocks of one head are adjacent */
+            ok = bh == b / qtiles;
+        else if (ok)
+            ok = bh == b % nbh;
     }
-    CHECK(ok, "block_tile: qtiles %lld nbh %lld causal %d", qtiles, nbh, causal);
+    CHECK(ok, "block_tile: qtiles %lld nbh %lld causal %d head_major %d", qtiles, nbh, causal, head_major);
 }
 
 int main(void)
@@ -120,6 +125,7 @@ int main(void)
 
     for (long long q = 1; q <= 7; q++)
         for (long long h = 1; h <= 5; h++)
-            for (int causal = 0; causal < 2; causal++) check_blocks(q, h, causal);
+            for (int causal = 0; causal < 2; causal++)
+                for (int hm = 0; hm < 2; hm++) check_blocks(q, h, causal, hm);
     return test_finish("test_attention_tiles");
 }
