@@ -147,7 +147,7 @@
  * (1024 x NORM_FUSED_BLOCK_V: the block form holds no more; a row of
  * exactly that many, 64 KiB, runs faster split over a two-CTA cluster than
  * in one 1024-thread block: the fused and cluster rows of bf16 at 32768
- * cols in results/h200/softmax_norm.csv; 8192 gives 64-128 KiB
+ * cols in docs/results.md; 8192 gives 64-128 KiB
  * rows to the 1024 x 8 block form instead) */
 #define NORM_FUSED_CLUSTER_MIN_VECS (NORM_BLOCK_MAX_THREADS * NORM_FUSED_BLOCK_V)
 #define NORM_GRID_MAX (1LL << 24)   /* blocks (or clusters) a launch, at most */
