@@ -18,7 +18,8 @@
 # Writes LOGDIR/ncu_awkward_<shape>_<variant>.csv (ncu's raw CSV) and prints
 # LOGDIR/ncu_awkward.md: per shape, one row per variant (its kernels summed:
 # time, DRAM bytes; the longest kernel's name and rates) and one per kernel.
-# Needs an existing build in ${BUILD:-build-gpu}.
+# Needs an existing build in ${BUILD:-build-gpu}. Exit status 1 when a run
+# failed or profiled no kernel (the table is written anyway).
 set -u
 LOG=${1:?usage: tests/ncu_awkward.sh LOGDIR [SHAPES] [VARIANTS]}
 # a shape per class of shapes/awkward.txt: k_unaligned (n aligned, then n and k
@@ -38,6 +39,7 @@ launch__registers_per_thread,sm__cycles_elapsed.avg.per_second,\
 sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,\
 sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,\
 sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+fail=0
 for shape in ${SHAPES//,/ }; do
     for spec in ${VARIANTS//,/ }; do
         variant=${spec#*:}
@@ -47,7 +49,11 @@ for shape in ${SHAPES//,/ }; do
         "$NCU" --clock-control none --nvtx --nvtx-include "sgemm $variant $shape/" --metrics "$METRICS" \
             --print-units base --csv "$BUILD/compare" --ops sgemm --shape "$shape" ${cand[@]+"${cand[@]}"} \
             --variants "$variant" --cpu-max-n 0 --profile --quiet >"$out" 2>"${out%.csv}.err"
-        echo "ncu $shape $spec: exit $?, $(grep -c '"gpu__time_duration.sum"' "$out") kernels" >&2
+        rc=$?
+        nk=$(grep -c '"gpu__time_duration.sum"' "$out")
+        echo "ncu $shape $spec: exit $rc, $nk kernels" >&2
+        # a failed run or a range with no kernel (a misspelt variant, a SKIP) fails the script
+        if [ "$rc" -ne 0 ] || [ "$nk" -eq 0 ]; then fail=1; fi
     done
 done
 python3 - "$LOG" "$SHAPES" "$VARIANTS" <<'PY' | tee "$LOG/ncu_awkward.md"
@@ -104,3 +110,4 @@ for shape in shapes:
                     g(k, "dram__bytes_write.sum") / 1e6, k["name"][:70]))
     print()
 PY
+exit "$fail"

@@ -8,14 +8,18 @@
  * straight from the table, not from compare's catalog) must have one row per
  * size, named as the candidate, `kernel` the candidate, `source`
  * candidates:FAMILY, and be either verified (ok, an error within its
- * tolerance, a time) or SKIP with a reason; the library rows run beside
- * them, the shipped hand rows do not. Exit 77 without a GPU. */
+ * tolerance, a time) or SKIP with a reason, but the rows that take every
+ * shape (check_takes_every_shape: an _edge row where its row without _edge
+ * ran, tf32_tma_lean_staging on a GPU with TMA), which must be ok; the
+ * library rows run beside them, the shipped hand rows do not. Exit 77
+ * without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sgemm_search.h"
+#include "sgemm_tf32_tma.h"
 #include "testlib_gpu.h"
 #include "transpose_search.h"
 
@@ -51,6 +55,36 @@ static int find_row(const test_csv_doc *d, const char *variant, const char *n)
         if (strcmp(test_csv_cell(d, r, "variant"), variant) == 0 && strcmp(test_csv_cell(d, r, "n"), n) == 0)
             found = found == -1 ? r : -2;
     return found;
+}
+
+static int row_ok(const test_csv_doc *d, int r)
+{
+    return r > 0 && strcmp(test_csv_cell(d, r, "status"), "ok") == 0;
+}
+
+/* The rows that take every shape their family's kernels take: an _edge row of
+ * `tuned` wherever its row without _edge ran (the same kernels, another rule
+ * for which one), and tf32_tma_lean_staging at every size once the family
+ * ran a kernel at n = 260 (the GPU has TMA): a SKIP of either is a failure. */
+static void check_takes_every_shape(const test_csv_doc *d, const cand_family *f, int nsizes)
+{
+    int family_ran = 0;
+    for (int i = 0; i < f->count(); i++) family_ran |= row_ok(d, find_row(d, f->name(i), "260"));
+    for (int i = 0; i < f->count(); i++) {
+        const char *name = f->name(i);
+        const size_t len = strlen(name);
+        char base[128] = "";
+        if (len > 5 && len - 5 < sizeof base && strcmp(name + len - 5, "_edge") == 0)
+            memcpy(base, name, len - 5);
+        const int lean = strcmp(name, SGEMM_TF32_TMA_LEAN_NAME) == 0;
+        for (int s = 0; s < nsizes; s++) {
+            if (base[0] && row_ok(d, find_row(d, base, sizes[s])))
+                CHECK(row_ok(d, find_row(d, name, sizes[s])), "%s at n=%s: not ok where %s ran", name, sizes[s], base);
+            if (lean && family_ran)
+                CHECK(row_ok(d, find_row(d, name, sizes[s])), "%s at n=%s: not ok (it takes every shape)", name,
+                      sizes[s]);
+        }
+    }
 }
 
 static void check_family(const cand_family *f)
@@ -112,6 +146,7 @@ static void check_family(const cand_family *f)
             }
         }
     }
+    check_takes_every_shape(&d, f, nsizes);
     test_csv_doc_free(&d);
 }
 
