@@ -53,6 +53,12 @@ const char *cudnn_conv_plan_name(const cudnn_conv_plan *p)
     return "cudnn";
 }
 
+int cudnn_conv_plan_transform(const cudnn_conv_plan *p)
+{
+    (void)p;
+    return 0;
+}
+
 void cudnn_conv_plan_free(cudnn_conv_plan *p) { (void)p; }
 
 #else
@@ -458,5 +464,12 @@ done:
 }
 
 const char *cudnn_conv_plan_name(const cudnn_conv_plan *p) { return p->name; }
+
+int cudnn_conv_plan_transform(const cudnn_conv_plan *p)
+{
+    return p && (p->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT || p->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
+                 p->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD ||
+                 p->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+}
 
 #endif

@@ -56,6 +56,10 @@ int cudnn_conv_plan_run(const cudnn_conv_plan *p, const conv2d_args *a, void *wo
 /* What runs, for the row's `kernel`: "cudnnConvolutionForward
  * IMPLICIT_PRECOMP_GEMM (FMA math)"; lives as long as the process. */
 const char *cudnn_conv_plan_name(const cudnn_conv_plan *p);
+/* 1 when the plan's algorithm computes in a transformed domain (FFT,
+ * FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED: src/core/verify_conv.h's
+ * transform rule judges it), else 0 (NULL too). */
+int cudnn_conv_plan_transform(const cudnn_conv_plan *p);
 void cudnn_conv_plan_free(cudnn_conv_plan *p);
 
 #endif
