@@ -311,7 +311,7 @@ static void cc_failed(cc_choice *e, cudnnStatus_t st)
 static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int tensor_op)
 {
     cudnn_conv_plan *p = NULL;
-    cudnnConvolutionFwdAlgoPerf_t res[2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    cudnnConvolutionFwdAlgoPerf_t res[4 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int max = 0, got = 0, of_math = 0, pick = -1;
     size_t free_b = 0, total_b = 0, smallest = 0;
     cudnnStatus_t st = cc_describe(&p, f, a, cc_math(a, tensor_op));
@@ -322,6 +322,10 @@ static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int 
     }
     CC_CALL(f->SetStream(p->handle, NULL)); /* Find synchronises; the case's stream is set by each run */
     CC_CALL(cc_table.GetConvolutionForwardAlgorithmMaxCount(p->handle, &max));
+    /* room for every algorithm in both maths Find runs (MaxCount may count
+     * algorithms, not results): asking for fewer would keep only the fastest
+     * few results, possibly none of the row's math */
+    if (max < 2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT) max = 2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
     if (max > (int)(sizeof res / sizeof res[0])) max = (int)(sizeof res / sizeof res[0]);
     CC_CALL(cc_table.FindConvolutionForwardAlgorithm(p->handle, p->x_desc, p->w_desc, p->conv_desc, p->y_desc, max,
                                                      &got, res));
