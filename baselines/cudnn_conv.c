@@ -298,12 +298,22 @@ static int cc_same(const cc_choice *e, int dev, const conv2d_args *a, int tensor
 
 /* A failed call of the choice: cuDNN declining the case (a NOT_SUPPORTED
  * status: the descriptors or Find refuse it) makes the row SKIP with
- * cuDNN's words, another failure an error the row reports when it runs. */
+ * cuDNN's words, and so does Find failing to allocate memory (it
+ * allocates x, w, y and workspaces of its own beside the case's buffers: a
+ * case too large for that is SKIP, as one whose buffers do not fit);
+ * another failure is an error the row reports when it runs. */
 static void cc_failed(cc_choice *e, cudnnStatus_t st)
 {
     const int declined = CUDNN_STATUS_CATEGORY(st) == CUDNN_STATUS_NOT_SUPPORTED;
-    e->state = declined ? 0 : -1;
-    snprintf(e->why, sizeof e->why, "%s%.480s", declined ? "cuDNN declines this case: " : "", status_message());
+    /* the legacy API's ALLOC_FAILED is the host-allocation code in cuDNN 9 */
+    const int no_memory = st == CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED ||
+                          st == CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
+    e->state = declined || no_memory ? 0 : -1;
+    snprintf(e->why, sizeof e->why, "%s%.440s",
+             declined    ? "cuDNN declines this case: "
+             : no_memory ? "cuDNN could not allocate memory for Find's own buffers: "
+                         : "",
+             status_message());
 }
 
 /* Runs Find for the case into e (cudnn_conv.h: the fastest successful

@@ -38,7 +38,8 @@
 typedef struct cudnn_conv_plan cudnn_conv_plan;
 
 /* Whether the row takes the case: 1, or 0 with the SKIP text in why (cuDNN
- * missing, sizes beyond the legacy API's int dimensions, no algorithm of the
+ * missing, sizes beyond the legacy API's int dimensions, cuDNN declining
+ * the case, Find out of memory for its own buffers, no algorithm of the
  * row's math, none whose workspace fits). Runs Find the first time. An
  * error that is not a decline returns 1, so that the row runs and reports
  * it. */
