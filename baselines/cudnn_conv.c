@@ -53,6 +53,12 @@ const char *cudnn_conv_plan_name(const cudnn_conv_plan *p)
     return "cudnn";
 }
 
+int cudnn_conv_plan_transform(const cudnn_conv_plan *p)
+{
+    (void)p;
+    return 0;
+}
+
 void cudnn_conv_plan_free(cudnn_conv_plan *p) { (void)p; }
 
 #else
@@ -292,12 +298,22 @@ static int cc_same(const cc_choice *e, int dev, const conv2d_args *a, int tensor
 
 /* A failed call of the choice: cuDNN declining the case (a NOT_SUPPORTED
  * status: the descriptors or Find refuse it) makes the row SKIP with
- * cuDNN's words, another failure an error the row reports when it runs. */
+ * cuDNN's words, and so does Find failing to allocate memory (it
+ * allocates x, w, y and workspaces of its own beside the case's buffers: a
+ * case too large for that is SKIP, as one whose buffers do not fit);
+ * another failure is an error the row reports when it runs. */
 static void cc_failed(cc_choice *e, cudnnStatus_t st)
 {
     const int declined = CUDNN_STATUS_CATEGORY(st) == CUDNN_STATUS_NOT_SUPPORTED;
-    e->state = declined ? 0 : -1;
-    snprintf(e->why, sizeof e->why, "%s%.480s", declined ? "cuDNN declines this case: " : "", status_message());
+    /* the legacy API's ALLOC_FAILED is the host-allocation code in cuDNN 9 */
+    const int no_memory = st == CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED ||
+                          st == CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
+    e->state = declined || no_memory ? 0 : -1;
+    snprintf(e->why, sizeof e->why, "%s%.440s",
+             declined    ? "cuDNN declines this case: "
+             : no_memory ? "cuDNN could not allocate memory for Find's own buffers: "
+                         : "",
+             status_message());
 }
 
 /* Runs Find for the case into e (cudnn_conv.h: the fastest successful
@@ -305,7 +321,7 @@ static void cc_failed(cc_choice *e, cudnnStatus_t st)
 static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int tensor_op)
 {
     cudnn_conv_plan *p = NULL;
-    cudnnConvolutionFwdAlgoPerf_t res[2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    cudnnConvolutionFwdAlgoPerf_t res[4 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int max = 0, got = 0, of_math = 0, pick = -1;
     size_t free_b = 0, total_b = 0, smallest = 0;
     cudnnStatus_t st = cc_describe(&p, f, a, cc_math(a, tensor_op));
@@ -316,6 +332,10 @@ static void cc_find(cc_choice *e, const cudnn_fns *f, const conv2d_args *a, int 
     }
     CC_CALL(f->SetStream(p->handle, NULL)); /* Find synchronises; the case's stream is set by each run */
     CC_CALL(cc_table.GetConvolutionForwardAlgorithmMaxCount(p->handle, &max));
+    /* room for every algorithm in both maths Find runs (MaxCount may count
+     * algorithms, not results): asking for fewer would keep only the fastest
+     * few results, possibly none of the row's math */
+    if (max < 2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT) max = 2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
     if (max > (int)(sizeof res / sizeof res[0])) max = (int)(sizeof res / sizeof res[0]);
     CC_CALL(cc_table.FindConvolutionForwardAlgorithm(p->handle, p->x_desc, p->w_desc, p->conv_desc, p->y_desc, max,
                                                      &got, res));
@@ -458,5 +478,12 @@ done:
 }
 
 const char *cudnn_conv_plan_name(const cudnn_conv_plan *p) { return p->name; }
+
+int cudnn_conv_plan_transform(const cudnn_conv_plan *p)
+{
+    return p && (p->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT || p->algo == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
+                 p->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD ||
+                 p->algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+}
 
 #endif

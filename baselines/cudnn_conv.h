@@ -38,7 +38,8 @@
 typedef struct cudnn_conv_plan cudnn_conv_plan;
 
 /* Whether the row takes the case: 1, or 0 with the SKIP text in why (cuDNN
- * missing, sizes beyond the legacy API's int dimensions, no algorithm of the
+ * missing, sizes beyond the legacy API's int dimensions, cuDNN declining
+ * the case, Find out of memory for its own buffers, no algorithm of the
  * row's math, none whose workspace fits). Runs Find the first time. An
  * error that is not a decline returns 1, so that the row runs and reports
  * it. */
@@ -56,6 +57,10 @@ int cudnn_conv_plan_run(const cudnn_conv_plan *p, const conv2d_args *a, void *wo
 /* What runs, for the row's `kernel`: "cudnnConvolutionForward
  * IMPLICIT_PRECOMP_GEMM (FMA math)"; lives as long as the process. */
 const char *cudnn_conv_plan_name(const cudnn_conv_plan *p);
+/* 1 when the plan's algorithm computes in a transformed domain (FFT,
+ * FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED: src/core/verify_conv.h's
+ * transform rule judges it), else 0 (NULL too). */
+int cudnn_conv_plan_transform(const cudnn_conv_plan *p);
 void cudnn_conv_plan_free(cudnn_conv_plan *p);
 
 #endif

@@ -4,11 +4,14 @@
  * every tile edge: the odd 1001 x 777 image at r = 5, a batch of two
  * 300 x 257 images at r = 15 (a mask wider than a tiled rung's tile
  * height), a 5 x 3 image under a 7 x 7 mask, a 1 x 1 image, C = K = 3
- * multi-channel with a batch of 2 (r = 3, 5), C = 3 -> K = 2, a 2048 x 2048
- * single-channel image at r = 3 and 9 (fast's vector path), and the ResNet
- * layer C = K = 64, 3 x 3, 56 x 56 at batch 2 (const_mask's mask no longer
- * fits). COMPARE_TEST_QUICK=1 (for compute-sanitizer) leaves out the two
- * largest. Every row must PASS, except the declines by design: const_mask
+ * multi-channel with a batch of 2 (r = 3, 5), C = 3 -> K = 2, a batch of two
+ * 70 x 260 images at r = 3, 7 (fast's vector path with partial tiles on the
+ * right and at the bottom), C = 5 -> K = 70 (two blocks of output channels in
+ * the implicit GEMM, a reduction tail), a 2048 x 2048 single-channel image at
+ * r = 3 and 9 (fast's vector path), and the ResNet layer C = K = 64, 3 x 3,
+ * 56 x 56 at batch 2 (const_mask's mask no longer fits). COMPARE_TEST_QUICK=1
+ * (for compute-sanitizer) leaves out the two largest. An even r is a case no
+ * row takes: every row SKIP with the reason. Every row must PASS, except the declines by design: const_mask
  * where the mask exceeds its __constant__ bytes, cudnn_tensor_op where cuDNN's
  * Find has no tensor-op algorithm or cuDNN declines the case, and the cudnn
  * rows without cuDNN;
@@ -31,6 +34,7 @@
 typedef struct {
     int rows, ok, skipped, nohalo_failed;
     const char *what;
+    const char *expect_skip; /* non-NULL: every row must be SKIP with this in its reason */
 } collect;
 
 static int env_is(const char *name)
@@ -56,6 +60,13 @@ static void collect_case(void *ctx, result_row *rows, int count)
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         c->rows++;
+        if (c->expect_skip) {
+            CHECK(r->status == STATUS_SKIP && test_contains(r->message, c->expect_skip),
+                  "%s %s %s %s: %s (%s), expected SKIP naming \"%s\"", c->what, r->variant, r->math, r->shape,
+                  status_name(r->status), r->message, c->expect_skip);
+            c->skipped += r->status == STATUS_SKIP;
+            continue;
+        }
         if (strcmp(r->variant, "test_nohalo") == 0) {
             CHECK(r->status == STATUS_FAIL, "%s %s %s: planted test_nohalo is %s (%s)", c->what, r->math, r->shape,
                   status_name(r->status), r->message);
@@ -114,7 +125,7 @@ int main(void)
     CHECK(visible == 7, "conv2d: %d rows, expected cudnn, cudnn_tensor_op and the five rungs", visible);
 
     /* every row, every type: 3 types x the visible rows per case */
-    collect s[7];
+    collect s[9];
     memset(s, 0, sizeof s);
     s[0].what = "1001x777 r=5";
     RUN(&dev, 0, seed, &s[0], {"h", "1001"}, {"w", "777"}, {"r", "5"});
@@ -129,17 +140,27 @@ int main(void)
     s[4].what = "c=3 k=2 batch 3 40x36 r=3 (c_in != c_out)";
     RUN(&dev, 0, seed + 5, &s[4], {"batch", "3"}, {"c_in", "3"}, {"c_out", "2"}, {"h", "40"}, {"w", "36"},
         {"r", "3"});
+    s[5].what = "batch 2 70x260 r=3,7 (fast's vector path, partial tiles)";
+    RUN(&dev, 0, seed + 8, &s[5], {"batch", "2"}, {"h", "70"}, {"w", "260"}, {"r", "3,7"});
+    s[6].what = "c=5 k=70 20x23 r=3 (two blocks of output channels)";
+    RUN(&dev, 0, seed + 9, &s[6], {"c_in", "5"}, {"c_out", "70"}, {"h", "20"}, {"w", "23"}, {"r", "3"});
     if (full) {
-        s[5].what = "2048x2048 r=3,9";
-        RUN(&dev, 0, seed + 6, &s[5], {"h", "2048"}, {"w", "2048"}, {"r", "3,9"});
-        s[6].what = "resnet c=k=64 56x56 batch 2 r=3";
-        RUN(&dev, 0, seed + 7, &s[6], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "56"}, {"w", "56"},
+        s[7].what = "2048x2048 r=3,9";
+        RUN(&dev, 0, seed + 6, &s[7], {"h", "2048"}, {"w", "2048"}, {"r", "3,9"});
+        s[8].what = "resnet c=k=64 56x56 batch 2 r=3";
+        RUN(&dev, 0, seed + 7, &s[8], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "56"}, {"w", "56"},
             {"r", "3"});
     }
-    const int cases[] = {1, 1, 2, 2, 1, 2, 1};
-    for (int i = 0; i < (full ? 7 : 5); i++)
+    const int cases[] = {1, 1, 2, 2, 1, 2, 1, 2, 1};
+    for (int i = 0; i < (full ? 9 : 7); i++)
         CHECK(s[i].rows == 3 * visible * cases[i], "%s: %d rows, expected %d (every row in fp32, fp16, bf16)",
               s[i].what, s[i].rows, 3 * visible * cases[i]);
+
+    /* an even r: no row takes it, each SKIP with the reason (not ERROR) */
+    collect ev = {.what = "r=4 9x9", .expect_skip = "odd r"};
+    RUN(&dev, 0, seed + 10, &ev, {"h", "9"}, {"w", "9"}, {"r", "4"});
+    CHECK(ev.rows == 3 * visible && ev.skipped == ev.rows, "%s: %d rows, %d SKIP, expected %d", ev.what, ev.rows,
+          ev.skipped, 3 * visible);
 
     /* the planted kernel FAILs in every type */
     collect p1 = {.what = "planted 1001x777 r=5"}, p2 = {.what = "planted c=k=3 batch 2 61x67 r=5"};

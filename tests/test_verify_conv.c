@@ -7,8 +7,10 @@
  * rounded to the type; TF32-rounded inputs for the tf32 math) pass against a
  * double reference of the stored inputs; the same with the halo dropped
  * (taps outside an 8 x 8 output tile taken as 0), a wrong mask element or a
- * NaN output fail. The tolerance is the documented sum. The axes through
- * the binary (--list loads the GPU library but needs no GPU): the defaults
+ * NaN output fail. The tolerance is the documented sum; so is the transform
+ * rule's (cuDNN's FFT / Winograd rows: a relative Frobenius bound), and its
+ * verdict. The axes through the binary (--list loads the GPU library but
+ * needs no GPU): the defaults
  * are the course's case (one 8192 x 8192 image, r = 3, fp32), bad values
  * are usage errors (exit 2) naming the axis, and k is not a conv2d axis (it
  * is the GEMM shape's: the channels are c_in and c_out). */
@@ -121,6 +123,26 @@ static void test_rule(void)
     CHECK(!v.pass, "judge: over the bound fails");
     verify_conv_judge(NAN, 0, 0, 2e-5, &v);
     CHECK(!v.pass, "judge: a NaN worst fails");
+
+    /* the transform rule (cuDNN's FFT / Winograd rows): the Frobenius bound
+     * plus 64 units of the larger of u_in and u_math */
+    const double t32 = verify_conv_transform_tolerance("fp32", NULL, 1, 3);
+    const double ttf = verify_conv_transform_tolerance("fp32", "tf32", 64, 3);
+    const double t16 = verify_conv_transform_tolerance("fp16", NULL, 3, 5);
+    CHECK(fabs(t32 - (8 * u32 * 3 + 64 * u32)) < 1e-18, "transform fp32 c 1 r 3: %g", t32);
+    CHECK(fabs(ttf - (8 * u32 * 24 + 6 * u11 + 64 * u11)) < 1e-18, "transform tf32 c 64 r 3: %g", ttf);
+    CHECK(fabs(t16 - (8 * u32 * sqrt(75.0) + 2 * u11 + 64 * u11)) < 1e-18, "transform fp16 c 3 r 5: %g", t16);
+    CHECK(verify_conv_transform_tolerance("u32", NULL, 1, 3) < 0, "transform: no rule for an integer type");
+    verify_conv_judge_transform(1e-10, 1.0, 0, 2e-5, &v);
+    CHECK(v.pass && fabs(v.rel_err - 1e-5) < 1e-18 && v.tolerance == 2e-5, "transform judge: pass (%g)", v.rel_err);
+    verify_conv_judge_transform(1e-8, 1.0, 0, 2e-5, &v);
+    CHECK(!v.pass && fabs(v.rel_err - 1e-4) < 1e-18, "transform judge: over the bound fails");
+    verify_conv_judge_transform(0.0, 1.0, 1, 2e-5, &v);
+    CHECK(!v.pass && v.nonfinite == 1, "transform judge: a NaN output fails");
+    verify_conv_judge_transform(0.0, 0.0, 0, 2e-5, &v);
+    CHECK(v.pass && v.rel_err == 0.0, "transform judge: 0 / 0 is 0");
+    verify_conv_judge_transform(1e-30, 0.0, 0, 2e-5, &v);
+    CHECK(!v.pass && isinf(v.rel_err), "transform judge: an error on an all-zero reference fails");
 }
 
 static void test_counts(void)

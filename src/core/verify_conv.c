@@ -51,3 +51,23 @@ void verify_conv_judge(double worst, long long nonfinite, long long bad, double 
     v->nonfinite = nonfinite;
     v->pass = nonfinite == 0 && bad == 0 && worst <= tol; /* NaN compares false */
 }
+
+double verify_conv_transform_tolerance(const char *type, const char *math, long long c_in, long long r)
+{
+    const verify_types t = {type, math, "fp32", type};
+    const double base = verify_tolerance(&t, c_in * r * r);
+    const types_info *ti = types_find(type);
+    const double u_in = verify_unit_roundoff(type), u_math = verify_unit_roundoff(math ? math : type);
+    if (base <= 0 || !ti || !ti->is_float) return -1.0;
+    return base + VERIFY_CONV_TRANSFORM_FRO * (u_in > u_math ? u_in : u_math);
+}
+
+void verify_conv_judge_transform(double sum_sq_err, double sum_sq_ref, long long nonfinite, double tol,
+                                 verify_verdict *v)
+{
+    const double rel = sum_sq_ref > 0 ? sqrt(sum_sq_err / sum_sq_ref) : sum_sq_err > 0 ? INFINITY : 0.0;
+    v->rel_err = v->max_err = rel;
+    v->tolerance = v->max_tolerance = tol;
+    v->nonfinite = nonfinite;
+    v->pass = nonfinite == 0 && rel <= tol; /* NaN compares false */
+}

@@ -22,13 +22,23 @@
  *    2-4 u_tf32 s in all; 0 where the math takes the stored inputs.
  *  - 2 u_out: the output's rounding to fp16 / bf16 (at most u_out |y| <=
  *    u_out s); 0 for fp32.
- *  - VERIFY_CONV_TRANSFORM u32: the library may pick a transform algorithm
- *    (FFT, Winograd). It rounds in the transformed domain, where an
- *    element's error is bounded by its tile's norms, not by its own
- *    products: a fixed allowance of that many FP32 units of s (about 6e-5
+ *  - VERIFY_CONV_TRANSFORM u32: slack for a library kernel's own order of
+ *    the sums, a fixed allowance of that many FP32 units of s (about 6e-5
  *    of s). A wrong kernel errs by far more: a dropped halo removes whole
  *    rows or columns of an output's taps (at least r c_in of its L
  *    products, about 1 / r of s), a wrong mask element one product in L.
+ *
+ * A library row whose algorithm computes in a transformed domain (cuDNN's
+ * FFT, FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED) is judged as a whole
+ * instead: it rounds the transformed tiles (in the type itself where its
+ * products run on tensor cores), so an output's error is bounded by its
+ * tile's norms, not by its own products, and the per-element ratio has a
+ * tail that grows with the number of outputs (the outputs whose s is small
+ * beside their tile's). Its relative Frobenius error ||y - r|| / ||r||
+ * does not: the bound is verify_tolerance's (the same types, L) plus
+ * VERIFY_CONV_TRANSFORM_FRO units of the larger of the input's and the
+ * math's unit roundoff. A wrong call (a layout, a padding) errs by O(1);
+ * NaN / Inf outputs still fail.
  *  - floor: 2^min_exponent of the output type (a result in fp16's
  *    subnormal range rounds to a fixed quantum, not a relative one; for
  *    fp32 it only keeps 0 / 0 from arising where s = 0).
@@ -43,8 +53,10 @@
 
 #include "verify.h"
 
-/* The transform allowance above, in units of u32 times s. */
+/* The per-element allowance above, in units of u32 times s. */
 #define VERIFY_CONV_TRANSFORM 1024.0
+/* The transform rule's allowance, in units of max(u_in, u_math). */
+#define VERIFY_CONV_TRANSFORM_FRO 64.0
 
 /* 2 batch c_out c_in height width r r (as a double: exact below 2^53). */
 double verify_conv_flops(long long batch, long long c_in, long long c_out, long long height, long long width,
@@ -67,5 +79,13 @@ double verify_conv_ratio(double y, double ref, double abs_sum, double out_floor)
  * tolerance = max_tolerance = tol; passes iff nonfinite == 0, bad == 0 and
  * worst <= tol (NaN fails). */
 void verify_conv_judge(double worst, long long nonfinite, long long bad, double tol, verify_verdict *v);
+/* The transform rule (above): its bound on the relative Frobenius error
+ * for the same arguments as verify_conv_tolerance (-1 for a type with no
+ * rule), and its verdict from the check's sums (over the finite outputs for
+ * the error): rel_err = max_err = sqrt(sum_sq_err / sum_sq_ref) (0 / 0 is
+ * 0, x / 0 infinite), passes iff nonfinite == 0 and rel_err <= tol. */
+double verify_conv_transform_tolerance(const char *type, const char *math, long long c_in, long long r);
+void verify_conv_judge_transform(double sum_sq_err, double sum_sq_ref, long long nonfinite, double tol,
+                                 verify_verdict *v);
 
 #endif
