@@ -148,14 +148,19 @@ double verify_scan_ratio(double y, double ref, double abs_sum)
     return e > 0 ? INFINITY : 0.0;
 }
 
-void verify_scan_judge(double worst_ratio, long long nonfinite, long long n, verify_verdict *v)
+void verify_ratio_verdict(double worst_ratio, long long nonfinite, double tol, verify_verdict *v)
 {
     v->rel_err = worst_ratio;
     v->max_err = worst_ratio;
-    v->tolerance = verify_scan_tolerance(n);
-    v->max_tolerance = v->tolerance;
+    v->tolerance = tol;
+    v->max_tolerance = tol;
     v->nonfinite = nonfinite;
-    v->pass = nonfinite == 0 && worst_ratio <= v->tolerance;
+    v->pass = tol > 0 && nonfinite == 0 && worst_ratio <= tol;
+}
+
+void verify_scan_judge(double worst_ratio, long long nonfinite, long long n, verify_verdict *v)
+{
+    verify_ratio_verdict(worst_ratio, nonfinite, verify_scan_tolerance(n), v);
 }
 
 void verify_cpu_gemm(const float *A, const float *B, double *C, int m, int n, int k)

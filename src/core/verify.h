@@ -116,6 +116,12 @@ double verify_scan_ratio(double y, double ref, double abs_sum);
  * nonfinite == 0 and worst_ratio <= the tolerance (NaN fails). */
 void verify_scan_judge(double worst_ratio, long long nonfinite, long long n, verify_verdict *v);
 
+/* The verdict of an op judged by its worst element ratio against one bound
+ * (scan, the row-wise ops, attention): rel_err = max_err = worst_ratio,
+ * tolerance = max_tolerance = tol; passes iff tol > 0, nonfinite == 0 and
+ * worst_ratio <= tol (NaN fails). */
+void verify_ratio_verdict(double worst_ratio, long long nonfinite, double tol, verify_verdict *v);
+
 /* CPU reference: C = A * B in double, row-major (A m x k, B k x n, C m x n). */
 void verify_cpu_gemm(const float *A, const float *B, double *C, int m, int n, int k);
 /* Raw sums of a float result against a double reference, on the CPU. */

@@ -77,11 +77,5 @@ double verify_attention_ratio(double o, double ref, double scale) { return verif
 void verify_attention_judge(double worst_ratio, long long nonfinite, const char *type, long long seq_kv,
                             long long head_dim, double s_abs, verify_verdict *v)
 {
-    const double tol = verify_attention_tolerance(type, seq_kv, head_dim, s_abs);
-    v->rel_err = worst_ratio;
-    v->max_err = worst_ratio;
-    v->tolerance = tol;
-    v->max_tolerance = tol;
-    v->nonfinite = nonfinite;
-    v->pass = tol > 0 && nonfinite == 0 && worst_ratio <= tol;
+    verify_ratio_verdict(worst_ratio, nonfinite, verify_attention_tolerance(type, seq_kv, head_dim, s_abs), v);
 }

@@ -69,11 +69,5 @@ double verify_rowwise_ratio(double y, double ref, double scale)
 void verify_rowwise_judge(double worst_ratio, long long nonfinite, const char *type, long long cols, double x_max,
                           verify_verdict *v)
 {
-    const double tol = verify_rowwise_tolerance(type, cols, x_max);
-    v->rel_err = worst_ratio;
-    v->max_err = worst_ratio;
-    v->tolerance = tol;
-    v->max_tolerance = tol;
-    v->nonfinite = nonfinite;
-    v->pass = tol > 0 && nonfinite == 0 && worst_ratio <= tol;
+    verify_ratio_verdict(worst_ratio, nonfinite, verify_rowwise_tolerance(type, cols, x_max), v);
 }
