@@ -122,6 +122,26 @@ finish() {
     exit $fail
 }
 has() { [[ $PHASES == *" $1 "* ]]; }
+# bench_axis_lines NAME OP FILE LINES [COMPARE_ARGS...]: one `compare --ops OP` run per line of
+# FILE (comments and blank lines dropped; each word of a line is an --axis word), into
+# LOG/NAME_<line>.csv, then those CSVs joined in line order into LOG/NAME.csv (header once);
+# LINES picks lines by number (empty: all)
+bench_axis_lines() {
+    local name=$1 op=$2 file=$3 lines=$4 idx line
+    shift 4
+    grep -v '^ *#' "$file" | sed 's/#.*//' | awk 'NF' >"$LOG/${name}_lines.txt"
+    rm -f "$LOG/$name.csv"
+    for idx in ${lines:-$(seq 1 "$(wc -l <"$LOG/${name}_lines.txt")")}; do
+        line=$(sed -n "${idx}p" "$LOG/${name}_lines.txt")
+        [ -n "$line" ] || continue
+        # shellcheck disable=SC2046,SC2086 # the line's words become --axis words
+        step "bench-$name-$idx" "$BUILD/compare" --ops "$op" "$@" $(printf -- '--axis %s ' $line) \
+            --csv "$LOG/${name}_$idx.csv"
+        if [ -s "$LOG/${name}_$idx.csv" ]; then
+            if [ -s "$LOG/$name.csv" ]; then tail -n +2 "$LOG/${name}_$idx.csv"; else cat "$LOG/${name}_$idx.csv"; fi >>"$LOG/$name.csv"
+        fi
+    done
+}
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
     --format=csv >"$LOG/gpu.txt" 2>&1
@@ -348,46 +368,10 @@ if has bench; then
                 step bench-plugin-reduce "$BUILD/prefix/bin/compare" --plugin "$BUILD/example/libmine.so" \
                     --ops reduce --elems 1000003,2^24,2^26 --variants mine,vec4 --csv "$LOG/plugin_example_reduce.csv"
         fi
-        # attention (results/h200/attention.csv): one compare run per line of shapes/attention.txt
-        # (its header: each line's words are --axis words), the CSVs joined in line order
-        # (attention.csv, header once); ATTENTION_LINES picks lines by number (default all)
-        if [[ $sets == *" attention "* ]]; then
-            grep -v '^ *#' shapes/attention.txt | sed 's/#.*//' | awk 'NF' >"$LOG/attention_lines.txt"
-            nlines=$(wc -l <"$LOG/attention_lines.txt")
-            rm -f "$LOG/attention.csv"
-            for idx in ${ATTENTION_LINES:-$(seq 1 "$nlines")}; do
-                line=$(sed -n "${idx}p" "$LOG/attention_lines.txt")
-                [ -n "$line" ] || continue
-                # shellcheck disable=SC2046 # the line's words become --axis words
-                step "bench-attention-$idx" "$BUILD/compare" --max-time 0.1 --ops attention \
-                    $(printf -- '--axis %s ' $line) --csv "$LOG/attention_$idx.csv"
-                if [ -s "$LOG/attention_$idx.csv" ]; then
-                    if [ -s "$LOG/attention.csv" ]; then tail -n +2 "$LOG/attention_$idx.csv"; else cat "$LOG/attention_$idx.csv"; fi >>"$LOG/attention.csv"
-                fi
-            done
-        fi
-        # conv2d on shapes/conv.txt: one compare run per line of --axis words (the file's
-        # header says why), the runs' CSVs joined under one header into conv.csv
-        if [[ $sets == *" conv "* ]]; then
-            rm -f "$LOG"/conv_part*.csv "$LOG/conv.csv"
-            n=0
-            while read -r line; do
-                line=${line%%#*}
-                [ -n "${line// /}" ] || continue
-                n=$((n + 1))
-                # shellcheck disable=SC2046,SC2086 # one --axis per word of the line
-                step "bench-conv$n" "$BUILD/compare" --ops conv2d $(printf -- '--axis %s ' $line) \
-                    --csv "$LOG/conv_part$n.csv"
-            done <shapes/conv.txt
-            rm -f "$LOG/conv.csv.tmp"
-            first=1
-            for i in $(seq 1 "$n"); do
-                [ -f "$LOG/conv_part$i.csv" ] || continue
-                tail -n "+$((first ? 1 : 2))" "$LOG/conv_part$i.csv" >>"$LOG/conv.csv.tmp"
-                first=0
-            done
-            [ -f "$LOG/conv.csv.tmp" ] && mv "$LOG/conv.csv.tmp" "$LOG/conv.csv"
-        fi
+        # attention and conv2d (results/h200/attention.csv, conv.csv): one compare run per line of
+        # their shapes file (each line's words are --axis words; its header says why)
+        [[ $sets == *" attention "* ]] && bench_axis_lines attention attention shapes/attention.txt "${ATTENTION_LINES:-}" --max-time 0.1
+        [[ $sets == *" conv "* ]] && bench_axis_lines conv conv2d shapes/conv.txt ""
         if [[ $sets == *" reduce-sort "* ]]; then
             step bench-reduce-sort "$BUILD/compare" --ops reduce,sort --elems 2^20,2^24,2^26,2^28 \
                 --csv "$LOG/reduce_sort.csv"
