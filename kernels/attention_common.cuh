@@ -55,7 +55,7 @@ static inline ATTN_HD void attn_block_tile_order(long long blk, long long qtiles
  * for fa1, fa2 and fa3 alike: 0 (the default) the head fastest, 1 the q tile
  * fastest (attn_block_tile_order) */
 #ifndef ATTN_HEAD_MAJOR
-#define ATTN_HEAD_MAJOR 0
+#define ATTN_HEAD_MAJOR 1
 #endif
 static inline ATTN_HD void attn_block_tile(long long blk, long long qtiles, long long nbh, int causal,
                                            long long *qt, long long *bh)

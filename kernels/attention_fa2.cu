@@ -54,10 +54,10 @@
  * minimum: 128 registers), as the default's register count allows; head_dim
  * 128 stays at one block of 8 warps (at 128 registers it spills). */
 #ifndef FA2_LDSM_OFFSETS
-#define FA2_LDSM_OFFSETS 0
+#define FA2_LDSM_OFFSETS 1
 #endif
 #ifndef FA2_SOFTMAX
-#define FA2_SOFTMAX 0
+#define FA2_SOFTMAX 1
 #endif
 #if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
 #error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spills at head_dim 64 under 128 registers)"

@@ -71,13 +71,13 @@
  *    shared memory at head_dim 128: still one CTA an SM), loads issued a tile
  *    earlier. */
 #ifndef FA3_SOFTMAX
-#define FA3_SOFTMAX 0
+#define FA3_SOFTMAX 1
 #endif
 #ifndef FA3_QK_EARLY
-#define FA3_QK_EARLY 0
+#define FA3_QK_EARLY 2
 #endif
 #ifndef FA3_LAZY_RESCALE
-#define FA3_LAZY_RESCALE 0
+#define FA3_LAZY_RESCALE 1
 #endif
 /* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
  * budget (FlashAttention-3's split for two consumer warpgroups) */
