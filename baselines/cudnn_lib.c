@@ -59,15 +59,6 @@ static void cudnn_lib_load(void)
     void *h = NULL;
     char err[sizeof cudnn_lib_why];
     cudnn_lib_why[0] = '\0';
-    /* libstdc++ into the global scope before cuDNN loads. `compare` loads
-     * this library (and so libstdc++) RTLD_LOCAL; cuDNN then loads its
-     * sub-libraries RTLD_LOCAL too, and an engine library's vague-linkage
-     * C++ objects (facet ids) bound to its own copies instead of
-     * libstdc++'s: cuDNN 9.14's legacy convolution Find died in
-     * ostream::operator<<(long) on the H200 (r = 5 and multi-channel cases),
-     * while the tests, which link libstdc++ at start-up, ran the same Find.
-     * RTLD_NOLOAD: only the copy already loaded is promoted. */
-    (void)dlopen("libstdc++.so.6", RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
     if (env && *env) {
         h = cudnn_lib_open(env);
         snprintf(cudnn_lib_table.path, sizeof cudnn_lib_table.path, "%s", env);
