@@ -42,6 +42,13 @@ const compare_gpu_api *gpu_api_load(char *err, size_t err_len)
             snprintf(tried + l, sizeof tried - l, "%s%s (missing)", l ? ", " : "", cand[i]);
             continue;
         }
+        /* libstdc++ first, in the global scope (what a program that links
+         * libcompare_gpu.so gets, as the tests do): loaded only as this
+         * library's dependency, in its local scope, cuDNN 9.14's legacy
+         * convolution Find (an engine library cuDNN loads itself) died in
+         * ostream::operator<<(long) on the H200 at r = 5 and multi-channel
+         * cases. Not found: the library below brings its own as before. */
+        (void)dlopen("libstdc++.so.6", RTLD_NOW | RTLD_GLOBAL);
         h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
         if (!h) {
             snprintf(err, err_len, "cannot load the GPU library %s: %s", cand[i], dlerror());
