@@ -15,7 +15,11 @@
  *    for each variant of a case, the CSV's interleave column 1, clocks on
  *    every row where NVML is (the readings nearest samples too short to hold one);
  *  - the timing column: every stream-ordered row gated, thrust and transfer
- *    "host", the CPU rows "wall". */
+ *    "host", the CPU rows "wall";
+ *  - cuDNN's legacy convolution Find through the CLI, which loads
+ *    libcompare_gpu.so at run time (src/core/gpu_api.c): at r = 5 and at 64
+ *    channels it died in libstdc++ until libstdc++ was loaded first, in the
+ *    global scope; the library tests link it and never saw that. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -493,6 +497,29 @@ static void test_axes(const char *dir)
     }
 }
 
+/* conv2d's cudnn rows through `compare` at the cases that once died:
+ * exit 0 and every cudnn row ok (SKIP allowed only without
+ * COMPARE_REQUIRE_CUDNN=1, i.e. where cuDNN is missing) */
+static void test_cudnn_conv(void)
+{
+    static const char *const cases[][3] = {{"c_in=1", "c_out=1", "r=5"}, {"c_in=64", "c_out=64", "r=3"}};
+    const char *req = getenv("COMPARE_REQUIRE_CUDNN");
+    const int require = req && strcmp(req, "1") == 0;
+    for (int i = 0; i < 2; i++) {
+        char *argv[] = {COMPARE_BIN, "--ops", "conv2d", "--check-only", "--axis", "h=64", "--axis", "w=64",
+                        "--axis", (char *)cases[i][0], "--axis", (char *)cases[i][1], "--axis", (char *)cases[i][2],
+                        "--axis", "type=fp32,bf16", "--variants", "cudnn,cudnn_tensor_op", "--quiet", NULL};
+        test_run(argv, NULL, 0, 0, 120, &proc);
+        CHECK(proc.status == 0, "conv2d cudnn %s %s: exit %d (expected 0); stderr:\n%s", cases[i][1], cases[i][2],
+              proc.status, proc.err);
+        const int ok = test_count(proc.out, "  ok\n"), skip = test_count(proc.out, "  SKIP\n");
+        CHECK(ok + skip == 4, "conv2d cudnn %s %s: %d ok + %d SKIP rows, expected 4:\n%s", cases[i][1], cases[i][2],
+              ok, skip, proc.out);
+        CHECK(!require || ok == 4, "conv2d cudnn %s %s: a cudnn row not ok with COMPARE_REQUIRE_CUDNN=1:\n%s",
+              cases[i][1], cases[i][2], proc.out);
+    }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/compare_gpu_cli_XXXXXX";
@@ -507,5 +534,6 @@ int main(void)
     test_interrupt(dir, SIGTERM, 143, 2);
     test_interleave(dir);
     test_axes(dir);
+    test_cudnn_conv();
     return test_finish("test_gpu_cli");
 }
