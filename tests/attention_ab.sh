@@ -6,11 +6,12 @@
 #
 # The combinations of switches: COMBOS, "name|DEFS" words, DEFS as for
 # -DCOMPARE_ATTENTION_DEFS (';'-separated; empty: the defaults). Since the
-# defaults have every switch on (a189e2c), each default combination but the
-# last names all six: base (every switch 0: the schedule before a189e2c),
-# soft (base + FA3_SOFTMAX, FA2_LDSM_OFFSETS, FA2_SOFTMAX), soft_qk2 (soft +
-# FA3_QK_EARLY=2), all (soft_qk2 + FA3_LAZY_RESCALE and ATTN_HEAD_MAJOR: the
-# defaults, no defines). For each: reconfigure ${BUILD:-build-gpu} with
+# defaults have the six switches below on, each default combination but the
+# last names all six: base (every one 0: the schedule before the A/B's
+# winners became the defaults), soft (base + FA3_SOFTMAX, FA2_LDSM_OFFSETS,
+# FA2_SOFTMAX), soft_qk2 (soft + FA3_QK_EARLY=2), all (soft_qk2 +
+# FA3_LAZY_RESCALE and ATTN_HEAD_MAJOR: the defaults, no defines). For
+# each: reconfigure ${BUILD:-build-gpu} with
 # -DCOMPARE_ATTENTION_DEFS=DEFS (only the attention files recompile),
 # rebuild compare and the attention GPU tests, run test_gpu_attention_fa
 # (every rung against an FP64 reference at edge shapes), then time
