@@ -14,12 +14,14 @@
  *    ladder's (kernels/gemm_mma_core.cuh), the exp2 the softmax ladder's
  *    (kernels/softmax_common.cuh): one home each.
  *
- * Exponentials: the scores are multiplied by scale * log2 e once, the running
- * maximum is kept in that base-2 domain and every exponential is one
- * ex2.approx (FlashAttention's form). A row whose keys are all masked so far
- * has maximum -inf; its shift is taken as 0 so that exp2(-inf - 0) = 0 and
- * no NaN appears (-inf - -inf); at the end a row with sum 0 (it saw no key)
- * is written as zeros, as the contract asks. */
+ * Exponentials: every one is one ex2.approx (FlashAttention's form). fa1 (and
+ * fa2 / fa3 with FA2_SOFTMAX / FA3_SOFTMAX 0) multiply the scores by scale *
+ * log2 e once and keep the running maximum in that base-2 domain; fa2 and fa3
+ * by default keep it in score units and fold scale * log2 e into the
+ * exponent's FFMA (s c - m c: needs scale > 0). A row whose keys are all
+ * masked so far has maximum -inf; its shift is taken as 0 so that
+ * exp2(-inf - 0) = 0 and no NaN appears (-inf - -inf); at the end a row with
+ * sum 0 (it saw no key) is written as zeros, as the contract asks. */
 #ifndef KERNELS_ATTENTION_COMMON_CUH
 #define KERNELS_ATTENTION_COMMON_CUH
 
@@ -51,9 +53,9 @@ static inline ATTN_HD void attn_block_tile_order(long long blk, long long qtiles
     *qt = causal ? qtiles - 1 - t : t;
 }
 
-/* The kernels' order, a compile-time switch (-DCOMPARE_ATTENTION_DEFS=ATTN_HEAD_MAJOR=1)
- * for fa1, fa2 and fa3 alike: 0 (the default) the head fastest, 1 the q tile
- * fastest (attn_block_tile_order) */
+/* The kernels' order, a compile-time switch for fa1, fa2 and fa3 alike
+ * (attn_block_tile_order): 1 (the default) the q tile fastest, 0 the head
+ * fastest (-DCOMPARE_ATTENTION_DEFS=ATTN_HEAD_MAJOR=0) */
 #ifndef ATTN_HEAD_MAJOR
 #define ATTN_HEAD_MAJOR 1
 #endif

@@ -18,7 +18,11 @@
  *    own thread layout, rescale and division in registers;
  *  - ldmatrix.x4 fragment loads (ldmatrix.trans for V, whose k runs down
  *    the rows) from XOR-swizzled shared memory: conflict-free without
- *    padding (kernels/gemm_mma_core.cuh's layout and tile copies);
+ *    padding (kernels/gemm_mma_core.cuh's layout and tile copies), each
+ *    lane's swizzled offsets computed once, before the K/V loop
+ *    (FA2_LDSM_OFFSETS, below);
+ *  - the scale folded into the exponent (one FFMA + ex2 an element, the
+ *    running maximum in score units: FA2_SOFTMAX, below);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
  *    tile j is multiplied;
  *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
@@ -35,23 +39,27 @@
  * where the compute_80 PTX may run.
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
- * 16-byte aligned tensors, sm_80+ (attn_supports_common).
+ * 16-byte aligned tensors, sm_80+ (attn_supports_common); scale > 0 under
+ * FA2_SOFTMAX 1 (the default: the launcher returns cudaErrorNotSupported
+ * otherwise; attention_fa2_supports does not check it).
  * Run just this: ./compare --ops attention --variants fa2 */
 #include "attention_common.cuh"
 
-/* The tuning switches (docs/tuning/attention.md), 0 by default (the schedule
- * above), set through -DCOMPARE_ATTENTION_DEFS="FA2_LDSM_OFFSETS=1;FA2_SOFTMAX=1":
+/* The tuning switches (docs/tuning/attention.md), both 1 by default (the
+ * schedule above); -DCOMPARE_ATTENTION_DEFS="FA2_LDSM_OFFSETS=0;FA2_SOFTMAX=0"
+ * builds the schedule without them (FA2_SOFTMAX=0 alone keeps the offsets):
  *  - FA2_LDSM_OFFSETS 1: each lane's ldmatrix offsets computed once, before
  *    the K/V loop. The swizzle XORs a chunk's low 3 bits with row & 7, which
  *    is the lane's own constant in every fragment, so an offset is one of 4
  *    per-lane values (by the k or n step mod 4) plus a constant: the loop
  *    adds a stage base to it, instead of recomputing the swizzle per
- *    ldmatrix (the integer work that otherwise outnumbers the MMAs);
- *  - FA2_SOFTMAX 1: the scale folded into the exponent (one FFMA + one ex2
- *    an element, the running maximum in score units, scale > 0), the mask
- *    applied only in the tiles that need it, no separate scaling pass;
+ *    ldmatrix (0: recomputed per ldmatrix, gemm_mma_swz);
+ *  - FA2_SOFTMAX 1 (needs FA2_LDSM_OFFSETS 1): the scale folded into the
+ *    exponent (one FFMA + one ex2 an element, the running maximum in score
+ *    units, scale > 0), so the tiles without the mask have no scaling pass
+ *    (0: the scores scaled to base 2 first, a pass of its own);
  * Either switch keeps head_dim 64 at 2 blocks an SM (__launch_bounds__'s
- * minimum: 128 registers), as the default's register count allows; head_dim
+ * minimum: 128 registers), as both 0 do by their own register count; head_dim
  * 128 stays at one block of 8 warps (at 128 registers it spills). */
 #ifndef FA2_LDSM_OFFSETS
 #define FA2_LDSM_OFFSETS 1

@@ -3,7 +3,9 @@
  * an mbarrier ring, warp specialisation, wgmma for both GEMMs, two consumer
  * warpgroups in ping-pong. The device side: kernels/attention_fa3.cuh.
  *
- * Idea: one CTA per (batch, head, q tile of 128 rows), 3 warpgroups.
+ * Idea: one CTA per (batch, head, q tile of 128 rows), 3 warpgroups; the
+ * grid's q tile runs fastest (ATTN_HEAD_MAJOR 1, attention_common.cuh), so
+ * the CTAs resident at once share a few heads' K / V in the L2.
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
  *    TMA loads of the CTA's Q tile once, then of K and V tiles of 128 keys,
  *    each through its own ring of 2 stages (a full and an empty mbarrier
@@ -31,31 +33,37 @@
  *    128 bytes, one swizzle atom); a k step of 16 keys moves the start 16
  *    rows = 2048 bytes. (The RS form has no imm-trans-a operand: after the
  *    B descriptor come scale-d, imm-scale-a, imm-scale-b, imm-trans-b.)
- *  - Ping-pong: each consumer issues the GEMMs of a step (O += P j V j, then
- *    S j+1 = Q K j+1^T) between a wait on its own named barrier and an
+ *  - Ping-pong: each consumer issues the GEMMs of a step (S j+1 = Q K j+1^T
+ *    and O += P j V j) between a wait on its own named barrier and an
  *    arrive on the other's (256 threads), so the tensor core alternates
  *    between the two and one warpgroup's softmax (exp2 on the MUFU unit)
  *    runs under the other's GEMMs. Consumer 0 starts (it pre-arrives on its
  *    own barrier); the counts balance (attention_fa3.cuh, fa3_consume).
- *  - Within a warpgroup the softmax and the GEMMs are serial by default: the
- *    softmax of S j, O rescaled, P j packed, then P j V j (waited) and S j+1.
- *    The FlashAttention-3 intra-warpgroup overlap (S j+1 issued before P j
- *    V j, the softmax of S j+1 under P j V j) keeps S, O and P (64 + 64 + 32
- *    registers at d 128) live at once: more than the launch bound's 168
- *    registers, so it needs the consumer's setmaxnreg budget (240), which
- *    ptxas (CUDA 13.0) grants only when no __trap is reachable from the
- *    consumer's waits; with the trapping wait it serialises every wgmma
- *    (C7512). The switch FA3_QK_EARLY (below) builds it with a consumer
- *    wait that traps once, after the last wgmma.
- *  - Compile-time switches (attention_fa3.cuh; all 0 by default, the schedule
- *    above; -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=2", docs/tuning/
- *    attention.md): FA3_SOFTMAX 1 (no per-element branch, the scale folded
- *    into the exponent's FFMA, 4-way row max / sum), FA3_QK_EARLY 1 (S j+1
- *    issued right behind P j V j, one wait) or 2 (the intra-warpgroup
- *    overlap), FA3_LAZY_RESCALE 1 (no O rescale when no row's maximum
- *    moved), FA3_ST 3 (rings of 3 stages), FA3_PINGPONG 0 (no ping-pong
- *    barriers), and ATTN_HEAD_MAJOR 1 (attention_common.cuh: the grid's q
- *    tile fastest, for L2 reuse of K / V).
+ *  - Within a warpgroup, FlashAttention-3's intra-warpgroup overlap: S j+1
+ *    issued before P j V j, the softmax of S j+1 while P j V j runs
+ *    (wait_group 1), then O's rescale and P j+1's packing (wait_group 0).
+ *    It keeps S, O and P (64 + 64 + 32 registers at d 128) live at once:
+ *    more than the launch bound's 168 registers, so it needs the consumer's
+ *    setmaxnreg budget (240), which ptxas (CUDA 13.0) grants only when no
+ *    __trap is reachable from the consumer's waits; with the trapping wait
+ *    it serialises every wgmma (C7512). So the consumer's waits do not trap
+ *    (fa3_bar_wait): one that gives up sets a flag, and the consumer traps
+ *    once, after its last wgmma.
+ *  - The softmax: the mask tested only in the tiles that need it (a body
+ *    chosen once per tile), the scale folded into the exponent's FFMA (the
+ *    running maximum kept in score units), the row maximum and sum over 4
+ *    partial chains; O's rescale skipped when no row of the warp changed
+ *    its maximum (the factor is then exactly 1).
+ *  - Compile-time switches (attention_fa3.cuh, docs/tuning/attention.md):
+ *    the schedule above is the default: FA3_SOFTMAX 1 (the softmax),
+ *    FA3_QK_EARLY 2 (the overlap; 1: S j+1 issued right behind P j V j, one
+ *    wait), FA3_LAZY_RESCALE 1 and ATTN_HEAD_MAJOR 1 (the grid order);
+ *    -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=0;FA3_QK_EARLY=0;FA3_LAZY_RESCALE=0;ATTN_HEAD_MAJOR=0"
+ *    builds the first, serial schedule (the softmax of S j with the mask
+ *    and scale per element, O rescaled every tile, P j packed, then P j V j
+ *    waited and S j+1, the consumer's waits trapping; the head fastest).
+ *    Also FA3_ST 3 (rings of 3 stages) and FA3_PINGPONG 0 (no ping-pong
+ *    barriers).
  *  - Causal: the K/V loop stops at the last tile the q tile sees (the fully
  *    masked tiles are never loaded nor multiplied); only the tiles that
  *    straddle the diagonal or seq_kv test the mask (keys >= seq_kv and keys
@@ -81,9 +89,10 @@
  * Constraints: fp16 / bf16, head_dim 64 or 128, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors (attn_supports_common, shared with fa1 / fa2);
  * sm_90 (wgmma, TMA, setmaxnreg; built for sm_90a only) under the sm_90
- * policy, and a driver with cuTensorMapEncodeTiled (FA3_SOFTMAX 1: scale
- * > 0 too); declined otherwise. A
- * wait that never completes traps (sgemm_tma_bar_wait).
+ * policy, and a driver with cuTensorMapEncodeTiled (FA3_SOFTMAX 1, the
+ * default: scale > 0 too); declined otherwise. A wait that never completes
+ * traps (the producer's at once, sgemm_tma_bar_wait; a consumer's after its
+ * last wgmma, fa3_bar_wait, under FA3_QK_EARLY 1 or 2).
  * Run just this: ./compare --ops attention --variants fa3 */
 #include <stdio.h>
 

@@ -48,15 +48,20 @@
 #ifndef FA3_PINGPONG
 #define FA3_PINGPONG 1
 #endif
-/* The tuning switches (docs/tuning/attention.md), each 0 by default (the
- * schedule described in attention_fa3.cu), set through
- * -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=1;FA3_QK_EARLY=1;FA3_LAZY_RESCALE=1"
+/* The tuning switches (docs/tuning/attention.md). The default is
+ * FA3_SOFTMAX 1, FA3_QK_EARLY 2, FA3_LAZY_RESCALE 1, FA3_ST 2 (the schedule
+ * described in attention_fa3.cu); each set to 0 turns it off, all three at
+ * 0 build the serial schedule without them (ATTN_HEAD_MAJOR, the grid order,
+ * is attention_common.cuh's):
+ * -DCOMPARE_ATTENTION_DEFS="FA3_SOFTMAX=0;FA3_QK_EARLY=0;FA3_LAZY_RESCALE=0"
  * (CMakeLists.txt: the attention files only; COMPARE_KERNEL_DEFS works too):
  *  - FA3_SOFTMAX 1: the softmax without per-element branches (the mask test
  *    only in the tiles that need it, chosen once per tile), the scale folded
  *    into the exponent (one FFMA + one ex2 an element: the running maximum
- *    kept in score units), the row maximum and sum over 4 independent
- *    partial chains each (not one chain of BKV / 4 dependent operations);
+ *    kept in score units; scale > 0, else attention_fa3_supports declines),
+ *    the row maximum and sum over 4 independent partial chains each (0:
+ *    fa3_softmax, the mask test and the scale per element, one chain of
+ *    BKV / 4 dependent operations);
  *  - FA3_QK_EARLY 1: S j+1 = Q K j+1^T issued right behind O += P j V j
  *    (P's registers and S's distinct: the loop carries P, not S), then one
  *    wait for both, so the tensor core does not drain between the two GEMMs
@@ -65,6 +70,8 @@
  *    j+1 issued first, P j V j behind it, the softmax of S j+1 while P j V j
  *    runs (wait_group 1), O's rescale and P's packing after it (wait_group
  *    0). Both use the consumer wait without a trap (fa3_bar_wait);
+ *    FA3_QK_EARLY 0: P j V j waited, then S j+1 issued and waited (the
+ *    consumer's waits trap: sgemm_tma_bar_wait);
  *  - FA3_LAZY_RESCALE 1: O's rescale skipped when no row of the warp changed
  *    its maximum (the factor is then exactly 1: the same result);
  *  - FA3_ST 3 (default 2): a third stage in the K and V rings (225 KiB of
@@ -511,12 +518,18 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
 
 /* One consumer warpgroup (cw 0 or 1, thread ct of 128): rows q0 + 64 cw..
  * of the CTA's q tile over its ntiles K/V tiles, then O / l to global.
- * Step j: the softmax of S j (O rescaled at once: no P V is in flight), P j
- * packed; then, between a wait on this warpgroup's named barrier and an
- * arrive on the other's, O += P j V j (waited: P's registers are then free)
- * and S j+1 = Q K j+1^T issued. So the two warpgroups' GEMMs alternate on
- * the tensor core and one's softmax runs under the other's GEMMs (the
- * ping-pong); within a warpgroup the GEMMs and the softmax are serial. */
+ * Between a wait on this warpgroup's named barrier and an arrive on the
+ * other's it issues a step's two GEMMs, so the two warpgroups' GEMMs
+ * alternate on the tensor core and one's softmax runs under the other's
+ * GEMMs (the ping-pong). Step j by FA3_QK_EARLY:
+ *  - 2 (the default): S j+1 = Q K j+1^T issued, then O += P j V j; the
+ *    softmax of S j+1 while P j V j runs (wait_group 1), then (wait_group 0)
+ *    O rescaled and P j+1 packed: the loop rotated, P carried;
+ *  - 1: O += P j V j, S j+1 issued behind it, one wait for both, then the
+ *    softmax of S j+1, O rescaled, P j+1 packed;
+ *  - 0: the softmax of S j (O rescaled at once: no P V is in flight), P j
+ *    packed; P j V j issued and waited (P's registers are then free), S j+1
+ *    issued and waited: within a warpgroup the GEMMs and the softmax serial. */
 template <typename T, int D>
 static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D> &sm, T *Oh, int q0,
                                                    int ntiles, int cw, int ct)

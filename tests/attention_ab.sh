@@ -4,27 +4,37 @@
 #
 #   tests/attention_ab.sh LOGDIR
 #
-# For each combination of switches (COMBOS: "name|DEFS" words, DEFS as for
-# -DCOMPARE_ATTENTION_DEFS, ';'-separated; default below): reconfigure
-# ${BUILD:-build-gpu} with -DCOMPARE_ATTENTION_DEFS=DEFS (only the attention
-# files recompile), rebuild compare and the attention GPU tests, run
-# test_gpu_attention_fa (every rung against an FP64 reference at edge shapes),
-# then time cudnn_sdpa, fa2 and fa3 (bf16, batch 2, 32 heads, seq 8192,
-# head_dim 128 and 64, causal 0 and 1, --max-time 0.1: interleaved, L2
-# flushed) into LOGDIR/ab_NAME.csv. Then test_gpu_attention (the compare path,
-# planted faults) once under the last combination, tests/ncu_attention.sh
-# under it (NCU=0 skips), the build put back to no switches, and a table of
-# % of cudnn_sdpa per combination (LOGDIR/ab.md). A build that fails or a
-# test that fails stops that combination (its rows missing) and the exit
-# status is 1. About 6-8 minutes on an H200 with the default combinations.
+# The combinations of switches: COMBOS, "name|DEFS" words, DEFS as for
+# -DCOMPARE_ATTENTION_DEFS (';'-separated; empty: the defaults). Since the
+# defaults have the six switches below on, each default combination but the
+# last names all six: base (every one 0: the schedule before the A/B's
+# winners became the defaults), soft (base + FA3_SOFTMAX, FA2_LDSM_OFFSETS,
+# FA2_SOFTMAX), soft_qk2 (soft + FA3_QK_EARLY=2), all (soft_qk2 +
+# FA3_LAZY_RESCALE and ATTN_HEAD_MAJOR: the defaults, no defines). For
+# each: reconfigure ${BUILD:-build-gpu} with
+# -DCOMPARE_ATTENTION_DEFS=DEFS (only the attention files recompile),
+# rebuild compare and the attention GPU tests, run test_gpu_attention_fa
+# (every rung against an FP64 reference at edge shapes), then time
+# cudnn_sdpa, fa2 and fa3 (bf16, batch 2, 32 heads, seq 8192, head_dim 128
+# and 64, causal 0 and 1, --max-time 0.1: interleaved, L2 flushed) into
+# LOGDIR/ab_NAME.csv. Then test_gpu_attention (the compare path, planted
+# faults) once under the last combination, tests/ncu_attention.sh under it
+# (NCU=0 skips), the build put back to the defaults (no defines), and a
+# table of % of cudnn_sdpa per combination (LOGDIR/ab.md). A build that
+# fails or a test that fails stops that combination (its rows missing) and
+# the exit status is 1. About 6-8 minutes on an H200 with the default
+# combinations.
 set -u
 LOG=${1:?usage: tests/attention_ab.sh LOGDIR}
 mkdir -p "$LOG" || exit 2
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
-S1="FA3_SOFTMAX=1;FA2_LDSM_OFFSETS=1;FA2_SOFTMAX=1"
-COMBOS=${COMBOS:-"base| soft|$S1 soft_qk2|$S1;FA3_QK_EARLY=2 all|$S1;FA3_QK_EARLY=2;FA3_LAZY_RESCALE=1;ATTN_HEAD_MAJOR=1"}
+sw() { # FA3_SOFTMAX FA3_QK_EARLY FA3_LAZY_RESCALE FA2_LDSM_OFFSETS FA2_SOFTMAX ATTN_HEAD_MAJOR -> DEFS
+    printf 'FA3_SOFTMAX=%s;FA3_QK_EARLY=%s;FA3_LAZY_RESCALE=%s;FA2_LDSM_OFFSETS=%s;FA2_SOFTMAX=%s;ATTN_HEAD_MAJOR=%s' "$@"
+}
+# (FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1: attention_fa2.cu's #error)
+COMBOS=${COMBOS:-"base|$(sw 0 0 0 0 0 0) soft|$(sw 1 0 0 1 1 0) soft_qk2|$(sw 1 2 0 1 1 0) all|"}
 SHAPE=(--axis batch=2 --axis heads=32 --axis seq_q=8192 --axis seq_kv=8192 --axis "head_dim=128,64"
        --axis "causal=0,1" --axis type=bf16)
 fail=0
@@ -75,7 +85,7 @@ if [ -n "$last" ]; then
         BUILD=$BUILD tests/ncu_attention.sh "$LOG/ncu" >"$LOG/ncu.txt" 2>&1 || say "ncu_attention.sh failed (see $LOG/ncu)"
     fi
 fi
-say "build back to no switches"
+say "build back to the defaults (no defines)"
 rebuild "" || fail=1
 
 # shellcheck disable=SC2086 # one argument per combination
