@@ -268,15 +268,21 @@ static inline int attn_launch(const void *kern, const attn_params *p, int thread
 
 /* A rung's instance table and its two extern "C" functions of attention.h:
  * RUNG_supports and RUNG over LAUNCH<T, D> (T: __half, __nv_bfloat16; D:
- * 64, 128, 256), each run named N64, N128 or N256 (kernel_ran_note). */
-#define ATTN_ENTRY(RUNG, LAUNCH, N64, N128, N256)                                                            \
+ * 64, 128, 256), each run named N64, N128 or N256 (kernel_ran_note).
+ * POS_SCALE nonzero: the rung declines scale <= 0 (its launcher refuses it). */
+#define ATTN_ENTRY(RUNG, LAUNCH, POS_SCALE, N64, N128, N256)                                                 \
     static const attn_launch_fn RUNG##_instances[2][3] = {                                                   \
         {LAUNCH<__half, 64>, LAUNCH<__half, 128>, LAUNCH<__half, 256>},                                      \
         {LAUNCH<__nv_bfloat16, 64>, LAUNCH<__nv_bfloat16, 128>, LAUNCH<__nv_bfloat16, 256>}};                \
     static const char *const RUNG##_names[3] = {N64, N128, N256};                                            \
     extern "C" int RUNG##_supports(const attention_args *a, char *why, size_t why_len)                      \
     {                                                                                                        \
-        return attn_supports_common(#RUNG, a, why, why_len);                                                 \
+        if (!attn_supports_common(#RUNG, a, why, why_len)) return 0;                                         \
+        if ((POS_SCALE) && !(a->scale > 0.0f)) {                                                             \
+            snprintf(why, why_len, "%s: needs scale > 0 (the scale folded into the exponent)", #RUNG);       \
+            return 0;                                                                                        \
+        }                                                                                                    \
+        return 1;                                                                                            \
     }                                                                                                        \
     extern "C" int RUNG(const attention_args *a, cudaStream_t s)                                             \
     {                                                                                                        \

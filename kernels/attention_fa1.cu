@@ -239,4 +239,4 @@ static int attention_fa1_launch(const attention_args *a, cudaStream_t s)
     return attn_launch((const void *)attention_fa1_kernel<T, D>, &p, FA1_WARPS(D) * 32, FA1_SMEM(D), &done, s);
 }
 
-ATTN_ENTRY(attention_fa1, attention_fa1_launch, "fa1_64x64_d64", "fa1_64x64_d128", "fa1_64x64_d256")
+ATTN_ENTRY(attention_fa1, attention_fa1_launch, 0, "fa1_64x64_d64", "fa1_64x64_d128", "fa1_64x64_d256")

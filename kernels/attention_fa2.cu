@@ -40,8 +40,8 @@
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors, sm_80+ (attn_supports_common); scale > 0 under
- * FA2_SOFTMAX 1 (the default: the launcher returns cudaErrorNotSupported
- * otherwise; attention_fa2_supports does not check it).
+ * FA2_SOFTMAX 1 (the default: attention_fa2_supports declines it, and the
+ * launcher returns cudaErrorNotSupported).
  * Run just this: ./compare --ops attention --variants fa2 */
 #include "attention_common.cuh"
 
@@ -298,4 +298,4 @@ static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
     return attn_launch((const void *)attention_fa2_kernel<T, D>, &p, FA2_THREADS(D), FA2_SMEM(D), &done, s);
 }
 
-ATTN_ENTRY(attention_fa2, attention_fa2_launch, "fa2_128x64_d64", "fa2_128x64_d128", "fa2_64x32_d256")
+ATTN_ENTRY(attention_fa2, attention_fa2_launch, FA2_SOFTMAX, "fa2_128x64_d64", "fa2_128x64_d128", "fa2_64x32_d256")
