@@ -113,16 +113,9 @@ struct metrics_cupti {
     char lacks[160];           /* metrics this chip or CUPTI does not have ("" none) */
     char sass_why[160];        /* why the SASS (FLOP) metrics are out, "" when in */
     uint8_t *avail;            /* the counter availability image */
-    /* split (the default): [0] the hardware counters, [1] the SASS ones
-     * (when the chip has some), each measured in a range of its own, so the
-     * SASS patching's own work is not in the hardware counters' range;
-     * combined (COMPARE_METRICS_RANGES=one, a diagnostic): [0] every metric
-     * in one range, [1] the hardware counters alone, the fallback */
-    metrics_config cfg[2];
+    metrics_config cfg[2];     /* [0] every metric the chip has; [1] without the SASS ones (when [0] has some) */
     int ncfg;
-    int split;                 /* 1 split, 0 combined */
-    int first;                 /* combined: the config tried first (1 once the SASS one failed) */
-    int sass_off;              /* split: the SASS range failed once: not tried again */
+    int first;                 /* the config tried first (1 once the SASS one failed) */
 };
 
 metrics_cupti *metrics_cupti_open(int ordinal)
@@ -302,33 +295,8 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
         metrics_give_up(m, "not measured: CUPTI knows none of the metrics on this chip");
         return -1;
     }
-    const char *ranges = getenv("COMPARE_METRICS_RANGES");
-    m->split = !(ranges && strcmp(ranges, "one") == 0);
+    /* [0] everything; [1] the hardware counters alone, the fallback when the SASS ones fail */
     m->ncfg = 0;
-    if (m->split) {
-        /* [0] the hardware counters (required); [1] the SASS ones (optional) */
-        if ((r = metrics_config_make(&m->cfg[0], cn.pChipName, m->avail, hw, nhw, &call)) != CUPTI_SUCCESS) {
-            metrics_config_free(&m->cfg[0]);
-            metrics_cupti_reason(why, sizeof why, r, call);
-            metrics_give_up(m, why);
-            return -1;
-        }
-        m->ncfg = 1;
-        int sass[MX_COUNT], nsass = 0;
-        for (int i = 0; i < nall; i++)
-            if (metrics_table[all[i]].sass) sass[nsass++] = all[i];
-        if (nsass > 0) {
-            if ((r = metrics_config_make(&m->cfg[1], cn.pChipName, m->avail, sass, nsass, &call)) == CUPTI_SUCCESS)
-                m->ncfg = 2;
-            else {
-                snprintf(m->sass_why, sizeof m->sass_why, "%s from %s", metrics_cupti_result_name(r), call);
-                metrics_config_free(&m->cfg[1]);
-            }
-        }
-        m->state = 1;
-        return 0;
-    }
-    /* combined: [0] everything; [1] the hardware counters alone, the fallback when the SASS ones fail */
     if (nall > nhw) {
         if ((r = metrics_config_make(&m->cfg[0], cn.pChipName, m->avail, all, nall, &call)) == CUPTI_SUCCESS)
             m->ncfg = 1;
@@ -507,79 +475,16 @@ out:
 }
 
 /* The note of a measured row: the metrics it could not have. */
-static void metrics_note_lacks(const metrics_cupti *m, int has_sass, char *note, size_t note_len)
+static void metrics_note_lacks(const metrics_cupti *m, const metrics_config *c, char *note, size_t note_len)
 {
+    int has_sass = 0;
+    for (int i = 0; i < c->n; i++) has_sass |= metrics_table[c->idx[i]].sass;
     note[0] = '\0';
     if (!has_sass && m->sass_why[0])
         snprintf(note, note_len, "flops_measured empty: the FP32 instruction counters (sm__sass_*) failed: %.100s",
                  m->sass_why);
     else if (m->lacks[0])
         snprintf(note, note_len, "not on this chip (empty): %.150s", m->lacks);
-}
-
-/* split: the hardware counters in one range, then (where the chip has them
- * and they have not failed before) the SASS counters in a second one; a
- * CUPTI failure of the second leaves flops_measured empty and says why, from
- * then on. 0, -1 (note) or -2 (the work failed), as metrics_run_config. */
-static int metrics_measure_split(metrics_cupti *m, CUcontext ctx, const metrics_work *w, metrics_values *out,
-                                 char *note, size_t note_len)
-{
-    int final = 0;
-    metrics_clear(out);
-    int rc = metrics_run_config(&m->cfg[0], ctx, w, out, note, note_len, &final);
-    if (rc != 0) {
-        if (final) metrics_give_up(m, note);
-        return rc;
-    }
-    int has_sass = 0;
-    if (m->ncfg > 1 && !m->sass_off) {
-        metrics_values sv;
-        char why[192];
-        metrics_clear(&sv);
-        final = 0;
-        const int rs = metrics_run_config(&m->cfg[1], ctx, w, &sv, why, sizeof why, &final);
-        out->passes += sv.passes;
-        if (rs == -2) {
-            snprintf(note, note_len, "%s", why);
-            return -2;
-        }
-        if (rs == 0) {
-            out->flops_fp32 = sv.flops_fp32;
-            has_sass = 1;
-        } else {
-            snprintf(m->sass_why, sizeof m->sass_why, "%.150s", why);
-            m->sass_off = 1;
-        }
-    }
-    metrics_note_lacks(m, has_sass, note, note_len);
-    return 0;
-}
-
-/* combined (COMPARE_METRICS_RANGES=one): every metric in one range, the
- * config with the SASS metrics first; a CUPTI failure that is not final
- * falls back to the hardware counters alone, from then on. */
-static int metrics_measure_combined(metrics_cupti *m, CUcontext ctx, const metrics_work *w, metrics_values *out,
-                                    char *note, size_t note_len)
-{
-    int rc = -1;
-    for (int i = m->first; i < m->ncfg; i++) {
-        int final = 0;
-        metrics_clear(out);
-        rc = metrics_run_config(&m->cfg[i], ctx, w, out, note, note_len, &final);
-        if (rc == 0) {
-            int has_sass = 0;
-            for (int j = 0; j < m->cfg[i].n; j++) has_sass |= metrics_table[m->cfg[i].idx[j]].sass;
-            metrics_note_lacks(m, has_sass, note, note_len);
-            break;
-        }
-        if (final) metrics_give_up(m, note);
-        if (rc == -2 || final) break;
-        if (i + 1 < m->ncfg) { /* the SASS metrics failed: the hardware counters alone, from now on */
-            snprintf(m->sass_why, sizeof m->sass_why, "%.150s", note);
-            m->first = i + 1;
-        }
-    }
-    return rc;
 }
 
 static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metrics_values *out, char *note,
@@ -615,8 +520,23 @@ static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metri
     if (m->state == 0 && metrics_setup(m, ctx) != 0) {
         snprintf(note, note_len, "%s", m->why);
     } else {
-        rc = m->split ? metrics_measure_split(m, ctx, w, out, note, note_len)
-                      : metrics_measure_combined(m, ctx, w, out, note, note_len);
+        /* the config with the SASS metrics first; a CUPTI failure that is
+         * not final falls back to the hardware counters alone */
+        for (int i = m->first; i < m->ncfg; i++) {
+            int final = 0;
+            metrics_clear(out);
+            rc = metrics_run_config(&m->cfg[i], ctx, w, out, note, note_len, &final);
+            if (rc == 0) {
+                metrics_note_lacks(m, &m->cfg[i], note, note_len);
+                break;
+            }
+            if (final) metrics_give_up(m, note);
+            if (rc == -2 || final) break;
+            if (i + 1 < m->ncfg) { /* the SASS metrics failed: the hardware counters alone, from now on */
+                snprintf(m->sass_why, sizeof m->sass_why, "%.150s", note);
+                m->first = i + 1;
+            }
+        }
     }
     CUpti_Profiler_DeInitialize_Params dp = {CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, NULL};
     (void)metrics_lib->profiler_deinitialize(&dp);
