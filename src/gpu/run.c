@@ -291,12 +291,14 @@ typedef struct {
     const variant *v;
     const op_case *c;
     int flush;        /* the samples were flushed: so is this call */
+    int l2_mode;      /* METRICS_L2_*: how the flush's dirty lines are cleaned */
 } run_metrics_ctx;
 
 /* Before each pass, outside the profiled range: the variant's prepare step,
- * and, as before every sample, the L2 flush; then a read sweep of the flush
- * buffer (metrics_sweep.cu) so the flush's dirty lines are written back here
- * and not counted as the call's DRAM writes. */
+ * and, as before every sample, the L2 flush; then the flush buffer's dirty
+ * lines dropped from L2 (metrics_sweep.cu: discard, or a read sweep under
+ * COMPARE_METRICS_L2=sweep) so they are not counted as the call's DRAM
+ * writes. */
 static int run_metrics_reset(void *p)
 {
     const run_metrics_ctx *x = p;
@@ -304,7 +306,7 @@ static int run_metrics_reset(void *p)
     if (x->v->prepare && (st = x->v->prepare(x->c, x->v, x->d->stream)) != STATUS_OK) return st;
     if (x->flush) {
         if ((st = device_flush_l2(x->d, 0)) != STATUS_OK) return st;
-        CK_LAUNCH(metrics_sweep_launch(x->d->flush_buf, x->d->flush_bytes & ~(size_t)15, x->d->stream));
+        CK_LAUNCH(metrics_sweep_launch(x->d->flush_buf, x->d->flush_bytes & ~(size_t)127, x->l2_mode, x->d->stream));
     }
     CK_CUDA(cudaStreamSynchronize(x->d->stream));
     return STATUS_OK;
@@ -337,8 +339,14 @@ static void run_metrics(run_state *rs, const op_case *c, const variant *v, resul
         snprintf(r->metrics_note, sizeof r->metrics_note, "not measured: the host's own work, no GPU counters");
         return;
     }
+    const int l2_mode = metrics_l2_mode();
+    if (l2_mode < 0) {
+        snprintf(r->metrics_note, sizeof r->metrics_note,
+                 "not measured: COMPARE_METRICS_L2 is not discard, sweep, both or none");
+        return;
+    }
     run_progress_print(rs->prog, "counters (--metrics)", 0);
-    run_metrics_ctx x = {rs->dev, v, c, rs->o->flush};
+    run_metrics_ctx x = {rs->dev, v, c, rs->o->flush, l2_mode};
     const metrics_work w = {run_metrics_reset, run_metrics_call, &x};
     check_clear();
     run_nvtx_push(c, v, "metrics");
