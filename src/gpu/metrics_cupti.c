@@ -115,10 +115,12 @@ struct metrics_cupti {
     uint8_t *avail;            /* the counter availability image */
     metrics_config cfg[2];     /* [0] every metric the chip has; [1] without the SASS ones (when [0] has some) */
     int ncfg;
-    /* the two DRAM counters alone, measured again after the others with a
-     * range per kernel (has_dram 1), as Nsight Compute counts a kernel: a
-     * user range around the whole call also counts writes that are not the
-     * kernels' (docs/metrics.md) */
+    /* the two DRAM counters alone, measured in a range of their own after the
+     * others (has_dram 1): the profiler's own records, more of them the more
+     * counters a pass collects, are written to device memory inside a range,
+     * and a call that streams more than L2 holds pushes them out to DRAM as
+     * writes it never made; Nsight Compute asked for these two metrics alone
+     * has the same, smaller, share (docs/metrics.md) */
     metrics_config dram;
     int has_dram;
     int first;                 /* the config tried first (1 once the SASS one failed) */
@@ -332,19 +334,11 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
     return 0;
 }
 
-/* The most kernels a per-kernel measurement keeps (a library call launches a few). */
-#define METRICS_MAX_KERNELS 64
-
 /* One measurement with config c on context ctx: 0 (out filled), -1 a CUPTI
- * failure (note; *final when it will never work here), -2 the work failed.
- * per_kernel 0: one user range around the whole call; 1: a range per kernel
- * (CUPTI's auto range, as Nsight Compute profiles a kernel: only kernels,
- * from launch to end), the values summed over them, so meaningful only for
- * counters that add up (the DRAM bytes). */
+ * failure (note; *final when it will never work here), -2 the work failed. */
 static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metrics_work *w, metrics_values *out,
-                              char *note, size_t note_len, int *final, int per_kernel)
+                              char *note, size_t note_len, int *final)
 {
-    const size_t max_ranges = per_kernel ? METRICS_MAX_KERNELS : 1;
     CUptiResult r;
     const char *call = "cuptiRangeProfilerEnable";
     uint8_t *data = NULL;
@@ -362,8 +356,8 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     ds.pRangeProfilerObject = en.pRangeProfilerObject;
     ds.pMetricNames = (const char **)c->names;
     ds.numMetrics = (size_t)c->n;
-    ds.maxNumOfRanges = max_ranges;
-    ds.maxNumRangeTreeNodes = max_ranges;
+    ds.maxNumOfRanges = 1;
+    ds.maxNumRangeTreeNodes = 1;
     call = "cuptiRangeProfilerGetCounterDataSize";
     if ((r = metrics_lib->rp_data_size(&ds)) != CUPTI_SUCCESS) goto fail;
     data_size = ds.counterDataSize;
@@ -388,9 +382,9 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     sc.pConfig = c->image;
     sc.counterDataImageSize = data_size;
     sc.pCounterDataImage = data;
-    sc.range = per_kernel ? CUPTI_AutoRange : CUPTI_UserRange;
+    sc.range = CUPTI_UserRange;
     sc.replayMode = CUPTI_UserReplay;
-    sc.maxRangesPerPass = max_ranges;
+    sc.maxRangesPerPass = 1;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -413,22 +407,17 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
         call = "cuptiRangeProfilerStart";
         if ((r = metrics_lib->rp_start(&st)) != CUPTI_SUCCESS) goto fail;
         started = 1;
-        if (!per_kernel) {
-            CUpti_RangeProfiler_PushRange_Params pu = {CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE, NULL,
-                                                       en.pRangeProfilerObject, "compare"};
-            call = "cuptiRangeProfilerPushRange";
-            if ((r = metrics_lib->rp_push(&pu)) != CUPTI_SUCCESS) goto fail;
-            pushed = 1;
-        }
+        CUpti_RangeProfiler_PushRange_Params pu = {CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE, NULL,
+                                                   en.pRangeProfilerObject, "compare"};
+        call = "cuptiRangeProfilerPushRange";
+        if ((r = metrics_lib->rp_push(&pu)) != CUPTI_SUCCESS) goto fail;
+        pushed = 1;
         const int wst = w->run(w->ctx);
-        r = CUPTI_SUCCESS;
-        if (pushed) {
-            CUpti_RangeProfiler_PopRange_Params po = {CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE, NULL,
-                                                      en.pRangeProfilerObject};
-            call = "cuptiRangeProfilerPopRange";
-            r = metrics_lib->rp_pop(&po);
-            pushed = 0;
-        }
+        CUpti_RangeProfiler_PopRange_Params po = {CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE, NULL,
+                                                  en.pRangeProfilerObject};
+        call = "cuptiRangeProfilerPopRange";
+        r = metrics_lib->rp_pop(&po);
+        pushed = 0;
         CUpti_RangeProfiler_Stop_Params sp;
         memset(&sp, 0, sizeof sp);
         sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
@@ -459,14 +448,11 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
     gi.counterDataImageSize = data_size;
     call = "cuptiRangeProfilerGetCounterDataInfo";
     if ((r = metrics_lib->rp_data_info(&gi)) != CUPTI_SUCCESS) goto fail;
-    if (dd.numOfRangeDropped != 0 || gi.numTotalRanges < 1 || gi.numTotalRanges > max_ranges ||
-        (!per_kernel && gi.numTotalRanges != 1)) {
-        snprintf(note, note_len, "not measured: CUPTI kept %zu ranges of at most %zu (%zu dropped)",
-                 gi.numTotalRanges, max_ranges, dd.numOfRangeDropped);
+    if (dd.numOfRangeDropped != 0 || gi.numTotalRanges != 1) {
+        snprintf(note, note_len, "not measured: CUPTI kept %zu ranges of 1 (%zu dropped)", gi.numTotalRanges,
+                 dd.numOfRangeDropped);
         goto out;
     }
-    double sums[MX_COUNT];
-    for (int i = 0; i < c->n; i++) sums[i] = 0.0;
     metrics_host_evaluate_params ev = {METRICS_HOST_SIZE(metrics_host_evaluate_params, metric_values),
                                        NULL,
                                        c->host,
@@ -477,12 +463,8 @@ static int metrics_run_config(const metrics_config *c, CUcontext ctx, const metr
                                        (size_t)c->n,
                                        vals};
     call = "cuptiProfilerHostEvaluateToGpuValues";
-    for (size_t k = 0; k < gi.numTotalRanges; k++) { /* one range, or a range per kernel: summed */
-        ev.range_index = k;
-        if ((r = metrics_lib->host_evaluate(&ev)) != CUPTI_SUCCESS) goto fail;
-        for (int i = 0; i < c->n; i++) sums[i] = sums[i] < 0 || metrics_value(vals[i]) < 0 ? -1.0 : sums[i] + vals[i];
-    }
-    metrics_fill(out, c->idx, sums, c->n);
+    if ((r = metrics_lib->host_evaluate(&ev)) != CUPTI_SUCCESS) goto fail;
+    metrics_fill(out, c->idx, vals, c->n);
     rc = 0;
     goto out;
 fail:
@@ -534,7 +516,7 @@ static int metrics_measure_dram(metrics_cupti *m, CUcontext ctx, const metrics_w
     char why[192];
     int final = 0;
     metrics_clear(&dv);
-    const int rc = metrics_run_config(&m->dram, ctx, w, &dv, why, sizeof why, &final, 1);
+    const int rc = metrics_run_config(&m->dram, ctx, w, &dv, why, sizeof why, &final);
     out->passes += dv.passes;
     if (rc == -2) {
         snprintf(note, note_len, "%s", why);
@@ -590,7 +572,7 @@ static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metri
         for (int i = m->first; i < m->ncfg; i++) {
             int final = 0;
             metrics_clear(out);
-            rc = metrics_run_config(&m->cfg[i], ctx, w, out, note, note_len, &final, 0);
+            rc = metrics_run_config(&m->cfg[i], ctx, w, out, note, note_len, &final);
             if (rc == 0) {
                 metrics_note_lacks(m, &m->cfg[i], note, note_len);
                 if (m->has_dram) rc = metrics_measure_dram(m, ctx, w, out, note, note_len);
