@@ -115,14 +115,6 @@ struct metrics_cupti {
     uint8_t *avail;            /* the counter availability image */
     metrics_config cfg[2];     /* [0] every metric the chip has; [1] without the SASS ones (when [0] has some) */
     int ncfg;
-    /* the two DRAM counters alone, measured in a range of their own after the
-     * others (has_dram 1): the profiler's own records, more of them the more
-     * counters a pass collects, are written to device memory inside a range,
-     * and a call that streams more than L2 holds pushes them out to DRAM as
-     * writes it never made; Nsight Compute asked for these two metrics alone
-     * has the same, smaller, share (docs/metrics.md) */
-    metrics_config dram;
-    int has_dram;
     int first;                 /* the config tried first (1 once the SASS one failed) */
 };
 
@@ -320,16 +312,6 @@ static int metrics_setup(metrics_cupti *m, CUcontext ctx)
         return -1;
     }
     m->ncfg++;
-    int nd = 0, didx[2];
-    for (int i = 0; i < nhw; i++)
-        if (hw[i] == MX_DRAM_READ || hw[i] == MX_DRAM_WRITE) didx[nd++] = hw[i];
-    const char *own = getenv("COMPARE_METRICS_DRAM_RANGE");
-    if (nd == 2 && !(own && strcmp(own, "shared") == 0)) {
-        if (metrics_config_make(&m->dram, cn.pChipName, m->avail, didx, nd, &call) == CUPTI_SUCCESS)
-            m->has_dram = 1;
-        else
-            metrics_config_free(&m->dram); /* the DRAM bytes of the shared range stay */
-    }
     m->state = 1;
     return 0;
 }
@@ -505,35 +487,6 @@ static void metrics_note_lacks(const metrics_cupti *m, const metrics_config *c, 
         snprintf(note, note_len, "not on this chip (empty): %.150s", m->lacks);
 }
 
-/* The DRAM bytes of a measured row (out) again, the two counters alone in a
- * range of their own (see has_dram). 0 (out's DRAM bytes replaced), or -2
- * when the work failed (note); a CUPTI failure keeps the shared range's
- * figures, says so in the note and drops the own range from then on. */
-static int metrics_measure_dram(metrics_cupti *m, CUcontext ctx, const metrics_work *w, metrics_values *out,
-                                char *note, size_t note_len)
-{
-    metrics_values dv;
-    char why[192];
-    int final = 0;
-    metrics_clear(&dv);
-    const int rc = metrics_run_config(&m->dram, ctx, w, &dv, why, sizeof why, &final);
-    out->passes += dv.passes;
-    if (rc == -2) {
-        snprintf(note, note_len, "%s", why);
-        return -2;
-    }
-    if (rc == 0) {
-        out->dram_read_bytes = dv.dram_read_bytes;
-        out->dram_write_bytes = dv.dram_write_bytes;
-        return 0;
-    }
-    if (!note[0])
-        snprintf(note, note_len, "DRAM bytes from the range of every counter (their own range failed: %.120s)", why);
-    metrics_config_free(&m->dram);
-    m->has_dram = 0;
-    return 0;
-}
-
 static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metrics_values *out, char *note,
                                   size_t note_len)
 {
@@ -575,7 +528,6 @@ static int metrics_measure_locked(metrics_cupti *m, const metrics_work *w, metri
             rc = metrics_run_config(&m->cfg[i], ctx, w, out, note, note_len, &final);
             if (rc == 0) {
                 metrics_note_lacks(m, &m->cfg[i], note, note_len);
-                if (m->has_dram) rc = metrics_measure_dram(m, ctx, w, out, note, note_len);
                 break;
             }
             if (final) metrics_give_up(m, note);
@@ -606,7 +558,6 @@ void metrics_cupti_close(metrics_cupti *m)
 {
     if (!m) return;
     for (int i = 0; i < m->ncfg; i++) metrics_config_free(&m->cfg[i]);
-    if (m->has_dram) metrics_config_free(&m->dram);
     free(m->avail);
     free(m);
 }
