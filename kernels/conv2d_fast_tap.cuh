@@ -49,9 +49,6 @@
 #define CONV2D_TAP_LDC 24     /* elements a staged pixel (16 channels + 8 of padding) */
 #define CONV2D_TAP_THREADS 256
 #define CONV2D_TAP_WROWS 7    /* tile rows a warp (4 warps down the tile) */
-#ifndef CONV2D_TAP_MINB
-#define CONV2D_TAP_MINB 1     /* blocks an SM (__launch_bounds__) */
-#endif
 
 template <int R> struct conv2d_tap_geom {
     static constexpr int RR = R * R;
@@ -112,7 +109,7 @@ static __device__ __forceinline__ unsigned conv2d_tap_pair(const unsigned short 
 }
 
 template <typename T, int R>
-static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, CONV2D_TAP_MINB)
+static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, R == 3 ? 2 : 1) /* r = 5's shared memory fits one block an SM */
     conv2d_fast_tap_kernel(const T *__restrict__ x, const T *__restrict__ w, T *__restrict__ y, int c_in, int c_out,
                            int h, int wd, int tiles_w, int tiles_h, int pair_store)
 {
@@ -132,20 +129,26 @@ static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, CONV2D_TAP_MINB)
     const long long hw = (long long)h * wd;
     const T *xn = x + (long long)n * c_in * hw;
 
-    /* the chunk's input, channel pairs of one staged pixel a register */
+    /* the chunk's input, channel pairs of one staged pixel a register. The
+     * pairs' positions are the same every chunk; they are recomputed from an
+     * opaque copy of tid each time (a few integer ops) rather than kept live
+     * across the MMAs, which would cost registers. */
+    const int hw32 = (int)hw; /* 16 h w < 2^31 (conv2d_fast_tap_applies) */
     unsigned rx[G::X_PER];
     auto fetch_x = [&](int c0) {
+        int me = tid;
+        asm volatile("" : "+r"(me)); /* not hoisted out of the chunk loop */
+        const unsigned short *xc = reinterpret_cast<const unsigned short *>(xn + (long long)c0 * hw);
 #pragma unroll
         for (int l = 0; l < G::X_PER; l++) {
-            const int e = tid + l * CONV2D_TAP_THREADS;
+            const int e = me + l * CONV2D_TAP_THREADS;
             const int cp = e / G::SPIX, pix = e % G::SPIX; /* consecutive threads: consecutive pixels */
             const int gi = i0 + pix / SW - R / 2, gj = j0 + pix % SW - R / 2;
             unsigned short lo = 0, hi = 0;
             if (e < G::X_PAIRS && (unsigned)gi < (unsigned)h && (unsigned)gj < (unsigned)wd) {
-                const unsigned short *p =
-                    reinterpret_cast<const unsigned short *>(xn + (long long)(c0 + 2 * cp) * hw + (long long)gi * wd + gj);
-                lo = p[0];
-                hi = p[hw];
+                const int off = 2 * cp * hw32 + gi * wd + gj;
+                lo = xc[off];
+                hi = xc[off + hw32];
             }
             rx[l] = (unsigned)lo | (unsigned)hi << 16;
         }
@@ -163,7 +166,9 @@ static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, CONV2D_TAP_MINB)
     auto fetch_w = [&](int c0, int buf) {
         unsigned short *dst = sw + buf * G::W_ELEMS;
         constexpr int PER_K = CONV2D_TAP_BC * RR / 8;
-        for (int e = tid; e < G::W_PIECES; e += CONV2D_TAP_THREADS) {
+        int me = tid;
+        asm volatile("" : "+r"(me)); /* as fetch_x */
+        for (int e = me; e < G::W_PIECES; e += CONV2D_TAP_THREADS) {
             const int k = e / PER_K, piece = e % PER_K;
             const bool ok = m0 + k < c_out;
             const T *src = ok ? w + ((long long)(m0 + k) * c_in + c0) * RR + piece * 8 : w;
@@ -201,7 +206,7 @@ static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, CONV2D_TAP_MINB)
         }
         const unsigned xb = conv2d_tap_smem_addr(sx + buf * G::X_ELEMS + b_lane);
         const unsigned short *wa = sw + buf * G::W_ELEMS + a_lane;
-#pragma unroll
+#pragma unroll 1 /* one row of taps unrolled: all r r would keep too many fragments live */
         for (int u = 0; u < R; u++)
 #pragma unroll
             for (int v = 0; v < R; v++) {
@@ -275,7 +280,7 @@ static inline bool conv2d_fast_tap_applies(const conv2d_args *a)
                             ((a->width + CONV2D_TAP_TW - 1) / CONV2D_TAP_TW);
     /* the grid (x up to 2^31 - 1, y up to 65535) and int image indices */
     return tiles < (1LL << 31) && (a->c_out + CONV2D_TAP_BM - 1) / CONV2D_TAP_BM <= 65535 &&
-           a->height < (1LL << 30) && a->width < (1LL << 30) && a->c_in < (1LL << 30);
+           CONV2D_TAP_BC * a->height * a->width < (1LL << 31) && a->c_in < (1LL << 30);
 }
 
 template <typename T, int R> static int conv2d_fast_tap_launch(const conv2d_args *a, cudaStream_t s)
