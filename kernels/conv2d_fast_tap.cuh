@@ -278,9 +278,17 @@ static inline bool conv2d_fast_tap_applies(const conv2d_args *a)
     if (a->c_in % CONV2D_TAP_BC != 0 || (size_t)a->w % 16 != 0) return false;
     const long long tiles = a->batch * ((a->height + CONV2D_TAP_TH - 1) / CONV2D_TAP_TH) *
                             ((a->width + CONV2D_TAP_TW - 1) / CONV2D_TAP_TW);
-    /* the grid (x up to 2^31 - 1, y up to 65535) and int image indices */
-    return tiles < (1LL << 31) && (a->c_out + CONV2D_TAP_BM - 1) / CONV2D_TAP_BM <= 65535 &&
-           CONV2D_TAP_BC * a->height * a->width < (1LL << 31) && a->c_in < (1LL << 30);
+    /* the grid (x up to 2^31 - 1, y up to 65535) and int offsets within an image's chunk */
+    if (tiles >= (1LL << 31) || (a->c_out + CONV2D_TAP_BM - 1) / CONV2D_TAP_BM > 65535 ||
+        CONV2D_TAP_BC * a->height * a->width >= (1LL << 31) || a->c_in >= (1LL << 30))
+        return false;
+    /* the block's shared memory, opted in above 48 KiB (r = 5's is more than some GPUs give a block) */
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return false;
+    const size_t smem = a->r == 3 ? conv2d_tap_geom<3>::SMEM : conv2d_tap_geom<5>::SMEM;
+    return smem <= (size_t)optin;
 }
 
 template <typename T, int R> static int conv2d_fast_tap_launch(const conv2d_args *a, cudaStream_t s)
