@@ -24,6 +24,12 @@
  *    before the current slice's MMAs, into registers, and stored after;
  *  - the epilogue rounds the FP32 accumulators to the type and stores them
  *    with bounds checks (any c_out, any pixel count).
+ * fp16 / bf16 at r = 3 or 5 with c_in % 16 == 0 take the tap form instead
+ * (kernels/conv2d_fast_tap.cuh, CONV2D_IG_TAP, default 1): the gather above
+ * fetches every input element r r times and its index math dominates; there
+ * the input tile and its halo are staged once a chunk of channels and every
+ * tap is a GEMM against it, shifted. The gathered form stays for every
+ * other case (any r, any c_in).
  * fp32 cases run the same GEMM on the FP32 SIMT lanes
  * (kernels/conv2d_fast_igemm_f32.cu): on tensor cores they would run in TF32,
  * another math than the row's (and its tolerance).
