@@ -41,6 +41,7 @@
 #define COMPARE_CONV2D_FAST_TAP_CUH
 
 #include "conv2d_common.cuh"
+#include "smem.cuh"
 
 #define CONV2D_TAP_BM 64      /* output channels a block */
 #define CONV2D_TAP_TH 28      /* tile rows */
@@ -59,18 +60,15 @@ template <int R> struct conv2d_tap_geom {
     static constexpr int X_PER = (X_PAIRS + CONV2D_TAP_THREADS - 1) / CONV2D_TAP_THREADS;
     static constexpr int W_PIECES = CONV2D_TAP_BM * (CONV2D_TAP_BC * RR / 8); /* 16-byte copies a chunk */
     static constexpr size_t SMEM = 2 * (size_t)(X_ELEMS + W_ELEMS) * 2;
+    static constexpr int MINB = R == 3 ? 2 : 1; /* blocks an SM (__launch_bounds__): r = 5's shared memory fits one */
+    static_assert(SMEM_SM90_FITS(SMEM, MINB), "the tap kernel's shared memory for its blocks an SM");
 };
-
-static __device__ __forceinline__ unsigned conv2d_tap_smem_addr(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
 
 /* 16 bytes global -> shared, zeros when !valid (src-size 0) */
 static __device__ __forceinline__ void conv2d_tap_cp16(void *dst, const void *src, bool valid)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(conv2d_tap_smem_addr(dst)), "l"(src),
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
                  "r"(valid ? 16 : 0));
 #endif
 }
@@ -109,7 +107,7 @@ static __device__ __forceinline__ unsigned conv2d_tap_pair(const unsigned short 
 }
 
 template <typename T, int R>
-static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, R == 3 ? 2 : 1) /* r = 5's shared memory fits one block an SM */
+static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, conv2d_tap_geom<R>::MINB)
     conv2d_fast_tap_kernel(const T *__restrict__ x, const T *__restrict__ w, T *__restrict__ y, int c_in, int c_out,
                            int h, int wd, int tiles_w, int tiles_h, int pair_store)
 {
@@ -204,7 +202,7 @@ static __global__ void __launch_bounds__(CONV2D_TAP_THREADS, R == 3 ? 2 : 1) /* 
             fetch_w((ch + 1) * CONV2D_TAP_BC, buf ^ 1);
             fetch_x((ch + 1) * CONV2D_TAP_BC);
         }
-        const unsigned xb = conv2d_tap_smem_addr(sx + buf * G::X_ELEMS + b_lane);
+        const unsigned xb = smem_u32(sx + buf * G::X_ELEMS + b_lane);
         const unsigned short *wa = sw + buf * G::W_ELEMS + a_lane;
 #pragma unroll 1 /* one row of taps unrolled: all r r would keep too many fragments live */
         for (int u = 0; u < R; u++)
@@ -301,9 +299,9 @@ template <typename T, int R> static int conv2d_fast_tap_launch(const conv2d_args
     /* a pair a 32-bit store: every (n, m, i) row starts at an even element
      * when the width is even, and y itself is 4-byte aligned */
     const int pair_store = a->width % 2 == 0 && (size_t)a->y % 4 == 0;
-    cudaError_t e = cudaFuncSetAttribute(conv2d_fast_tap_kernel<T, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)G::SMEM);
-    if (e != cudaSuccess) return (int)e;
+    static unsigned long long opted; /* smem_opt_in's devices done, one set an instantiation */
+    const int e = smem_opt_in((const void *)conv2d_fast_tap_kernel<T, R>, (int)G::SMEM, &opted);
+    if (e != 0) return e;
     conv2d_fast_tap_kernel<T, R><<<grid, CONV2D_TAP_THREADS, G::SMEM, s>>>(
         (const T *)a->x, (const T *)a->w, (T *)a->y, (int)a->c_in, (int)a->c_out, (int)a->height, (int)a->width,
         tiles_w, tiles_h, pair_store);
