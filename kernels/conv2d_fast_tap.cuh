@@ -32,7 +32,11 @@
  *  - the epilogue rounds the FP32 accumulators to the type and stores them
  *    masked (rows and columns past the image, channels past c_out), a pair a
  *    32-bit store where y's offset is even, one element a store otherwise.
- * Constraints: fp16 / bf16, r in {3, 5} (a template: the taps unroll),
+ * Registers: the 32 x 56 warp tile is 56 FP32 accumulators; one row of taps
+ * is unrolled (all r r would keep too many fragments live) and the input
+ * pairs' positions are recomputed each chunk, so r = 3 fits 128 registers
+ * (two blocks an SM) without spills; r = 5 runs one block an SM.
+ * Constraints: fp16 / bf16, r in {3, 5} (a template parameter),
  * c_in % 16 == 0, w 16-byte aligned (cp.async), any batch / h / w / c_out
  * (masked); a block's dynamic shared memory is 2 (SPIX 48 + 64 (16 r r + 8)
  * 2) bytes: 67712 at r = 3, 141312 at r = 5 (opt-in above 48 KiB). Other
