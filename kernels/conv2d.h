@@ -72,7 +72,11 @@ int conv2d_case_ok(const conv2d_args *a, char *why, size_t why_len);
  *                        otherwise conv2d_fast_igemm
  *                        (kernels/conv2d_fast_igemm.cu): an implicit GEMM on
  *                        tensor cores for fp16 / bf16, on the FP32 lanes for
- *                        fp32 (conv2d_fast_igemm_f32.cu). */
+ *                        fp32 (conv2d_fast_igemm_f32.cu); fp16 / bf16 at
+ *                        r = 3, 5 with c_in % 16 == 0 in its tap form
+ *                        (conv2d_fast_tap.cuh: the input tile and halo
+ *                        staged once a chunk of channels, every tap a GEMM
+ *                        against it, shifted). */
 int conv2d_naive(const conv2d_args *a, cudaStream_t s);
 int conv2d_naive_supports(const conv2d_args *a, char *why, size_t why_len);
 

@@ -24,6 +24,12 @@
  *    before the current slice's MMAs, into registers, and stored after;
  *  - the epilogue rounds the FP32 accumulators to the type and stores them
  *    with bounds checks (any c_out, any pixel count).
+ * fp16 / bf16 at r = 3 or 5 with c_in % 16 == 0 take the tap form instead
+ * (kernels/conv2d_fast_tap.cuh, CONV2D_IG_TAP, default 1): the gather above
+ * fetches every input element r r times and its index math dominates; there
+ * the input tile and its halo are staged once a chunk of channels and every
+ * tap is a GEMM against it, shifted. The gathered form stays for every
+ * other case (any r, any c_in).
  * fp32 cases run the same GEMM on the FP32 SIMT lanes
  * (kernels/conv2d_fast_igemm_f32.cu): on tensor cores they would run in TF32,
  * another math than the row's (and its tolerance).
@@ -83,6 +89,13 @@ template <typename T> static __device__ __forceinline__ unsigned conv2d_ig_pack(
     return (unsigned)__half_as_ushort(*reinterpret_cast<const __half *>(&lo)) |
            (unsigned)__half_as_ushort(*reinterpret_cast<const __half *>(&hi)) << 16;
 }
+
+#ifndef CONV2D_IG_TAP
+#define CONV2D_IG_TAP 1 /* 1: the tap form (conv2d_fast_tap.cuh) where it applies; 0: the gathered form only */
+#endif
+#if CONV2D_IG_TAP
+#include "conv2d_fast_tap.cuh"
+#endif
 
 template <typename T>
 static __global__ void __launch_bounds__(CONV2D_IG_THREADS, 2)
@@ -233,6 +246,17 @@ extern "C" int conv2d_fast_igemm(const conv2d_args *a, cudaStream_t s)
     char why[256];
     if (!conv2d_fast_igemm_supports(a, why, sizeof why)) return (int)cudaErrorInvalidValue;
     if (a->type == ELEM_FP32) return conv2d_fast_igemm_f32(a, s);
+#if CONV2D_IG_TAP
+    if (conv2d_fast_tap_applies(a)) {
+        const bool f16 = a->type == ELEM_FP16;
+        if (a->r == 3) {
+            kernel_ran_note(f16 ? "fast_tap_f16_64x28x8_r3" : "fast_tap_bf16_64x28x8_r3", NULL);
+            return f16 ? conv2d_fast_tap_launch<__half, 3>(a, s) : conv2d_fast_tap_launch<__nv_bfloat16, 3>(a, s);
+        }
+        kernel_ran_note(f16 ? "fast_tap_f16_64x28x8_r5" : "fast_tap_bf16_64x28x8_r5", NULL);
+        return f16 ? conv2d_fast_tap_launch<__half, 5>(a, s) : conv2d_fast_tap_launch<__nv_bfloat16, 5>(a, s);
+    }
+#endif
     if (a->type == ELEM_FP16) {
         kernel_ran_note("fast_igemm_f16_64x128x32", NULL);
         return conv2d_fast_igemm_launch<__half>(a, s);

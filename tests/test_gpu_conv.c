@@ -9,7 +9,11 @@
  * right and at the bottom), C = 5 -> K = 70 (two blocks of output channels in
  * the implicit GEMM, a reduction tail), a 2048 x 2048 single-channel image at
  * r = 3 and 9 (fast's vector path), and the ResNet layer C = K = 64, 3 x 3,
- * 56 x 56 at batch 2 (const_mask's mask no longer fits). COMPARE_TEST_QUICK=1
+ * 56 x 56 at batch 2 (const_mask's mask no longer fits), and fast's tap form
+ * for fp16 / bf16 (C = K = 64 on a 9 x 13 image at r = 3, 5; C = 32 -> K = 48
+ * on 61 x 37, batch 3, r = 3, 5; C = 16 -> K = 130 on 58 x 30): fast's
+ * 16-bit rows must name it (`kernel` fast_tap_...) there and in the ResNet
+ * layer, and must not where c_in is not a multiple of 16. COMPARE_TEST_QUICK=1
  * (for compute-sanitizer) leaves out the two largest. An even r is a case no
  * row takes: every row SKIP with the reason. Every row must PASS, except the declines by design: const_mask
  * where the mask exceeds its __constant__ bytes, cudnn_tensor_op where cuDNN's
@@ -35,6 +39,8 @@ typedef struct {
     int rows, ok, skipped, nohalo_failed;
     const char *what;
     const char *expect_skip; /* non-NULL: every row must be SKIP with this in its reason */
+    int expect_tap;          /* 1: fast's fp16 / bf16 rows name the tap form (fast_tap_...); -1: they do not */
+    int tap_rows;            /* fast's 16-bit rows that named it */
 } collect;
 
 static int env_is(const char *name)
@@ -87,6 +93,13 @@ static void collect_case(void *ctx, result_row *rows, int count)
         CHECK(r->status != STATUS_OK || (r->rel_err >= 0 && r->rel_err <= r->tolerance), "%s %s %s: err %g tol %g",
               r->shape, r->variant, r->math, r->rel_err, r->tolerance);
         CHECK(r->flops > 0 && r->bytes > 0, "%s %s: no FLOP or byte count", r->shape, r->variant);
+        if (strcmp(r->variant, "fast") == 0 && strcmp(r->math, "fp32") != 0 && r->status == STATUS_OK) {
+            const int tap = test_contains(r->kernel, "fast_tap");
+            c->tap_rows += tap;
+            CHECK(c->expect_tap == 0 || tap == (c->expect_tap > 0), "%s fast %s %s: kernel %s, expected %s",
+                  c->what, r->math, r->shape, r->kernel[0] ? r->kernel : "-",
+                  c->expect_tap > 0 ? "the tap form (fast_tap_...)" : "the gathered form");
+        }
         if (r->status == STATUS_OK) c->ok++;
         printf("%-16s %-5s %s: %s worst %.3g (tolerance %.3g) kernel %s\n", r->variant, r->math, r->shape,
                status_name(r->status), r->rel_err, r->tolerance, r->kernel[0] ? r->kernel : "-");
@@ -143,14 +156,41 @@ int main(void)
     s[5].what = "batch 2 70x260 r=3,7 (fast's vector path, partial tiles)";
     RUN(&dev, 0, seed + 8, &s[5], {"batch", "2"}, {"h", "70"}, {"w", "260"}, {"r", "3,7"});
     s[6].what = "c=5 k=70 20x23 r=3 (two blocks of output channels)";
+    s[6].expect_tap = -1; /* c_in % 16 != 0: the gathered form */
     RUN(&dev, 0, seed + 9, &s[6], {"c_in", "5"}, {"c_out", "70"}, {"h", "20"}, {"w", "23"}, {"r", "3"});
     if (full) {
         s[7].what = "2048x2048 r=3,9";
         RUN(&dev, 0, seed + 6, &s[7], {"h", "2048"}, {"w", "2048"}, {"r", "3,9"});
         s[8].what = "resnet c=k=64 56x56 batch 2 r=3";
+        s[8].expect_tap = 1;
         RUN(&dev, 0, seed + 7, &s[8], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "56"}, {"w", "56"},
             {"r", "3"});
     }
+    /* fast's tap form (kernels/conv2d_fast_tap.cuh: fp16 / bf16, r = 3 or 5,
+     * c_in % 16 == 0): a 9 x 13 image smaller than its 28 x 8 tile, odd
+     * sizes with c_out = 48 (a masked block of output channels), c_out = 130
+     * (three blocks, the last two channels), several tiles and chunks */
+    collect t[3];
+    memset(t, 0, sizeof t);
+    t[0].what = "tap c=k=64 batch 2 9x13 r=3,5";
+    t[0].expect_tap = 1;
+    RUN(&dev, 0, seed + 11, &t[0], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "9"}, {"w", "13"},
+        {"r", "3,5"});
+    t[1].what = "tap c=32 k=48 batch 3 61x37 r=3,5";
+    t[1].expect_tap = 1;
+    RUN(&dev, 0, seed + 12, &t[1], {"batch", "3"}, {"c_in", "32"}, {"c_out", "48"}, {"h", "61"}, {"w", "37"},
+        {"r", "3,5"});
+    t[2].what = "tap c=16 k=130 58x30 r=3";
+    t[2].expect_tap = 1;
+    RUN(&dev, 0, seed + 13, &t[2], {"c_in", "16"}, {"c_out", "130"}, {"h", "58"}, {"w", "30"}, {"r", "3"});
+    const int tap_cases[] = {2, 2, 1};
+    for (int i = 0; i < 3; i++) {
+        CHECK(t[i].rows == 3 * visible * tap_cases[i], "%s: %d rows, expected %d", t[i].what, t[i].rows,
+              3 * visible * tap_cases[i]);
+        CHECK(t[i].tap_rows == 2 * tap_cases[i], "%s: fast ran the tap form in %d rows, expected %d", t[i].what,
+              t[i].tap_rows, 2 * tap_cases[i]);
+    }
+
     const int cases[] = {1, 1, 2, 2, 1, 2, 1, 2, 1};
     for (int i = 0; i < (full ? 9 : 7); i++)
         CHECK(s[i].rows == 3 * visible * cases[i], "%s: %d rows, expected %d (every row in fp32, fp16, bf16)",
