@@ -122,6 +122,9 @@ static void run_op(device_ctx *dev, const char *const axes[][2], int n_axes, int
 #define AXES(...) ((const char *const[][2]){{"type", "fp32,fp16,bf16"}, __VA_ARGS__})
 #define NAXES(...) ((int)(sizeof AXES(__VA_ARGS__) / sizeof(const char *const[2])))
 #define RUN(dev, planted, seed, c, ...) run_op(dev, AXES(__VA_ARGS__), NAXES(__VA_ARGS__), planted, seed, c)
+/* a case in the 16-bit types alone (fast's tap form is theirs) */
+#define AXES16(...) ((const char *const[][2]){{"type", "fp16,bf16"}, __VA_ARGS__})
+#define RUN16(dev, planted, seed, c, ...) run_op(dev, AXES16(__VA_ARGS__), NAXES(__VA_ARGS__), planted, seed, c)
 
 int main(void)
 {
@@ -169,26 +172,36 @@ int main(void)
     /* fast's tap form (kernels/conv2d_fast_tap.cuh: fp16 / bf16, r = 3 or 5,
      * c_in % 16 == 0): a 9 x 13 image smaller than its 28 x 8 tile, odd
      * sizes with c_out = 48 (a masked block of output channels), c_out = 130
-     * (three blocks, the last two channels), several tiles and chunks */
-    collect t[3];
+     * (three blocks, the last two channels), several tiles and chunks.
+     * r = 5 in the 16-bit types only: there cuDNN's Find (9.14, H200) may
+     * pick WINOGRAD_NONFUSED for the fp32 `cudnn` row on these small images,
+     * whose output misses FP32's rule by about 40x (it FAILs in compare, as
+     * it must; docs/conv.md); this test is about the hand rows */
+    collect t[5];
     memset(t, 0, sizeof t);
-    t[0].what = "tap c=k=64 batch 2 9x13 r=3,5";
+    t[0].what = "tap c=k=64 batch 2 9x13 r=3";
     t[0].expect_tap = 1;
     RUN(&dev, 0, seed + 11, &t[0], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "9"}, {"w", "13"},
-        {"r", "3,5"});
-    t[1].what = "tap c=32 k=48 batch 3 61x37 r=3,5";
+        {"r", "3"});
+    t[1].what = "tap c=32 k=48 batch 3 61x37 r=3";
     t[1].expect_tap = 1;
     RUN(&dev, 0, seed + 12, &t[1], {"batch", "3"}, {"c_in", "32"}, {"c_out", "48"}, {"h", "61"}, {"w", "37"},
-        {"r", "3,5"});
+        {"r", "3"});
     t[2].what = "tap c=16 k=130 58x30 r=3";
     t[2].expect_tap = 1;
     RUN(&dev, 0, seed + 13, &t[2], {"c_in", "16"}, {"c_out", "130"}, {"h", "58"}, {"w", "30"}, {"r", "3"});
-    const int tap_cases[] = {2, 2, 1};
-    for (int i = 0; i < 3; i++) {
-        CHECK(t[i].rows == 3 * visible * tap_cases[i], "%s: %d rows, expected %d", t[i].what, t[i].rows,
-              3 * visible * tap_cases[i]);
-        CHECK(t[i].tap_rows == 2 * tap_cases[i], "%s: fast ran the tap form in %d rows, expected %d", t[i].what,
-              t[i].tap_rows, 2 * tap_cases[i]);
+    t[3].what = "tap c=k=64 batch 2 9x13 r=5 (16-bit)";
+    t[3].expect_tap = 1;
+    RUN16(&dev, 0, seed + 14, &t[3], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "9"}, {"w", "13"},
+          {"r", "5"});
+    t[4].what = "tap c=32 k=48 batch 3 61x37 r=5 (16-bit)";
+    t[4].expect_tap = 1;
+    RUN16(&dev, 0, seed + 15, &t[4], {"batch", "3"}, {"c_in", "32"}, {"c_out", "48"}, {"h", "61"}, {"w", "37"},
+          {"r", "5"});
+    for (int i = 0; i < 5; i++) {
+        const int types = i < 3 ? 3 : 2;
+        CHECK(t[i].rows == types * visible, "%s: %d rows, expected %d", t[i].what, t[i].rows, types * visible);
+        CHECK(t[i].tap_rows == 2, "%s: fast ran the tap form in %d rows, expected 2", t[i].what, t[i].tap_rows);
     }
 
     const int cases[] = {1, 1, 2, 2, 1, 2, 1, 2, 1};
