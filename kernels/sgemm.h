@@ -40,6 +40,9 @@ void sgemm_tuned_force_fallback(int on);
  * cooperative launch's fallback is not predicted. NULL for m, n or k < 1 or
  * a failed device query. A static string. */
 const char *sgemm_tuned_pick_name(int m, int n, int k);
+/* TEST ONLY: the thin paths' compile-time switches as built
+ * (SGEMM_TUNED_THIN_N_MAX, SGEMM_TUNED_THIN_M_MAX; 0: that path is off). */
+void sgemm_tuned_thin_max(int *n_max, int *m_max);
 /* TF32 tensor cores (mma.sync m16n8k8, truncated operands): kernels/sgemm_tf32.cu */
 int sgemm_tf32_mma(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 

@@ -291,6 +291,12 @@ static const char *sgemm_tuned_noted(const sgemm_tuned_cfg &c, int stream_k)
     return c.kind == SGEMM_TUNED_KIND_sk && !stream_k ? c.fallback : c.name;
 }
 
+extern "C" void sgemm_tuned_thin_max(int *n_max, int *m_max)
+{
+    *n_max = SGEMM_TUNED_THIN_N_MAX;
+    *m_max = SGEMM_TUNED_THIN_M_MAX;
+}
+
 extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
 {
     int dev = 0, sms = 0;

@@ -20,8 +20,9 @@
  * past m, k past k and columns past n are zero-filled. When m / BM blocks
  * leave slots of the SMs idle (few rows: 8192 / 128 = 64 blocks for 132 SMs)
  * k is split (grid.y, sgemm_thin_split: the split count that fills the
- * resident slots' waves best, at least 4 slabs a split); the splits add into
- * C with atomicAdd, C zeroed first by cudaMemsetAsync on the same stream (no
+ * resident slots' waves best, at least 8 slabs a split, so a split's atomic
+ * adds are at most n / 256 of its bytes of A); the splits add into C with
+ * atomicAdd, C zeroed first by cudaMemsetAsync on the same stream (no
  * workspace; the memset is part of the call). C is stored masked (rows < m,
  * columns < n).
  *
@@ -404,7 +405,7 @@ static int sgemm_thin_n_launch(const float *A, const float *B, float *C, int m, 
         per_sm = 1;
     const long long units = SGEMM_CEIL_DIV((long long)m, BM), slabs = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_N_BK);
     int splits = 1, per = (int)slabs;
-    sgemm_thin_split(units, slabs, (long long)sms * per_sm, 4, 64, &splits, &per);
+    sgemm_thin_split(units, slabs, (long long)sms * per_sm, 8, 64, &splits, &per);
     int atomic = splits > 1;
     if (atomic) {
         const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
