@@ -15,7 +15,8 @@
  * Each launcher that chooses among kernels must name the one it ran
  * (kernel_ran_name) and say why when it fell back (kernel_ran_reason): the
  * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
- * operands it stages (its own kernel, with the reason), and `tuned` when its
+ * operands it stages (its own kernel, with the reason; at a thin m the
+ * mma.sync kernel instead, sgemm_tf32_tma_routes_mma), and `tuned` when its
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
  * at sizes where `tuned` runs its large pick; the TMA table's staging row
  * (tf32_tma_lean_staging) must say it staged only the operands whose rows
@@ -166,7 +167,8 @@ typedef struct {
     const char *name;
     const char *own;
     int declines; /* 1: another kernel and a reason exactly when n or k % 4 != 0;
-                   * 2: its own kernel, with a reason (staged operands) exactly then */
+                   * 2: its own kernel, with a reason (staged operands) exactly then, but
+                   * the mma.sync kernel with a reason where sgemm_tf32_tma_routes_mma */
 } note_rule;
 
 static const note_rule note_rules[] = {
@@ -190,7 +192,12 @@ static void check_note(const char *variant_name, const shape *sh)
     if (!name || !l->declines)
         return;
     const int own = strncmp(name, l->own, strlen(l->own)) == 0;
-    if ((sh->n % 4 != 0 || sh->k % 4 != 0) && l->declines == 2)
+    if (l->declines == 2 && sgemm_tf32_tma_routes_mma(sh->m, sh->n, sh->k))
+        /* a thin m on unaligned rows: the mma.sync rung (tf32_mma's kernel), with the reason */
+        CHECK(!own && strncmp(name, "tf32_", 5) == 0 && why != NULL && strstr(why, "mma.sync"),
+              "%s m=%d n=%d k=%d: thin m on unaligned rows, noted %s (%s)", l->name, sh->m, sh->n, sh->k, name,
+              why ? why : "no reason");
+    else if ((sh->n % 4 != 0 || sh->k % 4 != 0) && l->declines == 2)
         CHECK(own && why != NULL, "%s m=%d n=%d k=%d: staged shape, noted %s (%s)", l->name, sh->m,
               sh->n, sh->k, name, why ? why : "no reason");
     else if (sh->n % 4 != 0 || sh->k % 4 != 0)
