@@ -351,7 +351,7 @@ static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, 4)
 /* The split of `slabs` k-slabs for `units` blocks along m (or n) on `slots`
  * resident blocks: the count whose waves of blocks are best filled (useful
  * slab-time over the slots' time, each split `per` slabs, the last fewer),
- * at least min_per slabs a split; a larger count must beat a smaller by 2%
+ * at least min_per slabs a split; a larger count must beat a smaller by 0.02
  * (each split adds its partial C through atomics). */
 static void sgemm_thin_split(long long units, long long slabs, long long slots, long long min_per,
                              long long max_splits, int *splits, int *per)
