@@ -11,6 +11,14 @@
  * warp groups each take a share of the k-slabs, summed in shared memory),
  * and the rule between them (sgemm_tuned_pick), fitted to compare-search's
  * timings of every candidate on the target GPU at square and model shapes:
+ *   0. A thin C (kernels/sgemm_tuned_thin.cuh, whose header says how each
+ *      works): n <= SGEMM_TUNED_THIN_N_MAX (default 64) the thin-n kernel
+ *      (a block owns rows of C across all of its columns, so no FMA falls
+ *      more than a few columns past n; k split over the SMs when the row
+ *      blocks are few), else m <= SGEMM_TUNED_THIN_M_MAX (default 8) the
+ *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs).
+ *      Either switch at 0 turns its path off, and the rule below takes those
+ *      shapes as before.
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
  *   1. The large tile, when at least 3/4 of its FMAs fall inside C (the small
@@ -53,8 +61,9 @@
  * are unavailable), the launcher clears that error and runs the same tile
  * shape as one block per tile with C staged (`_st`), and says so through
  * kernel_ran_note: every call names the kernel it ran (the candidate's
- * name) and why when it is not the fast path (the fallback; else the
- * scalar kernels when n or k is not a multiple of 4). Picks are names,
+ * name, or the thin kernel's: thin_n*, thin_m*) and why when it is not the
+ * fast path (the fallback; else the scalar kernels when n or k is not a
+ * multiple of 4). Picks are names,
  * resolved at compile time: a name that is not a row of the table does not
  * compile. The rule's thresholds, and whether the sk picks run as stream-K,
  * are a per-architecture policy (sgemm_tuned_policies, chosen at run time
