@@ -351,8 +351,8 @@ static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, 4)
 /* The split of `slabs` k-slabs for `units` blocks along m (or n) on `slots`
  * resident blocks: the count whose waves of blocks are best filled (useful
  * slab-time over the slots' time, each split `per` slabs, the last fewer),
- * at least min_per slabs a split; a larger count must beat a smaller by 0.02
- * (each split adds its partial C through atomics). */
+ * at least min_per slabs a split; a larger count must beat a smaller by a
+ * factor 1.02 (each split adds its partial C through atomics). */
 static void sgemm_thin_split(long long units, long long slabs, long long slots, long long min_per,
                              long long max_splits, int *splits, int *per)
 {
@@ -366,7 +366,7 @@ static void sgemm_thin_split(long long units, long long slabs, long long slots, 
             continue; /* the same split as a smaller count */
         const long long blocks = units * s, waves = SGEMM_CEIL_DIV(blocks, slots);
         const double eff = (double)units * slabs / ((double)waves * slots * p);
-        if (eff > best + 0.02) {
+        if (eff > best * 1.02) {
             best = eff;
             best_s = s;
             best_p = p;
