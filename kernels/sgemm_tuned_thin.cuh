@@ -7,9 +7,9 @@
  *
  * Thin-n (sgemm_thin_n_kernel<NT, VA, VB>): NT, the tile's columns, is the
  * smallest of 8, 16, 32, 64 that is >= n, so a block owns BM rows of C across
- * all of its columns (BM 256 at NT 8, else 128) and reads its strip of A
- * once. 128 threads, each a TM x TN register tile (4x4, 4x4, 8x4, 8x8: 128
- * threads for every NT); its rows are rg + i * (BM / TM) (interleaved, so a
+ * all of its columns (BM = 128 rows) and reads its strip of A once. 128
+ * threads, each a TM x TN register tile (2x4, 4x4, 8x4, 8x8 for NT 8 .. 64:
+ * 128 threads for every NT); its rows are rg + i * (BM / TM) (interleaved, so a
  * quarter warp's float4 reads of A fall on distinct banks: the row stride
  * BK + 4 = 36 floats is 9 16-byte units), its columns one or two 4-wide
  * groups (cg * 4, and NT / 2 + cg * 4 at TN 8: a quarter warp's float4 reads
@@ -17,7 +17,9 @@
  * 3-stage cp.async ring: A's slab (BM x 32, rows as in memory, read as float4
  * along k) by 16-byte copies when k % 4 == 0 (VA), else 4-byte ones, B's slab
  * (32 x NT) by 16-byte copies when n % 4 == 0 (VB), else 4-byte ones; rows
- * past m, k past k and columns past n are zero-filled. When m / BM blocks
+ * past m, k past k and columns past n are zero-filled (3 stages: at most
+ * 80 KB of shared memory, at NT 64, inside every sm_80+ GPU's per-block
+ * limit). When m / BM blocks
  * leave slots of the SMs idle (few rows: 8192 / 128 = 64 blocks for 132 SMs)
  * k is split (grid.y, sgemm_thin_split: the split count that fills the
  * resident slots' waves best, at least 8 slabs a split, so a split's atomic
@@ -84,8 +86,8 @@ static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
 #define SGEMM_THIN_N_SCALAR_REASON "n or k not a multiple of 4: 4-byte copies of A or B"
 #define SGEMM_THIN_M_SCALAR_REASON "n not a multiple of 4: one column a thread, 4-byte loads of B"
 
-constexpr int sgemm_thin_n_bm(int nt) { return nt == 8 ? 256 : 128; }
-constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : 4; }
+constexpr int sgemm_thin_n_bm(int nt) { return nt > 0 ? 128 : 0; }
+constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; }
 constexpr int sgemm_thin_n_tn(int nt) { return nt == 64 ? 8 : 4; }
 /* floats of one stage: A [BM][AS], then B [BK][NT] */
 constexpr int sgemm_thin_n_stage(int nt) { return sgemm_thin_n_bm(nt) * SGEMM_THIN_N_AS + SGEMM_THIN_N_BK * nt; }
@@ -450,7 +452,7 @@ static int sgemm_thin_m_launch(const float *A, const float *B, float *C, int m, 
 }
 
 /* The kernel names thin-n and thin-m note (index: log2(NT) - 3, log2(MT)). */
-static const char *const sgemm_thin_n_names[4] = {"thin_n8_256x8x32_t4x4_s3", "thin_n16_128x16x32_t4x4_s3",
+static const char *const sgemm_thin_n_names[4] = {"thin_n8_128x8x32_t2x4_s3", "thin_n16_128x16x32_t4x4_s3",
                                                   "thin_n32_128x32x32_t8x4_s3", "thin_n64_128x64x32_t8x8_s3"};
 static const char *const sgemm_thin_m_names[4] = {"thin_m1_128t", "thin_m2_128t", "thin_m4_128t", "thin_m8_128t"};
 
