@@ -93,7 +93,7 @@ static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, 
  * alone (check_tuned_thin). Thin-n (n <= SGEMM_TUNED_THIN_N_MAX): n = 1, 7
  * (the 8-column tile), 16, 33 (the 64-column tile at its edge), 64; k = 1, 7
  * (4-byte copies of A), 257, 4095 (a partial last slab); m not a multiple
- * of the 128 / 256-row tiles; split k (atomics into the zeroed C) where the
+ * of the 128-row tile; split k (atomics into the zeroed C) where the
  * row blocks are few and k long: 517 x 16 x 4095, 129 x 7 x 4095,
  * 700 x 33 x 4095, 130 x 64 x 2048, 3 x 64 x 1000, 4100 x 16 x 1000; one
  * split (plain stores) at 1000 x 1 x 257, 2049 x 64 x 257. Thin-m (m <=
