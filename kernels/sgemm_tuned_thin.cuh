@@ -26,7 +26,8 @@
  * adds are at most n / 256 of its bytes of A); the splits add into C with
  * atomicAdd, C zeroed first by cudaMemsetAsync on the same stream (no
  * workspace; the memset is part of the call). C is stored masked (rows < m,
- * columns < n).
+ * columns < n), a thread's 4-column groups as float4 stores or (sm_90)
+ * float4 atomic adds when n % 4 == 0 and C is 16-byte aligned.
  *
  * Thin-m (sgemm_thin_m_kernel<MT, VEC>): c_i = a_i B for the m <= 8 rows of A,
  * MT (1, 2, 4, 8) the smallest >= m. B is streamed once: a thread owns 4
@@ -36,8 +37,9 @@
  * a block (512 or 128 columns); k is split over grid.y so that the grid has
  * about 4 blocks an SM, and each block stages its rows of A 256 k at a time
  * in shared memory (rows past m as zeros: read by every thread as a
- * broadcast, one float4 of MT values a k). Splits add into C with atomicAdd,
- * C zeroed first as above; one split stores directly.
+ * broadcast, one float4 of MT values a k). Splits add into C with atomicAdd
+ * (float4 ones on sm_90 when VEC), C zeroed first as above; one split stores
+ * directly.
  *
  * Why not the tiles: a 16 x 128 tile at n = 16 puts 7/8 of its FMAs past n;
  * at m = 1 a 32 x 128 tile puts 31/32 past m. Here the padding is at most
@@ -81,6 +83,8 @@ static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
 #define SGEMM_THIN_N_AS 36 /* floats between rows of A's slab: BK + 4, 9 16-byte units */
 #define SGEMM_THIN_M_KS 256 /* k of A staged at once by thin-m */
 #define SGEMM_THIN_M_U 8    /* loads of B in flight a thread (thin-m) */
+#define SGEMM_THIN_ATOMIC 1 /* thin-n flags: the splits add into C */
+#define SGEMM_THIN_VEC_C 2  /* thin-n flags: C's rows 16-byte aligned */
 
 /* The kernel_ran_note reason of the 4-byte paths. */
 #define SGEMM_THIN_N_SCALAR_REASON "n or k not a multiple of 4: 4-byte copies of A or B"
@@ -91,6 +95,20 @@ constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; 
 constexpr int sgemm_thin_n_tn(int nt) { return nt == 64 ? 8 : 4; }
 /* floats of one stage: A [BM][AS], then B [BK][NT] */
 constexpr int sgemm_thin_n_stage(int nt) { return sgemm_thin_n_bm(nt) * SGEMM_THIN_N_AS + SGEMM_THIN_N_BK * nt; }
+
+/* p[0..3] += v (p 16-byte aligned): one vector atomic on sm_90 (a lane's 16
+ * bytes in one request), four scalar ones before. */
+static __device__ __forceinline__ void sgemm_thin_atomic_add4(float *p, float4 v)
+{
+#if __CUDA_ARCH__ >= 900
+    atomicAdd((float4 *)p, v);
+#else
+    atomicAdd(p, v.x);
+    atomicAdd(p + 1, v.y);
+    atomicAdd(p + 2, v.z);
+    atomicAdd(p + 3, v.w);
+#endif
+}
 
 /* Copies slab `slab` (k from slab * BK) of A's rows row0 .. row0+BM-1 and of
  * B into stage `As` (B's part at As + BM * AS), zero-filling past m, k, n. */
@@ -147,11 +165,13 @@ static __device__ __forceinline__ void sgemm_thin_n_copy(float *As, const float 
 
 /* Thin-n: block (blockIdx.x, blockIdx.y) computes rows blockIdx.x * BM ..
  * of C over slabs blockIdx.y * per .. (per slabs of BK, the last split's
- * fewer); atomic: add into C (zeroed by the launcher) instead of storing. */
+ * fewer). flags: SGEMM_THIN_ATOMIC, add into C (zeroed by the launcher)
+ * instead of storing; SGEMM_THIN_VEC_C, C's rows 16-byte aligned (n % 4 ==
+ * 0): a thread's 4-column groups stored or added as float4. */
 template <int NT, int VA, int VB>
 static __global__ void __launch_bounds__(SGEMM_THIN_THREADS)
     sgemm_thin_n_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
-                        int n, int k, int per, int atomic)
+                        int n, int k, int per, int flags)
 {
     constexpr int BM = sgemm_thin_n_bm(NT), BK = SGEMM_THIN_N_BK, AS = SGEMM_THIN_N_AS, ST = SGEMM_THIN_N_ST;
     constexpr int TM = sgemm_thin_n_tm(NT), TN = sgemm_thin_n_tn(NT);
@@ -223,13 +243,26 @@ static __global__ void __launch_bounds__(SGEMM_THIN_THREADS)
             continue;
         float *crow = C + (size_t)r * n;
 #pragma unroll
-        for (int j = 0; j < TN; j++) {
-            const int col = (j / 4) * CG * 4 + cg * 4 + j % 4;
-            if (col < n) {
-                if (atomic)
-                    atomicAdd(crow + col, acc[i][j]);
-                else
-                    crow[col] = acc[i][j];
+        for (int h = 0; h < TN / 4; h++) {
+            const int col0 = h * CG * 4 + cg * 4;
+            if (flags & SGEMM_THIN_VEC_C) { /* n % 4 == 0: the group is wholly inside n or past it */
+                if (col0 < n) {
+                    const float4 v = make_float4(acc[i][h * 4], acc[i][h * 4 + 1], acc[i][h * 4 + 2], acc[i][h * 4 + 3]);
+                    if (flags & SGEMM_THIN_ATOMIC)
+                        sgemm_thin_atomic_add4(crow + col0, v);
+                    else
+                        *(float4 *)(crow + col0) = v;
+                }
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    if (col0 + e < n) {
+                        if (flags & SGEMM_THIN_ATOMIC)
+                            atomicAdd(crow + col0 + e, acc[i][h * 4 + e]);
+                        else
+                            crow[col0 + e] = acc[i][h * 4 + e];
+                    }
+                }
             }
         }
     }
@@ -333,17 +366,16 @@ static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, 4)
             break;
         float *p = C + (size_t)i * n + col;
         if constexpr (VEC) {
-            if (!atomic) {
-                *(float4 *)p = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-                continue;
-            }
-        }
-#pragma unroll
-        for (int c = 0; c < CPT; c++) {
+            const float4 v = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
             if (atomic)
-                atomicAdd(p + c, acc[i][c]);
+                sgemm_thin_atomic_add4(p, v);
             else
-                p[c] = acc[i][c];
+                *(float4 *)p = v;
+        } else {
+            if (atomic)
+                atomicAdd(p, acc[i][0]);
+            else
+                *p = acc[i][0];
         }
     }
 }
@@ -408,13 +440,13 @@ static int sgemm_thin_n_launch(const float *A, const float *B, float *C, int m, 
     const long long units = SGEMM_CEIL_DIV((long long)m, BM), slabs = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_N_BK);
     int splits = 1, per = (int)slabs;
     sgemm_thin_split(units, slabs, (long long)sms * per_sm, 8, 64, &splits, &per);
-    int atomic = splits > 1;
-    if (atomic) {
+    int flags = (splits > 1 ? SGEMM_THIN_ATOMIC : 0) | (n % 4 == 0 && sgemm_thin_aligned(C) ? SGEMM_THIN_VEC_C : 0);
+    if (splits > 1) {
         const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
         if (e != cudaSuccess)
             return (int)e;
     }
-    void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&per, (void *)&atomic};
+    void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&per, (void *)&flags};
     const dim3 grid((unsigned)units, (unsigned)splits);
     const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_THREADS), args, (size_t)smem_bytes, stream);
     return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
