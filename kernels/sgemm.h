@@ -34,6 +34,15 @@ int sgemm_tuned(const float *A, const float *B, float *C, int m, int n, int k, c
  * 0 (the default) restores the normal path. Not thread-safe; never called by
  * compare itself. */
 void sgemm_tuned_force_fallback(int on);
+/* The kernel name sgemm_tuned notes (kernel_ran_note) at m x n x k on the
+ * current device, without launching anything: its pick (a thin-n / thin-m
+ * kernel, kernels/sgemm_tuned_thin.cuh, or a tile candidate); a refused
+ * cooperative launch's fallback is not predicted. NULL for m, n or k < 1 or
+ * a failed device query. A static string. */
+const char *sgemm_tuned_pick_name(int m, int n, int k);
+/* TEST ONLY: the thin paths' compile-time switches as built
+ * (SGEMM_TUNED_THIN_N_MAX, SGEMM_TUNED_THIN_M_MAX; 0: that path is off). */
+void sgemm_tuned_thin_max(int *n_max, int *m_max);
 /* TF32 tensor cores (mma.sync m16n8k8, truncated operands): kernels/sgemm_tf32.cu */
 int sgemm_tf32_mma(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 

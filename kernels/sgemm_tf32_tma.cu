@@ -68,8 +68,16 @@
  * A is copied; measured against this path in docs/tuning/awkward.md. The
  * buffer: sgemm_tf32_stage.cuh (one per device, allocated at the first
  * unaligned call, kept, freed at exit).
+ * Thin m on unaligned rows (SGEMM_TMA_THIN_STAGED_MMA, default 1; 0 turns
+ * it off): at m <= 64 (the thin rule's m) with n or k not a multiple of 4,
+ * the call runs the mma.sync kernel (sgemm_tf32_mma, the rung below, which
+ * reads unaligned operands in place) instead, noted with the reason: there
+ * the thin tiles stream B once and are bound by DRAM, so copying B (and C)
+ * before and after the GEMM costs about as much again as the GEMM, and
+ * tf32_tma came out below tf32_mma (docs/tuning/awkward.md). The candidate
+ * tf32_tma_lean_staging always stages (it is there to measure staging).
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
- * only when the driver has no cuTensorMapEncodeTiled or the staging buffer
+ * also when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
  * Policy (kernels/common/policy.h): the rule's thresholds are the sm_90
  * entry (sgemm_tma_policy_90), the only one: under any other entry (another
@@ -89,6 +97,12 @@
 #include "sgemm_tf32_stage.cuh"
 #include "sgemm_tf32_tma.cuh"
 #include "sgemm_tf32_tma.h"
+
+/* 1: a thin m (<= the policy's thin_m) whose n or k % 4 != 0 runs the
+ * mma.sync kernel instead of staged operands (the header); 0: staged */
+#ifndef SGEMM_TMA_THIN_STAGED_MMA
+#define SGEMM_TMA_THIN_STAGED_MMA 1
+#endif
 
 /* thin m: the NARROW and SMALL tiles with 16, 32 or 64 rows */
 #ifndef SGEMM_TMA_NARROW16
@@ -178,6 +192,22 @@ typedef struct {
     long long narrow_max; /* ... or at m x n <= this */
 } sgemm_tma_policy;
 static const sgemm_tma_policy sgemm_tma_policy_90 = {64, 1024LL * 1024LL};
+
+/* The reason noted when a thin m on unaligned rows runs the mma.sync kernel. */
+#define SGEMM_TMA_THIN_MMA_WHY \
+    "thin m with n or k not a multiple of 4: the mma.sync kernel, reading the operands in place (no staging)"
+
+/* Whether m x n x k runs the mma.sync kernel under SGEMM_TMA_THIN_STAGED_MMA
+ * (a thin m that would need staged operands for n or k % 4 != 0). */
+static int sgemm_tma_thin_mma(int m, int n, int k)
+{
+    return SGEMM_TMA_THIN_STAGED_MMA && m <= sgemm_tma_policy_90.thin_m && (n % 4 != 0 || k % 4 != 0);
+}
+
+extern "C" int sgemm_tf32_tma_routes_mma(int m, int n, int k)
+{
+    return m >= 1 && n >= 1 && k >= 1 && sgemm_tma_thin_mma(m, n, k);
+}
 
 /* The mma.sync kernel instead, noted with the reason (a static string). */
 static int sgemm_tma_fallback(const char *why, const float *A, const float *B, float *C, int m,
@@ -361,8 +391,9 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
     if (m < 1 || n < 1 || k < 1)
         return 0;
     size_t own = 0;
-    /* cudaMalloc'd operands are aligned: the mask follows from n and k */
-    const int mask = sgemm_tma_stage_mask(NULL, NULL, NULL, n, k, 0);
+    /* cudaMalloc'd operands are aligned: the mask follows from n and k (none
+     * when the call runs the mma.sync kernel instead) */
+    const int mask = sgemm_tma_thin_mma(m, n, k) ? 0 : sgemm_tma_stage_mask(NULL, NULL, NULL, n, k, 0);
     const long long k4 = ((long long)k + 3) / 4 * 4, n4 = ((long long)n + 3) / 4 * 4;
     if (mask) {
         size_t a, b, c;
@@ -401,6 +432,8 @@ static int sgemm_tma_call(int lean, const float *A, const float *B, float *C, in
         return (int)cudaErrorNotSupported;
     if (!sgemm_tma_encoder()) /* checked first: no staging for a kernel that cannot run */
         return sgemm_tma_fallback("driver has no cuTensorMapEncodeTiled", A, B, C, m, n, k, stream);
+    if (!lean && sgemm_tma_thin_mma(m, n, k)) /* the rung below, on the operands in place */
+        return sgemm_tma_fallback(SGEMM_TMA_THIN_MMA_WHY, A, B, C, m, n, k, stream);
     const int mask = sgemm_tma_stage_mask(A, B, C, n, k, lean);
     const char *why = NULL;
     const int rc = mask == 0 ? sgemm_tma_pick_run(A, k, B, C, m, n, k, (long long)m * n, NULL, stream)

@@ -11,6 +11,14 @@
  * warp groups each take a share of the k-slabs, summed in shared memory),
  * and the rule between them (sgemm_tuned_pick), fitted to compare-search's
  * timings of every candidate on the target GPU at square and model shapes:
+ *   0. A thin C (kernels/sgemm_tuned_thin.cuh, whose header says how each
+ *      works): n <= SGEMM_TUNED_THIN_N_MAX (default 64) the thin-n kernel
+ *      (a block owns rows of C across all of its columns, so no FMA falls
+ *      more than a few columns past n; k split over the SMs when the row
+ *      blocks are few), else m <= SGEMM_TUNED_THIN_M_MAX (default 8) the
+ *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs).
+ *      Either switch at 0 turns its path off, and the rule below takes those
+ *      shapes as before.
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
  *   1. The large tile, when at least 3/4 of its FMAs fall inside C (the small
@@ -53,8 +61,9 @@
  * are unavailable), the launcher clears that error and runs the same tile
  * shape as one block per tile with C staged (`_st`), and says so through
  * kernel_ran_note: every call names the kernel it ran (the candidate's
- * name) and why when it is not the fast path (the fallback; else the
- * scalar kernels when n or k is not a multiple of 4). Picks are names,
+ * name, or the thin kernel's: thin_n*, thin_m*) and why when it is not the
+ * fast path (the fallback; else the scalar kernels when n or k is not a
+ * multiple of 4). Picks are names,
  * resolved at compile time: a name that is not a row of the table does not
  * compile. The rule's thresholds, and whether the sk picks run as stream-K,
  * are a per-architecture policy (sgemm_tuned_policies, chosen at run time
@@ -67,6 +76,7 @@
 #include "policy.h"
 #include "sgemm.h"
 #include "sgemm_tuned.cuh"
+#include "sgemm_tuned_thin.cuh"
 
 /* The picks, overridable without an edit through CMake:
  * -DCOMPARE_KERNEL_DEFS="SGEMM_TUNED_LARGE=NAME;SGEMM_TUNED_SMALL=NAME" (and
@@ -123,6 +133,8 @@ static const sgemm_tuned_policy sgemm_tuned_policies[POLICY_SLOTS] = {
 };
 
 enum {
+    SGEMM_TUNED_PICK_THIN_N,
+    SGEMM_TUNED_PICK_THIN_M,
     SGEMM_TUNED_PICK_LARGE,
     SGEMM_TUNED_PICK_LARGE_ST,
     SGEMM_TUNED_PICK_SMALL,
@@ -154,6 +166,12 @@ static int sgemm_tuned_full_wave(long long tiles, long long wave)
  * (SGEMM_TUNED_PICK_*: the header's rule). */
 static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, int sms)
 {
+    /* 0. thin C (sgemm_tuned_thin.cuh): n tiny before m tiny (both tiny: a
+     * few outputs, thin-n splits k over the SMs as well) */
+    if (n <= SGEMM_TUNED_THIN_N_MAX)
+        return SGEMM_TUNED_PICK_THIN_N;
+    if (m <= SGEMM_TUNED_THIN_M_MAX)
+        return SGEMM_TUNED_PICK_THIN_M;
     const sgemm_tuned_cfg &lg = sgemm_tuned_large;
     const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
     const long long wave = (long long)sms * lg.minb;
@@ -257,6 +275,10 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
 #define SGEMM_TUNED_RUN(c) sgemm_tuned_run<c.kind, SGEMM_TUNED_ARGS(c)>(c, p.stream_k, A, B, C, m, n, k, stream)
     switch (sgemm_tuned_pick(p, m, n, k, sms)) {
+    case SGEMM_TUNED_PICK_THIN_N:
+        return sgemm_thin_n(A, B, C, m, n, k, sms, stream);
+    case SGEMM_TUNED_PICK_THIN_M:
+        return sgemm_thin_m(A, B, C, m, n, k, sms, stream);
     case SGEMM_TUNED_PICK_LARGE_ST:
         return SGEMM_TUNED_RUN(sgemm_tuned_large_st);
     case SGEMM_TUNED_PICK_SMALL:
@@ -269,4 +291,44 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return SGEMM_TUNED_RUN(sgemm_tuned_large);
     }
 #undef SGEMM_TUNED_RUN
+}
+
+/* The name sgemm_tuned notes for pick c under a policy with or without
+ * stream-K (a refused cooperative launch aside). */
+static const char *sgemm_tuned_noted(const sgemm_tuned_cfg &c, int stream_k)
+{
+    return c.kind == SGEMM_TUNED_KIND_sk && !stream_k ? c.fallback : c.name;
+}
+
+extern "C" void sgemm_tuned_thin_max(int *n_max, int *m_max)
+{
+    *n_max = SGEMM_TUNED_THIN_N_MAX;
+    *m_max = SGEMM_TUNED_THIN_M_MAX;
+}
+
+extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
+{
+    int dev = 0, sms = 0;
+    if (m < 1 || n < 1 || k < 1 || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        return NULL;
+    if (sms < 1)
+        sms = 1;
+    const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
+    switch (sgemm_tuned_pick(p, m, n, k, sms)) {
+    case SGEMM_TUNED_PICK_THIN_N:
+        return sgemm_thin_n_name(n);
+    case SGEMM_TUNED_PICK_THIN_M:
+        return sgemm_thin_m_name(m);
+    case SGEMM_TUNED_PICK_LARGE_ST:
+        return sgemm_tuned_noted(sgemm_tuned_large_st, p.stream_k);
+    case SGEMM_TUNED_PICK_SMALL:
+        return sgemm_tuned_noted(sgemm_tuned_small, p.stream_k);
+    case SGEMM_TUNED_PICK_SLICED_FEW:
+        return sgemm_tuned_noted(sgemm_tuned_sliced_few, p.stream_k);
+    case SGEMM_TUNED_PICK_SLICED_MANY:
+        return sgemm_tuned_noted(sgemm_tuned_sliced_many, p.stream_k);
+    default:
+        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
+    }
 }

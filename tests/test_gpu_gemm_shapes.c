@@ -15,7 +15,8 @@
  * Each launcher that chooses among kernels must name the one it ran
  * (kernel_ran_name) and say why when it fell back (kernel_ran_reason): the
  * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
- * operands it stages (its own kernel, with the reason), and `tuned` when its
+ * operands it stages (its own kernel, with the reason; at a thin m the
+ * mma.sync kernel instead, sgemm_tf32_tma_routes_mma), and `tuned` when its
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
  * at sizes where `tuned` runs its large pick; the TMA table's staging row
  * (tf32_tma_lean_staging) must say it staged only the operands whose rows
@@ -88,6 +89,28 @@ static const shape shapes_quick[] = {
  * small stream-K (32x128) tile with a long k; quick: the first */
 static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}};
 
+/* `tuned`'s thin paths (kernels/sgemm_tuned_thin.cuh), through sgemm_tuned
+ * alone (check_tuned_thin). Thin-n (n <= SGEMM_TUNED_THIN_N_MAX): n = 1, 7
+ * (the 8-column tile), 16, 33 (the 64-column tile at its edge), 64; k = 1, 7
+ * (4-byte copies of A), 257, 4095 (a partial last slab); m not a multiple
+ * of the 128-row tile; split k (atomics into the zeroed C) where the
+ * row blocks are few and k long: 517 x 16 x 4095, 129 x 7 x 4095,
+ * 700 x 33 x 4095, 130 x 64 x 2048, 3 x 64 x 1000, 4100 x 16 x 1000; one
+ * split (plain stores) at 1000 x 1 x 257, 2049 x 64 x 257. Thin-m (m <=
+ * SGEMM_TUNED_THIN_M_MAX, n > the thin-n limit): m = 1, 2, 3, 5, 8 (1, 2, 4 and
+ * 8 rows of accumulators), n % 4 == 0 (float4 columns) and not (1027, 65,
+ * 129: a column a thread), k split over blocks (atomics) or not (k = 1, 7,
+ * 64). Quick: thin-n split in two at n = 16 (40 x 16 x 600), unsplit at
+ * n = 7 with k = 257 (4-byte copies of A and B), thin-m split (3 x 260 x 600)
+ * and scalar unsplit (1 x 67 x 7). */
+static const shape shapes_thin[] = {
+    {1000, 1, 257}, {1000, 7, 7},  {517, 16, 4095}, {300, 33, 1},  {2049, 64, 257}, {129, 7, 4095},
+    {700, 33, 4095}, {130, 64, 2048}, {3, 64, 1000}, {4100, 16, 1000},
+    {1, 1000, 4095}, {3, 1027, 257}, {8, 2052, 4095}, {3, 65, 7}, {1, 129, 1}, {8, 100, 64},
+    {2, 4100, 999}, {5, 300, 4095},
+};
+static const shape shapes_thin_quick[] = {{40, 16, 600}, {33, 7, 257}, {3, 260, 600}, {1, 67, 7}};
+
 typedef struct {
     const char *family;
     const char *math;
@@ -144,7 +167,8 @@ typedef struct {
     const char *name;
     const char *own;
     int declines; /* 1: another kernel and a reason exactly when n or k % 4 != 0;
-                   * 2: its own kernel, with a reason (staged operands) exactly then */
+                   * 2: its own kernel, with a reason (staged operands) exactly then, but
+                   * the mma.sync kernel with a reason where sgemm_tf32_tma_routes_mma */
 } note_rule;
 
 static const note_rule note_rules[] = {
@@ -168,7 +192,12 @@ static void check_note(const char *variant_name, const shape *sh)
     if (!name || !l->declines)
         return;
     const int own = strncmp(name, l->own, strlen(l->own)) == 0;
-    if ((sh->n % 4 != 0 || sh->k % 4 != 0) && l->declines == 2)
+    if (l->declines == 2 && sgemm_tf32_tma_routes_mma(sh->m, sh->n, sh->k))
+        /* a thin m on unaligned rows: the mma.sync rung (tf32_mma's kernel), with the reason */
+        CHECK(!own && strncmp(name, "tf32_", 5) == 0 && why != NULL && strstr(why, "mma.sync"),
+              "%s m=%d n=%d k=%d: thin m on unaligned rows, noted %s (%s)", l->name, sh->m, sh->n, sh->k, name,
+              why ? why : "no reason");
+    else if ((sh->n % 4 != 0 || sh->k % 4 != 0) && l->declines == 2)
         CHECK(own && why != NULL, "%s m=%d n=%d k=%d: staged shape, noted %s (%s)", l->name, sh->m,
               sh->n, sh->k, name, why ? why : "no reason");
     else if (sh->n % 4 != 0 || sh->k % 4 != 0)
@@ -311,6 +340,62 @@ static void check_tuned_fallback(const bufs *b, const shape *sh)
     }
 }
 
+/* `tuned` on a thin shape: the result right, and the note the thin kernel
+ * its rule picks (sgemm_tuned_pick_name) when the shape is inside the
+ * switches as built (sgemm_tuned_thin_max), a tile candidate otherwise. */
+static void check_tuned_thin(const bufs *b, const shape *sh)
+{
+    int n_max = 0, m_max = 0;
+    sgemm_tuned_thin_max(&n_max, &m_max);
+    const char *want = sh->n <= n_max ? "thin_n" : sh->m <= m_max ? "thin_m" : NULL;
+    CK(cudaMemsetAsync(b->dC, 0xff, (size_t)sh->m * sh->n * 4, b->s));
+    kernel_ran_clear();
+    judge(b, sh, "fp32", sgemm_tuned(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s), "tuned (thin)");
+    const char *name = kernel_ran_name(), *why = kernel_ran_reason();
+    const char *pick = sgemm_tuned_pick_name(sh->m, sh->n, sh->k);
+    printf("tuned m=%d n=%d k=%d: %s (%s)\n", sh->m, sh->n, sh->k, name ? name : "no note", why ? why : "-");
+    CHECK(name != NULL, "tuned m=%d n=%d k=%d: no kernel_ran_note", sh->m, sh->n, sh->k);
+    if (!name)
+        return;
+    if (want) {
+        CHECK(strncmp(name, want, strlen(want)) == 0 && pick && strcmp(pick, name) == 0,
+              "tuned m=%d n=%d k=%d: noted %s, picked %s, expected %s*", sh->m, sh->n, sh->k, name,
+              pick ? pick : "(null)", want);
+        /* the 16-byte kernels exactly when the rows they read are aligned (cudaMalloc'd pointers) */
+        const int vec = want[5] == 'n' ? sh->n % 4 == 0 && sh->k % 4 == 0 : sh->n % 4 == 0;
+        CHECK((why == NULL) == vec, "tuned m=%d n=%d k=%d: %s with reason '%s'", sh->m, sh->n, sh->k, name,
+              why ? why : "(none)");
+    } else {
+        CHECK(strncmp(name, "thin_", 5) != 0, "tuned m=%d n=%d k=%d: %s with its thin path off", sh->m, sh->n,
+              sh->k, name);
+    }
+}
+
+/* The rule's picks at the issue's thin shapes (nothing launched): the thin
+ * kernel of the shape's width, unless its switch is off. */
+static void check_thin_picks(void)
+{
+    static const struct {
+        int m, n, k;
+        const char *thin;
+    } picks[] = {{8192, 16, 8192, "thin_n16_"}, {8192, 7, 4096, "thin_n8_"}, {4096, 64, 4096, "thin_n64_"},
+                 {1, 8192, 8192, "thin_m1_"},   {8, 4096, 4096, "thin_m8_"}};
+    int n_max = 0, m_max = 0;
+    sgemm_tuned_thin_max(&n_max, &m_max);
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        const char *name = sgemm_tuned_pick_name(picks[i].m, picks[i].n, picks[i].k);
+        const int on = picks[i].thin[5] == 'n' ? picks[i].n <= n_max : picks[i].m <= m_max;
+        printf("tuned's pick at %dx%dx%d: %s\n", picks[i].m, picks[i].n, picks[i].k, name ? name : "(null)");
+        CHECK(name != NULL, "no pick name at %dx%dx%d", picks[i].m, picks[i].n, picks[i].k);
+        if (name && on)
+            CHECK(strncmp(name, picks[i].thin, strlen(picks[i].thin)) == 0, "pick at %dx%dx%d: %s, expected %s*",
+                  picks[i].m, picks[i].n, picks[i].k, name, picks[i].thin);
+        else if (name)
+            CHECK(strncmp(name, "thin_", 5) != 0, "pick at %dx%dx%d: %s with the thin path off", picks[i].m,
+                  picks[i].n, picks[i].k, name);
+    }
+}
+
 int main(void)
 {
     const char *quick_env = getenv("COMPARE_TEST_QUICK");
@@ -319,6 +404,9 @@ int main(void)
     const size_t nshapes = quick ? sizeof shapes_quick / sizeof shapes_quick[0]
                                  : sizeof shapes_full / sizeof shapes_full[0];
     const size_t nfallback = quick ? 1 : sizeof shapes_fallback / sizeof shapes_fallback[0];
+    const shape *thin = quick ? shapes_thin_quick : shapes_thin;
+    const size_t nthin = quick ? sizeof shapes_thin_quick / sizeof shapes_thin_quick[0]
+                               : sizeof shapes_thin / sizeof shapes_thin[0];
     size_t max_a = 0, max_b = 0, max_c = 0;
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     int runs = 0, declined = 0, hand_rows = 0, every_row_shapes = 0, skipped = 0;
@@ -333,8 +421,9 @@ int main(void)
         CK(cudaDeviceGetAttribute(&dev.cc_major, cudaDevAttrComputeCapabilityMajor, ordinal));
         CK(cudaDeviceGetAttribute(&dev.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal));
     }
-    for (size_t i = 0; i < nshapes + nfallback; i++) {
-        const shape *sh = i < nshapes ? &shapes[i] : &shapes_fallback[i - nshapes];
+    for (size_t i = 0; i < nshapes + nfallback + nthin; i++) {
+        const shape *sh = i < nshapes ? &shapes[i] : i < nshapes + nfallback ? &shapes_fallback[i - nshapes]
+                                                                             : &thin[i - nshapes - nfallback];
         size_t a = (size_t)sh->m * sh->k, bb = (size_t)sh->k * sh->n, c = (size_t)sh->m * sh->n;
         max_a = a > max_a ? a : max_a;
         max_b = bb > max_b ? bb : max_b;
@@ -417,10 +506,18 @@ int main(void)
         check_tuned_fallback(&b, &shapes_fallback[i]);
         runs += 2;
     }
+    for (size_t i = 0; i < nthin; i++) {
+        prepare(&thin[i], hA, hB, ref, dA, dB, &rng, s);
+        b.norm_sq_a = verify_norm_sq(hA, (size_t)thin[i].m * thin[i].k);
+        b.norm_sq_b = verify_norm_sq(hB, (size_t)thin[i].k * thin[i].n);
+        check_tuned_thin(&b, &thin[i]);
+        runs++;
+    }
+    check_thin_picks();
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
     printf("%d runs judged, %d declined (n or k %% 4 != 0), %d skipped (supports declined) over %zu shapes\n",
-           runs, declined, skipped, nshapes + nfallback);
+           runs, declined, skipped, nshapes + nfallback + nthin);
     CHECK(runs > 0 && hand_rows >= 11 * every_row_shapes, "nothing ran (%d runs, %d of hand rows)", runs, hand_rows);
     cudaFree(dA);
     cudaFree(dB);

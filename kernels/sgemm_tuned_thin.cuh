@@ -1,0 +1,530 @@
+/* kernels/sgemm_tuned_thin.cuh: `tuned`'s paths for a thin C: n tiny
+ * (thin-n, n <= SGEMM_TUNED_THIN_N_MAX) and m tiny (thin-m, m <=
+ * SGEMM_TUNED_THIN_M_MAX), where every tile of the general kernels (16 .. 128
+ * rows, 128 or 256 columns) spends most of its FMAs on rows or columns past
+ * C, and the GEMM is bound by streaming the wide operand once from DRAM
+ * (A, m x k, for thin-n; B, k x n, for thin-m) with the narrow one L2-resident.
+ *
+ * Thin-n (sgemm_thin_n_kernel<NT, VA, VB>): NT, the tile's columns, is the
+ * smallest of 8, 16, 32, 64 that is >= n, so a block owns BM rows of C across
+ * all of its columns (BM = 128 rows) and reads its strip of A once. 128
+ * threads, each a TM x TN register tile (2x4, 4x4, 8x4, 8x8 for NT 8 .. 64:
+ * 128 threads for every NT); its rows are rg + i * (BM / TM) (interleaved, so a
+ * quarter warp's float4 reads of A fall on distinct banks: the row stride
+ * BK + 4 = 36 floats is 9 16-byte units), its columns one or two 4-wide
+ * groups (cg * 4, and NT / 2 + cg * 4 at TN 8: a quarter warp's float4 reads
+ * of B on 8 distinct 16-byte units). k runs in slabs of 32 through a
+ * 3-stage cp.async ring: A's slab (BM x 32, rows as in memory, read as float4
+ * along k) by 16-byte copies when k % 4 == 0 (VA), else 4-byte ones, B's slab
+ * (32 x NT) by 16-byte copies when n % 4 == 0 (VB), else 4-byte ones; rows
+ * past m, k past k and columns past n are zero-filled (3 stages: at most
+ * 80 KB of shared memory, at NT 64, inside every sm_80+ GPU's per-block
+ * limit). When m / BM blocks
+ * leave slots of the SMs idle (few rows: 8192 / 128 = 64 blocks for 132 SMs)
+ * k is split (grid.y, sgemm_thin_split: the split count that fills the
+ * resident slots' waves best, at least 8 slabs a split, so a split's atomic
+ * adds are at most n / 256 of its bytes of A); the splits add into C with
+ * atomicAdd, C zeroed first by cudaMemsetAsync on the same stream (no
+ * workspace; the memset is part of the call). C is stored masked (rows < m,
+ * columns < n), a thread's 4-column groups as float4 stores or (sm_90)
+ * float4 atomic adds when n % 4 == 0 and C is 16-byte aligned.
+ *
+ * Thin-m (sgemm_thin_m_kernel<MT, VEC>): c_i = a_i B for the m <= 8 rows of A,
+ * MT (1, 2, 4, 8) the smallest >= m. B is streamed once: a thread owns 4
+ * consecutive columns (VEC: n % 4 == 0, B and C 16-byte aligned; one float4
+ * load of B a k-row, 8 in flight) or 1 column (else, 4-byte loads, a warp's
+ * lanes on 32 consecutive columns), MT x 4 (or MT) accumulators. 128 threads
+ * a block (512 or 128 columns); k is split over grid.y so that the grid has
+ * about 4 blocks an SM, and each block stages its rows of A 256 k at a time
+ * in shared memory (rows past m as zeros: read by every thread as a
+ * broadcast, one float4 of MT values a k). Splits add into C with atomicAdd
+ * (float4 ones on sm_90 when VEC), C zeroed first as above; one split stores
+ * directly.
+ *
+ * Why not the tiles: a 16 x 128 tile at n = 16 puts 7/8 of its FMAs past n;
+ * at m = 1 a 32 x 128 tile puts 31/32 past m. Here the padding is at most
+ * NT / n (thin-n) or MT / m (thin-m), and the work per byte of the streamed
+ * operand is small enough that the FMAs hide behind the loads, except for n
+ * near 64, where the 128 x 64 tile's 8x8 register tiles keep the FMA pipe
+ * busy.
+ *
+ * Constraints: any m, n, k >= 1; thin-n needs n <= 64, thin-m m <= 8 (the
+ * callers' rule: kernels/sgemm_tuned.cu). With more than one split the sums
+ * are FP32 atomic adds in C: the order of the splits' adds is not fixed, so
+ * the last bits may differ between runs. Switches (0 turns a path off):
+ * SGEMM_TUNED_THIN_N_MAX (default 64: the largest n thin-n takes, <= 64),
+ * SGEMM_TUNED_THIN_M_MAX (default 8: the largest m thin-m takes, <= 8). */
+#ifndef KERNELS_SGEMM_TUNED_THIN_CUH
+#define KERNELS_SGEMM_TUNED_THIN_CUH
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "cp_async.cuh"
+#include "kernel_ran.h"
+#include "sgemm_common.cuh"
+#include "sgemm_tuned_common.cuh"
+#include "smem.cuh"
+
+#ifndef SGEMM_TUNED_THIN_N_MAX
+#define SGEMM_TUNED_THIN_N_MAX 64
+#endif
+#ifndef SGEMM_TUNED_THIN_M_MAX
+#define SGEMM_TUNED_THIN_M_MAX 8
+#endif
+static_assert(SGEMM_TUNED_THIN_N_MAX >= 0 && SGEMM_TUNED_THIN_N_MAX <= 64,
+              "thin-n tiles are 8 .. 64 columns wide");
+static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
+              "thin-m keeps at most 8 rows of accumulators");
+
+#define SGEMM_THIN_THREADS 128
+#define SGEMM_THIN_N_BK 32 /* k of a slab */
+#define SGEMM_THIN_N_ST 3  /* stages of the cp.async ring */
+#define SGEMM_THIN_N_AS 36 /* floats between rows of A's slab: BK + 4, 9 16-byte units */
+#define SGEMM_THIN_M_KS 256 /* k of A staged at once by thin-m */
+#define SGEMM_THIN_M_U 8    /* loads of B in flight a thread (thin-m) */
+#define SGEMM_THIN_ATOMIC 1 /* thin-n flags: the splits add into C */
+#define SGEMM_THIN_VEC_C 2  /* thin-n flags: C's rows 16-byte aligned */
+
+/* The kernel_ran_note reason of the 4-byte paths. */
+#define SGEMM_THIN_N_SCALAR_REASON "n or k not a multiple of 4: 4-byte copies of A or B"
+#define SGEMM_THIN_M_SCALAR_REASON "n not a multiple of 4: one column a thread, 4-byte loads of B"
+
+constexpr int sgemm_thin_n_bm(int nt) { return nt > 0 ? 128 : 0; }
+constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; }
+constexpr int sgemm_thin_n_tn(int nt) { return nt == 64 ? 8 : 4; }
+/* floats of one stage: A [BM][AS], then B [BK][NT] */
+constexpr int sgemm_thin_n_stage(int nt) { return sgemm_thin_n_bm(nt) * SGEMM_THIN_N_AS + SGEMM_THIN_N_BK * nt; }
+
+/* p[0..3] += v (p 16-byte aligned): one vector atomic on sm_90 (a lane's 16
+ * bytes in one request), four scalar ones before. */
+static __device__ __forceinline__ void sgemm_thin_atomic_add4(float *p, float4 v)
+{
+#if __CUDA_ARCH__ >= 900
+    atomicAdd((float4 *)p, v);
+#else
+    atomicAdd(p, v.x);
+    atomicAdd(p + 1, v.y);
+    atomicAdd(p + 2, v.z);
+    atomicAdd(p + 3, v.w);
+#endif
+}
+
+/* Copies slab `slab` (k from slab * BK) of A's rows row0 .. row0+BM-1 and of
+ * B into stage `As` (B's part at As + BM * AS), zero-filling past m, k, n. */
+template <int NT, int VA, int VB>
+static __device__ __forceinline__ void sgemm_thin_n_copy(float *As, const float *__restrict__ A,
+                                                         const float *__restrict__ B, int m, int n, int k,
+                                                         int row0, int slab, int tid)
+{
+    constexpr int BM = sgemm_thin_n_bm(NT), BK = SGEMM_THIN_N_BK, AS = SGEMM_THIN_N_AS, T = SGEMM_THIN_THREADS;
+    float *Bs = As + BM * AS;
+    const int k0 = slab * BK;
+    if constexpr (VA) { /* k % 4 == 0: a 4-float chunk of a row is wholly inside k or past it */
+        constexpr int CH = BK / 4;
+        static_assert((BM * CH) % T == 0, "A's chunks spread evenly");
+#pragma unroll
+        for (int i = 0; i < BM * CH / T; i++) {
+            const int c = tid + i * T, r = c / CH, q = c % CH;
+            const int gr = row0 + r, gk = k0 + q * 4;
+            const int ok = gr < m && gk < k;
+            cp_async16(As + r * AS + q * 4, ok ? A + (size_t)gr * k + gk : A, ok ? 16 : 0);
+        }
+    } else { /* a warp's lanes on 32 consecutive k of one row */
+        static_assert((BM * BK) % T == 0 && BK == 32, "A's elements spread evenly, a warp a row");
+#pragma unroll 8
+        for (int i = 0; i < BM * BK / T; i++) {
+            const int c = tid + i * T, r = c / BK, q = c % BK;
+            const int gr = row0 + r, gk = k0 + q;
+            const int ok = gr < m && gk < k;
+            cp_async4(As + r * AS + q, ok ? A + (size_t)gr * k + gk : A, ok ? 4 : 0);
+        }
+    }
+    if constexpr (VB) { /* n % 4 == 0: a chunk of a row of B is wholly inside n or past it */
+        constexpr int CH = NT / 4, TOTAL = BK * CH;
+#pragma unroll
+        for (int c0 = 0; c0 < TOTAL; c0 += T) {
+            const int c = c0 + tid, r = c / CH, q = c % CH;
+            const int gk = k0 + r, col = q * 4;
+            const int ok = gk < k && col < n;
+            if (TOTAL % T == 0 || c < TOTAL)
+                cp_async16(Bs + r * NT + col, ok ? B + (size_t)gk * n + col : B, ok ? 16 : 0);
+        }
+    } else {
+        constexpr int TOTAL = BK * NT;
+        static_assert(TOTAL % T == 0, "B's elements spread evenly");
+#pragma unroll
+        for (int i = 0; i < TOTAL / T; i++) {
+            const int c = tid + i * T, r = c / NT, col = c % NT;
+            const int gk = k0 + r;
+            const int ok = gk < k && col < n;
+            cp_async4(Bs + r * NT + col, ok ? B + (size_t)gk * n + col : B, ok ? 4 : 0);
+        }
+    }
+}
+
+/* Thin-n: block (blockIdx.x, blockIdx.y) computes rows blockIdx.x * BM ..
+ * of C over slabs blockIdx.y * per .. (per slabs of BK, the last split's
+ * fewer). flags: SGEMM_THIN_ATOMIC, add into C (zeroed by the launcher)
+ * instead of storing; SGEMM_THIN_VEC_C, C's rows 16-byte aligned (n % 4 ==
+ * 0): a thread's 4-column groups stored or added as float4. */
+template <int NT, int VA, int VB>
+static __global__ void __launch_bounds__(SGEMM_THIN_THREADS)
+    sgemm_thin_n_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
+                        int n, int k, int per, int flags)
+{
+    constexpr int BM = sgemm_thin_n_bm(NT), BK = SGEMM_THIN_N_BK, AS = SGEMM_THIN_N_AS, ST = SGEMM_THIN_N_ST;
+    constexpr int TM = sgemm_thin_n_tm(NT), TN = sgemm_thin_n_tn(NT);
+    constexpr int CG = NT / TN, RG = BM / TM, STAGE = sgemm_thin_n_stage(NT);
+    static_assert(CG * RG == SGEMM_THIN_THREADS, "one register tile a thread covers the block tile");
+    static_assert(TN == 4 || (TN == 8 && CG * 4 == NT / 2), "a thread's columns: one or two 4-wide groups");
+    static_assert(STAGE % 4 == 0 && AS % 4 == 0, "stages and rows 16-byte aligned");
+    float *smem = (float *)sgemm_tuned_smem;
+    const int tid = threadIdx.x, cg = tid % CG, rg = tid / CG;
+    const int row0 = blockIdx.x * BM;
+    const int slabs = SGEMM_CEIL_DIV(k, BK);
+    const int s0 = blockIdx.y * per;
+    const int count = min(per, slabs - s0); /* >= 1: the launcher's grid has no empty split */
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = 0.0f;
+
+#pragma unroll
+    for (int t = 0; t < ST - 1; t++) {
+        if (t < count)
+            sgemm_thin_n_copy<NT, VA, VB>(smem + t * STAGE, A, B, m, n, k, row0, s0 + t, tid);
+        cp_async_commit();
+    }
+    for (int t = 0; t < count; t++) {
+        cp_async_wait(ST - 2); /* this thread's copies of slab t have landed */
+        __syncthreads();       /* everyone's have, and slab t-1's stage is free */
+        const int nt = t + ST - 1;
+        if (nt < count)
+            sgemm_thin_n_copy<NT, VA, VB>(smem + (nt % ST) * STAGE, A, B, m, n, k, row0, s0 + nt, tid);
+        cp_async_commit();
+        const float *As = smem + (t % ST) * STAGE, *Bs = As + BM * AS;
+#pragma unroll
+        for (int kq = 0; kq < BK / 4; kq++) {
+            float4 a[TM];
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+                a[i] = *(const float4 *)(As + (rg + i * RG) * AS + kq * 4);
+#pragma unroll
+            for (int kk = 0; kk < 4; kk++) {
+                float b[TN];
+#pragma unroll
+                for (int h = 0; h < TN / 4; h++) {
+                    const float4 v = *(const float4 *)(Bs + (kq * 4 + kk) * NT + h * CG * 4 + cg * 4);
+                    b[h * 4 + 0] = v.x;
+                    b[h * 4 + 1] = v.y;
+                    b[h * 4 + 2] = v.z;
+                    b[h * 4 + 3] = v.w;
+                }
+#pragma unroll
+                for (int i = 0; i < TM; i++) {
+                    const float av = kk == 0 ? a[i].x : kk == 1 ? a[i].y : kk == 2 ? a[i].z : a[i].w;
+#pragma unroll
+                    for (int j = 0; j < TN; j++)
+                        acc[i][j] = fmaf(av, b[j], acc[i][j]);
+                }
+            }
+        }
+    }
+    cp_async_wait(0); /* no copy outlives the block (the empty trailing groups) */
+
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        const int r = row0 + rg + i * RG;
+        if (r >= m)
+            continue;
+        float *crow = C + (size_t)r * n;
+#pragma unroll
+        for (int h = 0; h < TN / 4; h++) {
+            const int col0 = h * CG * 4 + cg * 4;
+            if (flags & SGEMM_THIN_VEC_C) { /* n % 4 == 0: the group is wholly inside n or past it */
+                if (col0 < n) {
+                    const float4 v = make_float4(acc[i][h * 4], acc[i][h * 4 + 1], acc[i][h * 4 + 2], acc[i][h * 4 + 3]);
+                    if (flags & SGEMM_THIN_ATOMIC)
+                        sgemm_thin_atomic_add4(crow + col0, v);
+                    else
+                        *(float4 *)(crow + col0) = v;
+                }
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    if (col0 + e < n) {
+                        if (flags & SGEMM_THIN_ATOMIC)
+                            atomicAdd(crow + col0 + e, acc[i][h * 4 + e]);
+                        else
+                            crow[col0 + e] = acc[i][h * 4 + e];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Thin-m: block (blockIdx.x, blockIdx.y) computes C's columns of its threads
+ * (VEC: 4 a thread, else 1) over k in [blockIdx.y * kc, + kc), A's rows
+ * staged KS k at a time; atomic: add into C (zeroed by the launcher). */
+template <int MT, int VEC>
+static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, 4)
+    sgemm_thin_m_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
+                        int n, int k, int kc, int atomic)
+{
+    constexpr int CPT = VEC ? 4 : 1, KS = SGEMM_THIN_M_KS, U = SGEMM_THIN_M_U, T = SGEMM_THIN_THREADS;
+    __shared__ __align__(16) float As[KS * MT]; /* As[kk * MT + i] = A[i][k0 + kk] */
+    const int tid = threadIdx.x;
+    const long long col = ((long long)blockIdx.x * T + tid) * CPT;
+    const int active = col < n; /* VEC: n % 4 == 0, so the thread's 4 columns are all inside */
+    const int kb = blockIdx.y * kc, ke = min(k, kb + kc);
+    float acc[MT][CPT];
+#pragma unroll
+    for (int i = 0; i < MT; i++)
+#pragma unroll
+        for (int c = 0; c < CPT; c++)
+            acc[i][c] = 0.0f;
+    const float *bcol = B + (active ? col : 0);
+
+    for (int k0 = kb; k0 < ke; k0 += KS) {
+        const int kn = min(KS, ke - k0);
+        __syncthreads(); /* the previous chunk's reads of As are done */
+        for (int e = tid; e < KS * MT; e += T) {
+            const int i = e / KS, kk = e % KS; /* a warp on consecutive k of one row */
+            As[kk * MT + i] = i < m && kk < kn ? A[(size_t)i * k + k0 + kk] : 0.0f;
+        }
+        __syncthreads();
+        if (!active)
+            continue;
+        const float *bp = bcol + (size_t)k0 * n;
+        int kk = 0;
+        for (; kk + U <= kn; kk += U) {
+            float b[U][CPT];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if constexpr (VEC) {
+                    const float4 v = __ldg((const float4 *)(bp + (size_t)(kk + u) * n));
+                    b[u][0] = v.x;
+                    b[u][1] = v.y;
+                    b[u][2] = v.z;
+                    b[u][3] = v.w;
+                } else {
+                    b[u][0] = __ldg(bp + (size_t)(kk + u) * n);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                float a[MT];
+                if constexpr (MT >= 4) {
+#pragma unroll
+                    for (int q = 0; q < MT / 4; q++) {
+                        const float4 v = *(const float4 *)(As + (kk + u) * MT + q * 4);
+                        a[q * 4 + 0] = v.x;
+                        a[q * 4 + 1] = v.y;
+                        a[q * 4 + 2] = v.z;
+                        a[q * 4 + 3] = v.w;
+                    }
+                } else {
+#pragma unroll
+                    for (int i = 0; i < MT; i++)
+                        a[i] = As[(kk + u) * MT + i];
+                }
+#pragma unroll
+                for (int i = 0; i < MT; i++)
+#pragma unroll
+                    for (int c = 0; c < CPT; c++)
+                        acc[i][c] = fmaf(a[i], b[u][c], acc[i][c]);
+            }
+        }
+        for (; kk < kn; kk++) {
+            float b[CPT];
+            if constexpr (VEC) {
+                const float4 v = __ldg((const float4 *)(bp + (size_t)kk * n));
+                b[0] = v.x;
+                b[1] = v.y;
+                b[2] = v.z;
+                b[3] = v.w;
+            } else {
+                b[0] = __ldg(bp + (size_t)kk * n);
+            }
+#pragma unroll
+            for (int i = 0; i < MT; i++)
+#pragma unroll
+                for (int c = 0; c < CPT; c++)
+                    acc[i][c] = fmaf(As[kk * MT + i], b[c], acc[i][c]);
+        }
+    }
+    if (!active)
+        return;
+#pragma unroll
+    for (int i = 0; i < MT; i++) {
+        if (i >= m)
+            break;
+        float *p = C + (size_t)i * n + col;
+        if constexpr (VEC) {
+            const float4 v = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+            if (atomic)
+                sgemm_thin_atomic_add4(p, v);
+            else
+                *(float4 *)p = v;
+        } else {
+            if (atomic)
+                atomicAdd(p, acc[i][0]);
+            else
+                *p = acc[i][0];
+        }
+    }
+}
+
+// ---- launchers ------------------------------------------------------------------
+
+/* The split of `slabs` k-slabs for `units` blocks along m (or n) on `slots`
+ * resident blocks: the count whose waves of blocks are best filled (useful
+ * slab-time over the slots' time, each split `per` slabs, the last fewer),
+ * at least min_per slabs a split; a larger count must beat a smaller by a
+ * factor 1.02 (each split adds its partial C through atomics). */
+static void sgemm_thin_split(long long units, long long slabs, long long slots, long long min_per,
+                             long long max_splits, int *splits, int *per)
+{
+    long long best_s = 1, best_p = slabs;
+    double best = (double)units / ((double)SGEMM_CEIL_DIV(units, slots) * slots);
+    for (long long s = 2; s <= max_splits; s++) {
+        const long long p = SGEMM_CEIL_DIV(slabs, s);
+        if (p < min_per)
+            break;
+        if (SGEMM_CEIL_DIV(slabs, p) != s)
+            continue; /* the same split as a smaller count */
+        const long long blocks = units * s, waves = SGEMM_CEIL_DIV(blocks, slots);
+        const double eff = (double)units * slabs / ((double)waves * slots * p);
+        if (eff > best * 1.02) {
+            best = eff;
+            best_s = s;
+            best_p = p;
+        }
+    }
+    *splits = (int)best_s;
+    *per = (int)best_p;
+}
+
+static int sgemm_thin_aligned(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
+}
+
+/* Thin-n at NT columns, its 16-byte or 4-byte copies by n, k and the pointers. */
+template <int NT>
+static int sgemm_thin_n_launch(const float *A, const float *B, float *C, int m, int n, int k, int sms,
+                               cudaStream_t stream)
+{
+    constexpr int BM = sgemm_thin_n_bm(NT);
+    const int va = k % 4 == 0 && sgemm_thin_aligned(A), vb = n % 4 == 0 && sgemm_thin_aligned(B);
+    const int which = va * 2 + vb;
+    const void *kernels[4] = {(const void *)sgemm_thin_n_kernel<NT, 0, 0>, (const void *)sgemm_thin_n_kernel<NT, 0, 1>,
+                              (const void *)sgemm_thin_n_kernel<NT, 1, 0>, (const void *)sgemm_thin_n_kernel<NT, 1, 1>};
+    const void *kernel = kernels[which];
+    const int smem_bytes = SGEMM_THIN_N_ST * sgemm_thin_n_stage(NT) * (int)sizeof(float);
+    static unsigned long long opted_in[4];
+    static int resident[4][64];
+    int per_sm = 0;
+    int err = smem_opt_in(kernel, smem_bytes, &opted_in[which]);
+    if (err == 0)
+        err = smem_resident_per_sm(kernel, SGEMM_THIN_THREADS, smem_bytes, resident[which], &per_sm);
+    if (err != 0)
+        return err;
+    if (per_sm < 1)
+        per_sm = 1;
+    const long long units = SGEMM_CEIL_DIV((long long)m, BM), slabs = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_N_BK);
+    int splits = 1, per = (int)slabs;
+    sgemm_thin_split(units, slabs, (long long)sms * per_sm, 8, 64, &splits, &per);
+    int flags = (splits > 1 ? SGEMM_THIN_ATOMIC : 0) | (n % 4 == 0 && sgemm_thin_aligned(C) ? SGEMM_THIN_VEC_C : 0);
+    if (splits > 1) {
+        const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&per, (void *)&flags};
+    const dim3 grid((unsigned)units, (unsigned)splits);
+    const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_THREADS), args, (size_t)smem_bytes, stream);
+    return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
+}
+
+/* Thin-m with MT rows of accumulators, VEC by n and the pointers. */
+template <int MT>
+static int sgemm_thin_m_launch(const float *A, const float *B, float *C, int m, int n, int k, int sms,
+                               cudaStream_t stream)
+{
+    const int vec = n % 4 == 0 && sgemm_thin_aligned(B) && sgemm_thin_aligned(C);
+    const void *kernel = vec ? (const void *)sgemm_thin_m_kernel<MT, 1> : (const void *)sgemm_thin_m_kernel<MT, 0>;
+    const long long cols = (long long)SGEMM_THIN_THREADS * (vec ? 4 : 1);
+    const long long units = SGEMM_CEIL_DIV((long long)n, cols);
+    /* about 4 blocks an SM, each at least 64 k (a split's atomics against its B rows) */
+    long long splits = SGEMM_CEIL_DIV(4LL * sms, units);
+    long long kc = SGEMM_CEIL_DIV((long long)k, splits);
+    if (kc < 64)
+        kc = k < 64 ? k : 64;
+    splits = SGEMM_CEIL_DIV((long long)k, kc);
+    if (splits > 65535) { /* grid.y's limit */
+        kc = SGEMM_CEIL_DIV((long long)k, 65535);
+        splits = SGEMM_CEIL_DIV((long long)k, kc);
+    }
+    int atomic = splits > 1, kci = (int)kc;
+    if (atomic) {
+        const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&kci, (void *)&atomic};
+    const dim3 grid((unsigned)units, (unsigned)splits);
+    const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_THREADS), args, 0, stream);
+    return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
+}
+
+/* The kernel names thin-n and thin-m note (index: log2(NT) - 3, log2(MT)). */
+static const char *const sgemm_thin_n_names[4] = {"thin_n8_128x8x32_t2x4_s3", "thin_n16_128x16x32_t4x4_s3",
+                                                  "thin_n32_128x32x32_t8x4_s3", "thin_n64_128x64x32_t8x8_s3"};
+static const char *const sgemm_thin_m_names[4] = {"thin_m1_128t", "thin_m2_128t", "thin_m4_128t", "thin_m8_128t"};
+
+/* The name thin-n notes at n (<= 64). */
+static const char *sgemm_thin_n_name(int n)
+{
+    return sgemm_thin_n_names[n <= 8 ? 0 : n <= 16 ? 1 : n <= 32 ? 2 : 3];
+}
+
+static const char *sgemm_thin_m_name(int m)
+{
+    return sgemm_thin_m_names[m <= 1 ? 0 : m <= 2 ? 1 : m <= 4 ? 2 : 3];
+}
+
+/* Thin-n at any n <= 64: the narrowest tile; notes its kernel. */
+static int sgemm_thin_n(const float *A, const float *B, float *C, int m, int n, int k, int sms, cudaStream_t stream)
+{
+    const int vec = k % 4 == 0 && n % 4 == 0 && sgemm_thin_aligned(A) && sgemm_thin_aligned(B);
+    kernel_ran_note(sgemm_thin_n_name(n), vec ? NULL : SGEMM_THIN_N_SCALAR_REASON);
+    if (n <= 8)
+        return sgemm_thin_n_launch<8>(A, B, C, m, n, k, sms, stream);
+    if (n <= 16)
+        return sgemm_thin_n_launch<16>(A, B, C, m, n, k, sms, stream);
+    if (n <= 32)
+        return sgemm_thin_n_launch<32>(A, B, C, m, n, k, sms, stream);
+    return sgemm_thin_n_launch<64>(A, B, C, m, n, k, sms, stream);
+}
+
+/* Thin-m at any m <= 8; notes its kernel. */
+static int sgemm_thin_m(const float *A, const float *B, float *C, int m, int n, int k, int sms, cudaStream_t stream)
+{
+    const int vec = n % 4 == 0 && sgemm_thin_aligned(B) && sgemm_thin_aligned(C);
+    kernel_ran_note(sgemm_thin_m_name(m), vec ? NULL : SGEMM_THIN_M_SCALAR_REASON);
+    if (m <= 1)
+        return sgemm_thin_m_launch<1>(A, B, C, m, n, k, sms, stream);
+    if (m <= 2)
+        return sgemm_thin_m_launch<2>(A, B, C, m, n, k, sms, stream);
+    if (m <= 4)
+        return sgemm_thin_m_launch<4>(A, B, C, m, n, k, sms, stream);
+    return sgemm_thin_m_launch<8>(A, B, C, m, n, k, sms, stream);
+}
+
+#endif
