@@ -21,6 +21,18 @@
  *      shapes as before.
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
+ *   0a. A short k (k <= 128, policy tiny_k) with at least two waves of
+ *      128x128 tiles: the 128x128 tile (SGEMM_TUNED_SHORT_K, two blocks an
+ *      SM, one block per tile): a k-loop of 2 .. 16 slabs is bound by the
+ *      fill and drain of each tile and by storing C, which a second block
+ *      on the SM overlaps and stream-K's fix-ups only add to.
+ *   0b. Ragged: under 95% of the large tile's FMAs inside C (policy ragged:
+ *      an m or n just past a multiple of 128 or 256) and under 4 waves of
+ *      large tiles, m >= 256, n >= 256: the 128x64 tile as stream-K
+ *      (SGEMM_TUNED_NARROW), whose partial tiles waste less and whose
+ *      k-slabs spread evenly over the SMs. Both from compare --candidates
+ *      tuned over shapes/awkward.txt, shapes/llm.txt and square sizes on the
+ *      H200 (docs/tuning/awkward.md).
  *   1. The large tile, when at least 3/4 of its FMAs fall inside C (the small
  *      tile's FMA rate is about 4/5 of the large one's) and it has work for
  *      every SM: L >= W, or L x k-slabs >= 32 slabs per SM (fewer: a block's
@@ -100,12 +112,20 @@
 #ifndef SGEMM_TUNED_SLICED_MANY
 #define SGEMM_TUNED_SLICED_MANY 16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2
 #endif
+#ifndef SGEMM_TUNED_SHORT_K
+#define SGEMM_TUNED_SHORT_K 128x128x8_w64x64_t8x16_s4_g8_sp8_b7
+#endif
+#ifndef SGEMM_TUNED_NARROW
+#define SGEMM_TUNED_NARROW 128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk
+#endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
 static constexpr sgemm_tuned_cfg sgemm_tuned_large_st = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE_ST);
 static constexpr sgemm_tuned_cfg sgemm_tuned_small = SGEMM_TUNED_CFG(SGEMM_TUNED_SMALL);
 static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_few = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_FEW);
 static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_many = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_MANY);
+static constexpr sgemm_tuned_cfg sgemm_tuned_short_k = SGEMM_TUNED_CFG(SGEMM_TUNED_SHORT_K);
+static constexpr sgemm_tuned_cfg sgemm_tuned_narrow = SGEMM_TUNED_CFG(SGEMM_TUNED_NARROW);
 
 /* One entry of the tuned policy (kernels/common/policy.h): the rule's
  * thresholds (see the header) and whether the stream-K picks run. */
@@ -118,6 +138,9 @@ typedef struct {
     int few_slabs; /* small: sl4 needs this many k-slabs (8 a slice) */
     int stream_k;  /* 1: the sk picks; 0: each runs as the st kernel of its shape
                     * (no cooperative launch) */
+    int tiny_k;    /* short-k tile at k <= this (0: never), when it has 2 waves of tiles */
+    double ragged; /* narrow sk when the large tile keeps under this share of its FMAs in C */
+    int ragged_waves; /* ... and has under this many waves of tiles */
 } sgemm_tuned_policy;
 
 /* sm_90: the rule fitted on the H200. sm_80, sm_86/89: the same thresholds,
@@ -126,15 +149,17 @@ typedef struct {
  * H200's). generic: no stream-K (a cooperative launch is not assumed), the
  * same tile shapes. */
 static const sgemm_tuned_policy sgemm_tuned_policies[POLICY_SLOTS] = {
-    {0.75, 32, 16, 1024, 2048, 32, 1}, /* sm_90 */
-    {0.75, 32, 16, 1024, 2048, 32, 1}, /* sm_80 (untuned) */
-    {0.75, 32, 16, 1024, 2048, 32, 1}, /* sm_86/89 (untuned) */
-    {0.75, 32, 16, 1024, 2048, 32, 0}, /* generic */
+    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4}, /* sm_90 */
+    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4}, /* sm_80 (untuned) */
+    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4}, /* sm_86/89 (untuned) */
+    {0.75, 32, 16, 1024, 2048, 32, 0, 128, 0.95, 4}, /* generic */
 };
 
 enum {
     SGEMM_TUNED_PICK_THIN_N,
     SGEMM_TUNED_PICK_THIN_M,
+    SGEMM_TUNED_PICK_SHORT_K,
+    SGEMM_TUNED_PICK_NARROW,
     SGEMM_TUNED_PICK_LARGE,
     SGEMM_TUNED_PICK_LARGE_ST,
     SGEMM_TUNED_PICK_SMALL,
@@ -176,6 +201,19 @@ static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, in
     const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
     const long long wave = (long long)sms * lg.minb;
     const double useful = (double)m * n / ((double)tiles * lg.bm * lg.bn);
+    /* 1a. a short k with m and n large: the 128x128 tile, two blocks an SM,
+     * no stream-K (a k-loop of a few slabs: one block's epilogue overlaps
+     * the other's loads, where the large tile's one block an SM waits) */
+    const sgemm_tuned_cfg &sk = sgemm_tuned_short_k;
+    if (k <= p.tiny_k && sgemm_tuned_tiles(sk, m, n) >= 2LL * sms * sk.minb)
+        return SGEMM_TUNED_PICK_SHORT_K;
+    /* 1b. ragged: the large tile's last row or column of tiles mostly empty
+     * (an m or n just past a multiple of 128 or 256) in under a few waves:
+     * the 128x64 tile as stream-K wastes less and spreads its tiles evenly */
+    const sgemm_tuned_cfg &nw = sgemm_tuned_narrow;
+    if (useful < p.ragged && tiles < (long long)p.ragged_waves * wave && m >= 2 * nw.bm && n >= 4 * nw.bn &&
+        sgemm_tuned_tiles(nw, m, n) >= sms)
+        return SGEMM_TUNED_PICK_NARROW;
     if (useful >= p.useful &&
         (tiles >= wave || tiles * slabs >= (long long)p.slabs * sms)) {
         if (sgemm_tuned_full_wave(tiles, wave) && k <= p.short_k)
@@ -287,6 +325,10 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return SGEMM_TUNED_RUN(sgemm_tuned_sliced_few);
     case SGEMM_TUNED_PICK_SLICED_MANY:
         return SGEMM_TUNED_RUN(sgemm_tuned_sliced_many);
+    case SGEMM_TUNED_PICK_SHORT_K:
+        return SGEMM_TUNED_RUN(sgemm_tuned_short_k);
+    case SGEMM_TUNED_PICK_NARROW:
+        return SGEMM_TUNED_RUN(sgemm_tuned_narrow);
     default:
         return SGEMM_TUNED_RUN(sgemm_tuned_large);
     }
@@ -328,6 +370,10 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
         return sgemm_tuned_noted(sgemm_tuned_sliced_few, p.stream_k);
     case SGEMM_TUNED_PICK_SLICED_MANY:
         return sgemm_tuned_noted(sgemm_tuned_sliced_many, p.stream_k);
+    case SGEMM_TUNED_PICK_SHORT_K:
+        return sgemm_tuned_noted(sgemm_tuned_short_k, p.stream_k);
+    case SGEMM_TUNED_PICK_NARROW:
+        return sgemm_tuned_noted(sgemm_tuned_narrow, p.stream_k);
     default:
         return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
     }
