@@ -37,8 +37,12 @@ each device: FP32 SIMT, the TF32/FP16/BF16/FP8 tensor roofs, HBM and L2
 capability for the others; the footnote names each roof's source and the
 roofs a device has no figure for). Markers at one intensity whose rates are
 close are moved sideways (a grey line leads from a tick at the true intensity),
-so that none hides another. Ops without FLOPs (sort, transpose, softmax...)
-have no point: a note names them.
+so that none hides another. Ops without FLOPs (sort, transpose, softmax,
+the norms) have no point on it (a note names them); with --roofline each
+gets its memory roofline instead: achieved GB/s (minimum bytes / median time)
+per variant as bars against the HBM and L2 roofs, with the share of HBM
+(and an x at the DRAM bytes as counted, with --metrics). Ops whose rows
+have no % of peak (transfer: host copies) get none.
 Line or bars: the sizes of one op in one CSV file form a sweep when every
 matrix size is square (m = n = k), or when one axis of the shape strings
 varies: a line over n (elements, that axis) reads well. Once one size is
@@ -786,8 +790,8 @@ def roofline_points(rows, notes):
     points, without, left_out = lay.collect(rows, variant_label)
     if without:
         notes.append(f"note: roofline: {', '.join(without)}: no FLOP count in the CSV "
-                     "(flops 0 or empty): no roofline point (their GB/s against the memory "
-                     "roof is in <op>_throughput)")
+                     "(flops 0 or empty): no roofline point (with --roofline, their GB/s "
+                     "against the memory roofs: roofline_<op>_<size>)")
     if left_out:
         notes.append(f"note: roofline: {left_out} ok row(s) with FLOPs lack bytes or time: "
                      "not drawn")
@@ -833,15 +837,102 @@ def chart_roofline_all(mpl, rows, notes, requested=()):
     return chart_roofline(mpl, points, notes, title, "roofline", extra)
 
 
+def memory_gbps(row):
+    """(achieved GB/s from the minimum bytes, measured GB/s from --metrics'
+    DRAM bytes or None) of an ok row, or None without bytes or time."""
+    nbytes, time_ms = row.values.get("bytes"), row.values.get("time_ms_median")
+    if not nbytes or not time_ms or nbytes <= 0 or time_ms <= 0:
+        return None
+    seconds = time_ms * 1e-3
+    read, write = (lay._cell_float(row, c) for c in ("dram_read_bytes", "dram_write_bytes"))
+    measured = (read or 0.0) + (write or 0.0)
+    return nbytes / seconds / 1e9, (measured / seconds / 1e9 if measured > 0 else None)
+
+
+def chart_memory_roofline(mpl, rows, notes, title, stem):
+    """The roofline of an op that counts no FLOPs (transpose, softmax, the
+    norms, sort): its intensity is 0, so the picture is the memory roof
+    alone: each variant's achieved GB/s (minimum bytes / median time) as a
+    bar against the device's memory roofs (HBM, L2), hand rows first,
+    libraries hatched, each bar labelled with its share of HBM; with
+    --metrics, the DRAM bytes as counted give a second mark (x)."""
+    rows = [r for r in rows if memory_gbps(r) is not None]
+    if not rows:
+        return None
+    rows = [r for r in rows if not r.is_library] + [r for r in rows if r.is_library]
+    sets = [pk.device_roofs(rows)]
+    fig, (ax,) = new_figure(mpl, 1, 10, 1.2 + 0.45 * len(rows))
+    ys = list(range(len(rows)))[::-1]
+    hbm = next((m.value for m in sets[0].memory() if m.name == "HBM"), None)
+    measured_any = False
+    for y, r in zip(ys, rows):
+        gbps, measured = memory_gbps(r)
+        color = LIBRARY_COLORS[0] if r.is_library else HAND_COLORS[0]
+        bar = ax.barh([y], [gbps], color="white" if r.is_library else color, edgecolor=color,
+                      hatch="//" if r.is_library else None, height=0.6)
+        bar.patches[0].set_gid(f"bar:{variant_label(r)}")
+        text = f"{cc.fmt_sig(gbps)} GB/s" + (f", {gbps / hbm * 100:.0f}% of HBM" if hbm else "")
+        ax.text(gbps, y, "  " + text, va="center", fontsize=7)
+        if measured:
+            ax.plot([measured], [y], marker="x", color="tab:red", linestyle="none", markersize=7)
+            measured_any = True
+    caption = []
+    top = max(memory_gbps(r)[0] for r in rows)
+    for i, m in enumerate(sets[0].memory()):
+        line = ax.axvline(m.value, color=ROOF_COLORS["memory"], linestyle="-" if m.name == "HBM" else ":",
+                          linewidth=1.6 if m.name == "HBM" else 1.2)
+        line.set_gid(f"roof:{m.name}")
+        ax.text(m.value, len(rows) - 0.4 + 0.3 * i, f" {m.name} {cc.fmt_sig(m.value * 1e-3)} TB/s",
+                color=ROOF_COLORS["memory"], fontsize=7, va="bottom")
+        caption.append(f"{m.name} {cc.fmt_sig(m.value * 1e-3)} TB/s: {m.source}")
+        top = max(top, m.value)
+    caption += list(sets[0].missing)
+    ax.set_yticks(ys, [variant_label(r) + (" (library)" if r.is_library else "") for r in rows],
+                  fontsize=8)
+    ax.set_xlim(0, top * 1.3)
+    ax.set_ylim(-0.7, len(rows) + 0.3)
+    ax.set_xlabel("achieved GB/s: the op's minimum device-memory bytes / median time")
+    ax.grid(True, axis="x", alpha=0.3)
+    if measured_any:
+        ax.plot([], [], marker="x", color="tab:red", linestyle="none",
+                label="x: DRAM bytes as counted (--metrics) / median time")
+        ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(f"{title}\n{title_caption(rows, ax)}", fontsize=10)
+    add_footnote(fig, [], extra=joined_lines(["roofs:"] + caption, 150), notes=notes, stem=stem)
+    return fig
+
+
+def memory_roofline_charts(mpl, rows, without, notes, requested=()):
+    """[(stem, figure)] of the memory-roof pictures of the ops without FLOPs,
+    one per op series and size (with --size, only the sizes named)."""
+    charts, groups = [], {}
+    # an op whose rows have no % of peak (transfer: host copies, not device
+    # memory) has no device-memory roof to stand against
+    on_device = {r.op for r in rows if r.ok and r.cells.get("pct_of_peak", "").strip()}
+    for r in rows:
+        if r.ok and r.op in without and r.op in on_device and memory_gbps(r) is not None and (
+                not requested or any(cc.size_matches(r, s) for s in requested)):
+            groups.setdefault((r.series, r.size_key), []).append(r)
+    for (series, _), mine in groups.items():
+        stem = f"roofline_{cc.series_slug(series)}_{size_slug(mine[0])}"
+        title = (f"Memory roofline: {cc.series_label(series)} at {cc.size_label(mine[0])} "
+                 "(no FLOPs: intensity 0, the memory roofs are its roofline)")
+        fig = chart_memory_roofline(mpl, mine, notes, title, stem)
+        if fig is not None:
+            charts.append((stem, fig))
+    return charts
+
+
 def roofline_charts(mpl, rows, notes, requested=()):
     """--roofline: [(stem, figure)], one picture per op series and size (with
-    --size, only the sizes named)."""
-    points, _ = roofline_points(rows, notes)
+    --size, only the sizes named); an op without FLOPs gets its memory roof
+    alone (chart_memory_roofline)."""
+    points, without = roofline_points(rows, notes)
     if requested:
         points = [p for p in points if any(cc.size_matches(p.row, s) for s in requested)]
         if not points:
             notes.append("note: roofline: no row with FLOPs of the sizes given with --size")
-    charts = []
+    charts = memory_roofline_charts(mpl, rows, without, notes, requested)
     for (series, _), mine in lay.group_by_case(points):
         for p in mine:
             p.label += " (library)" if p.row.is_library else ""

@@ -44,6 +44,7 @@ HEADER = ("timestamp,git_commit,device,cc,driver,cuda_runtime,cublas_version,see
           "rel_err,tolerance,status,flops,bytes,peak_fp32_tflops,peak_mem_gbps").split(",")
 ELEMS = 1 << 26
 REDUCE_FLOPS, REDUCE_BYTES = ELEMS, 4 * ELEMS  # intensity 0.25
+SORT_SLUG = "2pow26"  # the file-name size of ELEMS
 # (variant, library, median ms): four hand kernels and cub within a few percent
 REDUCE_ROWS = (("interleaved", 0, 0.0600), ("sequential", 0, 0.0595), ("shuffle", 0, 0.0590),
                ("vec4", 0, 0.0585), ("cub", 1, 0.0580))
@@ -208,7 +209,7 @@ def check_legacy(plots, work):
     legacy = write_csv(os.path.join(work, "legacy.csv"),
                        [row("reduce", v, lib, ms, REDUCE_FLOPS, REDUCE_BYTES)
                         for v, lib, ms in REDUCE_ROWS]
-                       + [row("sort", "radix", 0, 1.0, 0, 2 * REDUCE_BYTES)]
+                       + [row("sort", "radix", 0, 1.0, 0, 2 * REDUCE_BYTES, pct_of_peak="11.2")]
                        + [row("sgemm", "naive", 0, 10.0, 2 * 1024 ** 3, 3 * 4 * 1024 ** 2,
                               m=1024, n=1024, k=1024)])
     out = os.path.join(work, "legacy_out")
@@ -216,22 +217,34 @@ def check_legacy(plots, work):
     rc, so, se = run_plot(plots, "--roofline", "--out", out, legacy)
     check(rc == 0, f"plot.py --roofline on a CSV without the new columns: exit {rc}\n{se}")
     made = sorted(os.listdir(out))
+    # sort counts no FLOPs: its picture is the memory roof alone
     check(made == ["roofline_reduce_2pow26.png", "roofline_reduce_2pow26.svg",
-                   "roofline_sgemm_1024.png", "roofline_sgemm_1024.svg"], f"written: {made}")
+                   "roofline_sgemm_1024.png", "roofline_sgemm_1024.svg",
+                   f"roofline_sort_{SORT_SLUG}.png", f"roofline_sort_{SORT_SLUG}.svg"],
+          f"written: {made}")
     check("sort: no FLOP count" in so, f"the op without FLOPs is named:\n{so}")
     shutil.rmtree(out)
     rc, so, se = run_plot(plots, "--roofline", "--size", "2^26", "--out", out, legacy)
     made = sorted(os.listdir(out)) if rc == 0 else []
-    check(made == ["roofline_reduce_2pow26.png", "roofline_reduce_2pow26.svg"],
+    check(made == ["roofline_reduce_2pow26.png", "roofline_reduce_2pow26.svg",
+                   f"roofline_sort_{SORT_SLUG}.png", f"roofline_sort_{SORT_SLUG}.svg"],
           f"--roofline --size 2^26: exit {rc}, written {made}\n{se}")
     rc, so, se = run_plot(plots, "--out", out, legacy)
     check(rc == 0 and os.path.exists(os.path.join(out, "roofline.png")),
           f"plot.py without --roofline: exit {rc}, the overview roofline\n{se}")
     sort_only = write_csv(os.path.join(work, "sort_only.csv"),
-                          [row("sort", "radix", 0, 1.0, 0, 2 * REDUCE_BYTES)])
+                          [row("sort", "radix", 0, 1.0, 0, 2 * REDUCE_BYTES, pct_of_peak="11.2")])
     rc, so, se = run_plot(plots, "--roofline", "--out", os.path.join(work, "sort_out"), sort_only)
-    check(rc == 1 and "no ok row with FLOPs" in se and "sort: no FLOP count" in so,
-          f"--roofline on an op without FLOPs: exit {rc}\n{so}{se}")
+    made = sorted(os.listdir(os.path.join(work, "sort_out"))) if rc == 0 else []
+    check(rc == 0 and made == [f"roofline_sort_{SORT_SLUG}.png", f"roofline_sort_{SORT_SLUG}.svg"]
+          and "sort: no FLOP count" in so,
+          f"--roofline on an op without FLOPs (its memory roof alone): exit {rc}, {made}\n{so}{se}")
+    # an op without FLOPs and without a % of peak (host copies): no picture at all
+    no_peak = write_csv(os.path.join(work, "no_peak.csv"),
+                        [row("sort", "radix", 0, 1.0, 0, 2 * REDUCE_BYTES, pct_of_peak="")])
+    rc, so, se = run_plot(plots, "--roofline", "--out", os.path.join(work, "no_peak_out"), no_peak)
+    check(rc == 1 and "no ok row with FLOPs" in se,
+          f"--roofline on an op without FLOPs or a device-memory peak: exit {rc}\n{so}{se}")
 
 
 def check_intensity(plots, work, plot):
