@@ -133,6 +133,15 @@
 #ifndef SGEMM_TMA_SPLIT64
 #define SGEMM_TMA_SPLIT64 tf32_tma_m64n128k32_s6_sk_pers
 #endif
+/* thin n with few tiles: persistent, k split over the SMs (the persistent
+ * kernels have 128 columns: at n <= 64 half the MMA is on zero columns,
+ * which costs little where the call is bound by streaming A) */
+#ifndef SGEMM_TMA_SPLIT_THIN_N
+#define SGEMM_TMA_SPLIT_THIN_N tf32_tma_m128n128k32_s6_sk_pers
+#endif
+#ifndef SGEMM_TMA_THIN_N
+#define SGEMM_TMA_THIN_N 64 /* the thin-n split at n <= this (0: never) */
+#endif
 #ifndef SGEMM_TMA_NARROW
 #define SGEMM_TMA_NARROW tf32_tma_m128n64k32_s6_ws
 #endif
@@ -248,6 +257,11 @@ static int sgemm_tma_pick_run(const float *A, int lda, const float *B, float *C,
          * atomics into C, zeroed first) */
         if (r < 3 && sms > 0 && 2 * sgemm_tma_tiles(*sgemm_tma_split_rows[r].cfg, m, n) <= sms)
             p = &sgemm_tma_split_rows[r];
+        /* thin n (a tall A against a few columns) likewise: its 128-row
+         * tiles fill at most half the SMs, each streaming its strip of A */
+        static const sgemm_tma_pick split_thin_n = SGEMM_TMA_PICK(SGEMM_TMA_SPLIT_THIN_N);
+        if (r == 3 && n <= SGEMM_TMA_THIN_N && sms > 0 && 2 * sgemm_tma_tiles(*split_thin_n.cfg, m, n) <= sms)
+            p = &split_thin_n;
         kernel_ran_note(p->cfg->name, why);
         return p->run(A, lda, B, C, m, n, k, stream);
     }

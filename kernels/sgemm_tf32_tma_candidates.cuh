@@ -44,6 +44,7 @@
     X(tf32_tma_m16n128k32_s8_sk_pers, 16, 128, 8, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
     X(tf32_tma_m32n128k32_s8_sk_pers, 32, 128, 8, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
     X(tf32_tma_m64n128k32_s6_sk_pers, 64, 128, 6, 0, 1, 0, 1, 1, 1, 1)  /* thin m, split k */     \
+    X(tf32_tma_m128n128k32_s6_sk_pers, 128, 128, 6, 0, 1, 0, 1, 1, 1, 1) /* thin n, split k */    \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers, 256, 128, 4, 2, 1, 1, 1, 1, 1, 0)     /* persistent */ \
     X(tf32_tma_m256n128k32_s4_pp_pf_pers_c2, 256, 128, 4, 2, 1, 1, 1, 1, 2, 0)  /* + multicast */\
     X(tf32_tma_m256n128k32_s4_pf_pers_c2, 256, 128, 4, 2, 1, 0, 1, 1, 2, 0)     /* no ping-pong */ \
