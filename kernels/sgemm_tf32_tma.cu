@@ -257,10 +257,11 @@ static int sgemm_tma_pick_run(const float *A, int lda, const float *B, float *C,
          * atomics into C, zeroed first) */
         if (r < 3 && sms > 0 && 2 * sgemm_tma_tiles(*sgemm_tma_split_rows[r].cfg, m, n) <= sms)
             p = &sgemm_tma_split_rows[r];
-        /* thin n (a tall A against a few columns) likewise: its 128-row
-         * tiles fill at most half the SMs, each streaming its strip of A */
+        /* thin n (a tall A against a few columns) likewise, when its
+         * 128-row tiles fill at most a quarter of the SMs, each streaming its
+         * strip of A (the threshold: docs/tuning/awkward.md) */
         static const sgemm_tma_pick split_thin_n = SGEMM_TMA_PICK(SGEMM_TMA_SPLIT_THIN_N);
-        if (r == 3 && n <= SGEMM_TMA_THIN_N && sms > 0 && 2 * sgemm_tma_tiles(*split_thin_n.cfg, m, n) <= sms)
+        if (r == 3 && n <= SGEMM_TMA_THIN_N && sms > 0 && 4 * sgemm_tma_tiles(*split_thin_n.cfg, m, n) <= sms)
             p = &split_thin_n;
         kernel_ran_note(p->cfg->name, why);
         return p->run(A, lda, B, C, m, n, k, stream);

@@ -70,7 +70,7 @@ static const shape shapes_full[] = {
     {4100, 2100, 100}, {2300, 1796, 484, "tf32-tma"},
     {300, 260, 257}, {260, 259, 99}, {7, 1028, 999}, {1030, 5, 260}, {520, 516, 16},
     {131, 385, 97}, {251, 256, 256}, {256, 251, 256}, {256, 256, 251}, {1100, 1030, 1001}, {130, 259, 257},
-    {1000, 16, 2000}, {2049, 64, 257}, /* tf32_tma's thin-n split (n <= 64, 128-row tiles under half the SMs) */
+    {1000, 16, 2000}, {2049, 64, 257}, /* tf32_tma's thin-n split (n <= 64, 128-row tiles under a quarter of the SMs) */
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones; the long
  * k of 40 x 520 x 2000 only for what it is there for (tf32_tma's split-k thin
