@@ -31,14 +31,21 @@
  *    W[g][t][tap], g = 0..7, t = 0..3, hit 32 distinct banks); once they
  *    have landed each thread rounds the pieces it copied to TF32 in place,
  *    before the chunk's barrier;
+ *  - tap (u, v) reads tile rows ni + u of the staged tile, so on sm_90 a
+ *    column of taps (v fixed) loads its 7 + r - 1 rows of B fragments once
+ *    and runs its r taps from them (CONV2D_TF_BREUSE, default 1): fewer
+ *    shared-memory reads than a load per tap (7 r rows); sm_80's ptxas
+ *    spills that form at r = 3, so older GPUs load per tap;
  *  - two buffers: the next chunk's weights (cp.async) and input (registers)
  *    are in flight while the current chunk's r r taps run; one barrier a
  *    chunk;
  *  - the epilogue stores the FP32 accumulators masked (rows and columns past
  *    the image, channels past c_out), a float2 where the offset is even.
- * Registers: the 32 x 56 warp tile is 56 FP32 accumulators; one row of taps
- * is unrolled and the staging positions are recomputed each chunk, so r = 3
- * fits 128 registers (two blocks an SM); r = 5 runs one block an SM.
+ * Registers: the 32 x 56 warp tile is 56 FP32 accumulators, plus the
+ * column's B fragments (2 (7 + r - 1)); one column (or row) of taps is
+ * unrolled and the staging positions are recomputed each chunk, so r = 3
+ * fits 128 registers (two blocks an SM) without spills; r = 5 runs one
+ * block an SM.
  * Constraints: fp32; r in {3, 5} (a template parameter); c_in % 8 == 0; w
  * 16-byte aligned (cp.async); any batch / h / w / c_out (masked); a block's
  * dynamic shared memory is 2 (8 LDP + 64 WROW) 4 bytes: 59904 at r = 3,
@@ -58,6 +65,9 @@
 #define CONV2D_TF_BC 8       /* input channels a chunk (one k8 step) */
 #define CONV2D_TF_THREADS 256
 #define CONV2D_TF_WROWS 7    /* tile rows a warp (4 warps down the tile) */
+#ifndef CONV2D_TF_BREUSE
+#define CONV2D_TF_BREUSE 1 /* 1: a column of taps shares its B fragments (sm_90+, below); 0: loaded for every tap */
+#endif
 
 template <int R> struct conv2d_tf_geom {
     static constexpr int RR = R * R;
@@ -229,6 +239,39 @@ static __global__ void __launch_bounds__(CONV2D_TF_THREADS, conv2d_tf_geom<R>::M
         }
         const unsigned *xb = sx + buf * G::X_ELEMS + b_lane;
         const unsigned *wa = sw + buf * G::W_ELEMS + a_lane;
+#if CONV2D_TF_BREUSE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* sm_80's ptxas spills it at r = 3 */
+        /* a column of taps (v fixed) at a time: tap (u, v) reads tile rows
+         * ni + u, so the column's WROWS + R - 1 rows of B fragments are
+         * loaded once and serve its R taps */
+#pragma unroll 1
+        for (int v = 0; v < R; v++) {
+            constexpr int BR = CONV2D_TF_WROWS + R - 1;
+            unsigned b[BR][2];
+            const unsigned *pb = xb + v;
+#pragma unroll
+            for (int rr = 0; rr < BR; rr++) { /* tile row wn 7 + rr of the staged tile; channels t, t + 4; pixel g */
+                b[rr][0] = pb[rr * SW];
+                b[rr][1] = pb[rr * SW + 4 * LDP];
+            }
+#pragma unroll
+            for (int u = 0; u < R; u++) {
+                const int tap = u * R + v;
+                unsigned a[2][4];
+#pragma unroll
+                for (int mi = 0; mi < 2; mi++) {
+                    const unsigned *pa = wa + mi * 16 * WROW + tap;
+                    a[mi][0] = pa[0];                 /* row g, channel t */
+                    a[mi][1] = pa[8 * WROW];          /* row g + 8 */
+                    a[mi][2] = pa[4 * RR];            /* row g, channel t + 4 */
+                    a[mi][3] = pa[8 * WROW + 4 * RR]; /* row g + 8 */
+                }
+#pragma unroll
+                for (int ni = 0; ni < CONV2D_TF_WROWS; ni++)
+#pragma unroll
+                    for (int mi = 0; mi < 2; mi++) conv2d_tf_mma(acc[mi][ni], a[mi], b[ni + u][0], b[ni + u][1]);
+            }
+        }
+#else
 #pragma unroll 1 /* one row of taps unrolled: all r r would keep too many fragments live */
         for (int u = 0; u < R; u++)
 #pragma unroll
@@ -251,6 +294,7 @@ static __global__ void __launch_bounds__(CONV2D_TF_THREADS, conv2d_tf_geom<R>::M
                     for (int mi = 0; mi < 2; mi++) conv2d_tf_mma(acc[mi][ni], a[mi], b0, b1);
                 }
             }
+#endif
         if (more) {
             stage_x(buf ^ 1); /* buf ^ 1 was last read before the previous barrier */
             conv2d_tf_cp_wait_all();
