@@ -26,8 +26,9 @@
  * fast_tf32 on fp32).
  *
  * Rate: TFLOP/s of 2 N K C H W r r; %peak against the row's math (FP32 SIMT
- * for the hand rows, TF32 for fast_tf32 in fp32). Bytes: x and w read, y written once (the roofline
- * columns: the single-channel cases are memory-bound at small r).
+ * for the hand rows, TF32 for fast_tf32 in fp32). Bytes: x and w read, y
+ * written once (the roofline columns: the single-channel cases are
+ * memory-bound at small r).
  *
  * Adding a hand kernel = its .cu exporting the launcher and supports query
  * of kernels/conv2d.h + one CONV2D_HAND_ROW below. */
