@@ -76,7 +76,11 @@ int conv2d_case_ok(const conv2d_args *a, char *why, size_t why_len);
  *                        r = 3, 5 with c_in % 16 == 0 in its tap form
  *                        (conv2d_fast_tap.cuh: the input tile and halo
  *                        staged once a chunk of channels, every tap a GEMM
- *                        against it, shifted). */
+ *                        against it, shifted).
+ *   conv2d_fast_tf32     kernels/conv2d_fast_tf32.cu: fp32 only, math tf32:
+ *                        the tap form on TF32 tensor cores (mma.sync
+ *                        m16n8k8, x and w rounded to TF32 when staged),
+ *                        r = 3, 5 with c_in % 8 == 0; declines the rest. */
 int conv2d_naive(const conv2d_args *a, cudaStream_t s);
 int conv2d_naive_supports(const conv2d_args *a, char *why, size_t why_len);
 
@@ -97,6 +101,9 @@ int conv2d_fast_supports(const conv2d_args *a, char *why, size_t why_len);
 int conv2d_fast_igemm(const conv2d_args *a, cudaStream_t s);
 int conv2d_fast_igemm_supports(const conv2d_args *a, char *why, size_t why_len);
 int conv2d_fast_igemm_f32(const conv2d_args *a, cudaStream_t s);
+
+int conv2d_fast_tf32(const conv2d_args *a, cudaStream_t s);
+int conv2d_fast_tf32_supports(const conv2d_args *a, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

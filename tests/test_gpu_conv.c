@@ -13,9 +13,15 @@
  * for fp16 / bf16 (C = K = 64 on a 9 x 13 image at r = 3, 5; C = 32 -> K = 48
  * on 61 x 37, batch 3, r = 3, 5; C = 16 -> K = 130 on 58 x 30): fast's
  * 16-bit rows must name it (`kernel` fast_tap_...) there and in the ResNet
- * layer, and must not where c_in is not a multiple of 16. COMPARE_TEST_QUICK=1
+ * layer, and must not where c_in is not a multiple of 16. fast_tf32 (fp32
+ * in TF32 math, fast's tap form on tensor cores) must be ok in fp32 at the
+ * r = 3 tap cases and the ResNet layer (`kernel` fast_tf32_tap_...), and
+ * SKIP with its reason elsewhere (the 16-bit types; c_in % 8 != 0; r not 3
+ * or 5); at r = 5 it runs alone in fp32 (C = K = 64 on 9 x 13, C = 32 ->
+ * K = 48 on 61 x 37). COMPARE_TEST_QUICK=1
  * (for compute-sanitizer) leaves out the two largest. An even r is a case no
- * row takes: every row SKIP with the reason. Every row must PASS, except the declines by design: const_mask
+ * row takes: every row SKIP with the reason. Every row must PASS, except the declines by design: fast_tf32 as
+ * above, const_mask
  * where the mask exceeds its __constant__ bytes, cudnn_tensor_op where cuDNN's
  * Find has no tensor-op algorithm or cuDNN declines the case, and the cudnn
  * rows without cuDNN;
@@ -41,6 +47,8 @@ typedef struct {
     const char *expect_skip; /* non-NULL: every row must be SKIP with this in its reason */
     int expect_tap;          /* 1: fast's fp16 / bf16 rows name the tap form (fast_tap_...); -1: they do not */
     int tap_rows;            /* fast's 16-bit rows that named it */
+    int tf32_rows;           /* fast_tf32 rows ok (fp32 in tf32 math, kernel fast_tf32_tap_...) */
+    const char *only;        /* non-NULL: only this row is judged (the library rows that run beside it are not) */
 } collect;
 
 static int env_is(const char *name)
@@ -57,6 +65,11 @@ static int skip_allowed(const result_row *r)
         return test_contains(r->message, "no algorithm of tensor-op math") ||
                test_contains(r->message, "cuDNN declines this case") || !env_is("COMPARE_REQUIRE_CUDNN");
     if (strcmp(r->variant, "cudnn") == 0) return !env_is("COMPARE_REQUIRE_CUDNN");
+    /* fp32 only, and there its tap form's r and c_in; where it must run, the
+     * case checks tf32_rows */
+    if (strcmp(r->variant, "fast_tf32") == 0)
+        return test_contains(r->message, "fp32 only: the 16-bit types' tap form is `fast`") ||
+               test_contains(r->message, "the TF32 tap form takes");
     return 0;
 }
 
@@ -66,6 +79,11 @@ static void collect_case(void *ctx, result_row *rows, int count)
     for (int i = 0; i < count; i++) {
         const result_row *r = &rows[i];
         c->rows++;
+        if (c->only && strcmp(r->variant, c->only) != 0) {
+            printf("%s: %s %s %s not judged here (%s)\n", c->what, r->variant, r->math, status_name(r->status),
+                   r->message);
+            continue;
+        }
         if (c->expect_skip) {
             CHECK(r->status == STATUS_SKIP && test_contains(r->message, c->expect_skip),
                   "%s %s %s %s: %s (%s), expected SKIP naming \"%s\"", c->what, r->variant, r->math, r->shape,
@@ -100,6 +118,12 @@ static void collect_case(void *ctx, result_row *rows, int count)
                   c->what, r->math, r->shape, r->kernel[0] ? r->kernel : "-",
                   c->expect_tap > 0 ? "the tap form (fast_tap_...)" : "the gathered form");
         }
+        if (strcmp(r->variant, "fast_tf32") == 0 && r->status == STATUS_OK) {
+            const int tf32 = strcmp(r->math, "tf32") == 0 && test_contains(r->kernel, "fast_tf32_tap");
+            c->tf32_rows += tf32;
+            CHECK(tf32, "%s fast_tf32 %s %s: kernel %s, expected math tf32 and the kernel fast_tf32_tap_...",
+                  c->what, r->math, r->shape, r->kernel[0] ? r->kernel : "-");
+        }
         if (r->status == STATUS_OK) c->ok++;
         printf("%-16s %-5s %s: %s worst %.3g (tolerance %.3g) kernel %s\n", r->variant, r->math, r->shape,
                status_name(r->status), r->rel_err, r->tolerance, r->kernel[0] ? r->kernel : "-");
@@ -107,14 +131,20 @@ static void collect_case(void *ctx, result_row *rows, int count)
 }
 
 /* Runs the op over the axes given (checked only); planted: the test row
- * alone (with the reference rows). */
+ * alone (with the reference rows); c->only: that row alone (with the
+ * reference rows, not judged: run_plan's status is theirs too). */
 static void run_op(device_ctx *dev, const char *const axes[][2], int n_axes, int planted, unsigned long long seed,
                    collect *c)
 {
     static const char *const planted_rows[] = {"test_nohalo", NULL};
+    const char *const only_rows[] = {c->only, NULL};
     run_sink sink = {collect_case, c};
-    const int rc = test_run_axes(dev, "conv2d", axes, n_axes, planted ? planted_rows : NULL, seed, &sink);
-    CHECK(rc == (planted ? 1 : 0), "%s: run_plan returned %d", c->what, rc);
+    const int rc = test_run_axes(dev, "conv2d", axes, n_axes, planted ? planted_rows : c->only ? only_rows : NULL,
+                                 seed, &sink);
+    if (c->only)
+        CHECK(rc == 0 || rc == 1, "%s: run_plan returned %d", c->what, rc);
+    else
+        CHECK(rc == (planted ? 1 : 0), "%s: run_plan returned %d", c->what, rc);
     printf("%s: %d rows, %d ok, %d skipped\n", c->what, c->rows, c->ok, c->skipped);
 }
 
@@ -125,6 +155,9 @@ static void run_op(device_ctx *dev, const char *const axes[][2], int n_axes, int
 /* a case in the 16-bit types alone (fast's tap form is theirs) */
 #define AXES16(...) ((const char *const[][2]){{"type", "fp16,bf16"}, __VA_ARGS__})
 #define RUN16(dev, planted, seed, c, ...) run_op(dev, AXES16(__VA_ARGS__), NAXES(__VA_ARGS__), planted, seed, c)
+/* a case in fp32 alone (fast_tf32 at r = 5, with c->only set) */
+#define AXES32(...) ((const char *const[][2]){{"type", "fp32"}, __VA_ARGS__})
+#define RUN32(dev, planted, seed, c, ...) run_op(dev, AXES32(__VA_ARGS__), NAXES(__VA_ARGS__), planted, seed, c)
 
 int main(void)
 {
@@ -138,7 +171,7 @@ int main(void)
     for (int i = 0; i < cat->variant_count; i++)
         visible += strcmp(cat->variants[i].op, "conv2d") == 0 && !cat->variants[i].test_only &&
                    !catalog_family(&cat->variants[i]);
-    CHECK(visible == 7, "conv2d: %d rows, expected cudnn, cudnn_tensor_op and the five rungs", visible);
+    CHECK(visible == 8, "conv2d: %d rows, expected cudnn, cudnn_tensor_op, the five rungs and fast_tf32", visible);
 
     /* every row, every type: 3 types x the visible rows per case */
     collect s[9];
@@ -202,7 +235,29 @@ int main(void)
         const int types = i < 3 ? 3 : 2;
         CHECK(t[i].rows == types * visible, "%s: %d rows, expected %d", t[i].what, t[i].rows, types * visible);
         CHECK(t[i].tap_rows == 2, "%s: fast ran the tap form in %d rows, expected 2", t[i].what, t[i].tap_rows);
+        /* fast_tf32: ok in fp32 (the r = 3 cases), SKIP in the 16-bit types */
+        CHECK(t[i].tf32_rows == (i < 3), "%s: fast_tf32 ok in %d rows, expected %d", t[i].what, t[i].tf32_rows,
+              i < 3);
     }
+    /* fast_tf32 at r = 5 in fp32: that row alone (beside the library rows,
+     * not judged: cuDNN's fp32 Find may pick WINOGRAD_NONFUSED here, above) */
+    collect f[2];
+    memset(f, 0, sizeof f);
+    f[0].what = "fast_tf32 c=k=64 batch 2 9x13 r=5 (fp32)";
+    f[0].only = "fast_tf32";
+    RUN32(&dev, 0, seed + 16, &f[0], {"batch", "2"}, {"c_in", "64"}, {"c_out", "64"}, {"h", "9"}, {"w", "13"},
+          {"r", "5"});
+    f[1].what = "fast_tf32 c=32 k=48 batch 3 61x37 r=5 (fp32)";
+    f[1].only = "fast_tf32";
+    RUN32(&dev, 0, seed + 17, &f[1], {"batch", "3"}, {"c_in", "32"}, {"c_out", "48"}, {"h", "61"}, {"w", "37"},
+          {"r", "5"});
+    for (int i = 0; i < 2; i++)
+        CHECK(f[i].tf32_rows == 1, "%s: fast_tf32 ok in %d rows, expected 1", f[i].what, f[i].tf32_rows);
+    if (full)
+        CHECK(s[8].tf32_rows == 1, "%s: fast_tf32 ok in %d rows, expected 1 (fp32)", s[8].what, s[8].tf32_rows);
+    for (int i = 0; i < (full ? 8 : 7); i++) /* c_in 1, 3 or 5: fast_tf32 declines */
+        CHECK(s[i].tf32_rows == 0, "%s: fast_tf32 ok in %d rows, expected 0 (c_in %% 8 != 0)", s[i].what,
+              s[i].tf32_rows);
 
     const int cases[] = {1, 1, 2, 2, 1, 2, 1, 2, 1};
     for (int i = 0; i < (full ? 9 : 7); i++)

@@ -209,6 +209,7 @@ static void test_axes_binary(void)
             "{\"name\": \"const_mask\", \"kind\": \"hand\"",
             "{\"name\": \"tiled_halo\", \"kind\": \"hand\"",
             "{\"name\": \"tiled_cached\", \"kind\": \"hand\"",
+            "{\"name\": \"fast_tf32\", \"kind\": \"hand\"",
         };
         for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
             CHECK(test_contains(p.out, want[i]), "compare --list --format json lacks %s", want[i]);

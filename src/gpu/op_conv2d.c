@@ -5,7 +5,8 @@
  * default math (cudnn, the reference library) and in tensor-op math
  * (cudnn_tensor_op), then the course's ladder naive -> const_mask ->
  * tiled_halo -> tiled_cached -> fast (kernels/conv2d_*.cu, each rung's idea
- * in its header).
+ * in its header), and fast_tf32 (fp32 in TF32 math: fast's tap form on
+ * tensor cores, kernels/conv2d_fast_tf32.cu).
  *
  * Axes: batch (N), c_in (C), c_out (K), h, w (the image), r (the mask's
  * side, odd), type. The names are not DESIGN.md's n, c, k: axes named m, n
@@ -21,11 +22,13 @@
  * kernels read. Verification: y poisoned (NaN) before each checked run;
  * every element checked against the FP64 reference recomputed on the GPU
  * (src/gpu/conv_ref.h) under src/core/verify_conv.h's rule, whose tolerance
- * grows with c_in r r and the row's math (tf32 for cudnn_tensor_op on fp32).
+ * grows with c_in r r and the row's math (tf32 for cudnn_tensor_op and
+ * fast_tf32 on fp32).
  *
  * Rate: TFLOP/s of 2 N K C H W r r; %peak against the row's math (FP32 SIMT
- * for the hand rows). Bytes: x and w read, y written once (the roofline
- * columns: the single-channel cases are memory-bound at small r).
+ * for the hand rows, TF32 for fast_tf32 in fp32). Bytes: x and w read, y
+ * written once (the roofline columns: the single-channel cases are
+ * memory-bound at small r).
  *
  * Adding a hand kernel = its .cu exporting the launcher and supports query
  * of kernels/conv2d.h + one CONV2D_HAND_ROW below. */
@@ -142,14 +145,15 @@ static int conv2d_poison(op_case *c)
     return STATUS_OK;
 }
 
-/* The row's math: the type, or tf32 for cudnn_tensor_op on fp32 (fn_index
- * 1 marks the tensor-op row). */
+static int v_cudnn(const op_case *c, const variant *v, cudaStream_t s);
+
+/* The row's math: the type, or tf32 on fp32 for cudnn_tensor_op (the cudnn
+ * row with fn_index 1) and fast_tf32 (its launcher). */
 static const char *conv2d_math(const plan_case *pc, const variant *v)
 {
-    return v->fn_index == 1 && strcmp(pc->type, "fp32") == 0 ? "tf32" : pc->type;
+    const int tf32_row = (v->run == v_cudnn && v->fn_index == 1) || v->fn == (variant_fn)conv2d_fast_tf32;
+    return tf32_row && strcmp(pc->type, "fp32") == 0 ? "tf32" : pc->type;
 }
-
-static int v_cudnn(const op_case *c, const variant *v, cudaStream_t s);
 
 static int conv2d_verify(op_case *c, const variant *v, result_row *r)
 {
@@ -309,6 +313,10 @@ static const variant conv2d_variants[] = {
                     "single channel: 4 x 4 outputs a thread, 16-byte loads into a shared tile with halo, the mask "
                     "in registers; multi-channel: an implicit GEMM, mma.sync fp16/bf16 on tensor cores, FP32 "
                     "SIMT for fp32")
+    CONV2D_HAND_ROW(fast_tf32, conv2d_fast_tf32, conv2d_fast_tf32_supports,
+                    "fp32 in TF32 math: fast's tap form (64 output channels x a 28 x 8 pixel tile a block, the tile "
+                    "and halo staged once a chunk of 8 channels, every tap a GEMM against it) on mma.sync m16n8k8 "
+                    "tf32, inputs rounded to TF32; r = 3, 5, c_in % 8 == 0")
     {.info = {"conv2d", "test_nohalo", 0, "types", NULL, 1, "builtin",
               "test only: each 16 x 16 tile of outputs takes the taps outside its tile as zero (halo dropped)"},
      .run = v_hand, .fn = (variant_fn)conv2d_test_nohalo, .supports = v_test_nohalo_supports},
