@@ -26,7 +26,7 @@
  *      SM, one block per tile): a k-loop of 2 .. 16 slabs is bound by the
  *      fill and drain of each tile and by storing C, which a second block
  *      on the SM overlaps and stream-K's fix-ups only add to.
- *   0b. Ragged: under 95% of the large tile's FMAs inside C (policy ragged:
+ *   0b. Ragged: too few of the large tile's FMAs inside C (policy ragged:
  *      an m or n just past a multiple of 128 or 256) and under 4 waves of
  *      large tiles, m >= 256, n >= 256: the 128x64 tile as stream-K
  *      (SGEMM_TUNED_NARROW), whose partial tiles waste less and whose
