@@ -135,6 +135,7 @@ static const sgemm_tuned_policy sgemm_tuned_policies[POLICY_SLOTS] = {
 enum {
     SGEMM_TUNED_PICK_THIN_N,
     SGEMM_TUNED_PICK_THIN_M,
+    SGEMM_TUNED_PICK_THIN_MW,
     SGEMM_TUNED_PICK_LARGE,
     SGEMM_TUNED_PICK_LARGE_ST,
     SGEMM_TUNED_PICK_SMALL,
@@ -172,6 +173,15 @@ static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, in
         return SGEMM_TUNED_PICK_THIN_N;
     if (m <= SGEMM_TUNED_THIN_M_MAX)
         return SGEMM_TUNED_PICK_THIN_M;
+    /* 8 < m <= SGEMM_TUNED_THIN_MW_MAX, B wide: the 32x128 tiles cover every
+     * SM (so the small sk has no idle SM to give k to, and the picks below are
+     * the 16x128 sliced tiles, B re-read from L2 by each of ceil(m / 16) row
+     * tiles and up to 15 rows a tile wasted): thin-mw, one pass over B with
+     * every row of A, at most 7 padding rows. Fewer 32x128 tiles than SMs
+     * (16 x 4096, 16 x 14336): the small sk spreads k over every SM and stays */
+    if (m > 8 && m <= SGEMM_TUNED_THIN_MW_MAX &&
+        sgemm_tuned_cdiv(m, 32) * sgemm_tuned_cdiv(n, 128) >= (long long)sms)
+        return SGEMM_TUNED_PICK_THIN_MW;
     const sgemm_tuned_cfg &lg = sgemm_tuned_large;
     const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
     const long long wave = (long long)sms * lg.minb;
@@ -279,6 +289,8 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return sgemm_thin_n(A, B, C, m, n, k, sms, stream);
     case SGEMM_TUNED_PICK_THIN_M:
         return sgemm_thin_m(A, B, C, m, n, k, sms, stream);
+    case SGEMM_TUNED_PICK_THIN_MW:
+        return sgemm_thin_mw(A, B, C, m, n, k, sms, stream);
     case SGEMM_TUNED_PICK_LARGE_ST:
         return SGEMM_TUNED_RUN(sgemm_tuned_large_st);
     case SGEMM_TUNED_PICK_SMALL:
@@ -306,6 +318,25 @@ extern "C" void sgemm_tuned_thin_max(int *n_max, int *m_max)
     *m_max = SGEMM_TUNED_THIN_M_MAX;
 }
 
+extern "C" int sgemm_tuned_thin_mw_max(void)
+{
+    return SGEMM_TUNED_THIN_MW_MAX;
+}
+
+extern "C" int sgemm_tuned_thin_mw_run(const float *A, const float *B, float *C, int m, int n, int k,
+                                       cudaStream_t stream)
+{
+    if (m < 1 || m > 64 || n < 1 || k < 1)
+        return (int)cudaErrorInvalidValue;
+    int dev = 0, sms = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess)
+        return (int)err;
+    return sgemm_thin_mw(A, B, C, m, n, k, sms < 1 ? 1 : sms, stream);
+}
+
 extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
 {
     int dev = 0, sms = 0;
@@ -320,6 +351,8 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
         return sgemm_thin_n_name(n);
     case SGEMM_TUNED_PICK_THIN_M:
         return sgemm_thin_m_name(m);
+    case SGEMM_TUNED_PICK_THIN_MW:
+        return sgemm_thin_mw_name(m);
     case SGEMM_TUNED_PICK_LARGE_ST:
         return sgemm_tuned_noted(sgemm_tuned_large_st, p.stream_k);
     case SGEMM_TUNED_PICK_SMALL:

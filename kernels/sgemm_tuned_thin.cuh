@@ -72,10 +72,15 @@
 #ifndef SGEMM_TUNED_THIN_M_MAX
 #define SGEMM_TUNED_THIN_M_MAX 8
 #endif
+#ifndef SGEMM_TUNED_THIN_MW_MAX
+#define SGEMM_TUNED_THIN_MW_MAX 64
+#endif
 static_assert(SGEMM_TUNED_THIN_N_MAX >= 0 && SGEMM_TUNED_THIN_N_MAX <= 64,
               "thin-n tiles are 8 .. 64 columns wide");
 static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
               "thin-m keeps at most 8 rows of accumulators");
+static_assert(SGEMM_TUNED_THIN_MW_MAX >= 0 && SGEMM_TUNED_THIN_MW_MAX <= 64,
+              "thin-mw keeps at most 64 rows of accumulators");
 
 #define SGEMM_THIN_THREADS 128
 #define SGEMM_THIN_N_BK 32 /* k of a slab */
@@ -83,12 +88,21 @@ static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
 #define SGEMM_THIN_N_AS 36 /* floats between rows of A's slab: BK + 4, 9 16-byte units */
 #define SGEMM_THIN_M_KS 256 /* k of A staged at once by thin-m */
 #define SGEMM_THIN_M_U 8    /* loads of B in flight a thread (thin-m) */
+#define SGEMM_THIN_MW_KS 128 /* k of A staged at once by thin-mw */
+#define SGEMM_THIN_MW_MIN_PER 2 /* least KS-chunks of k a thin-mw split */
 #define SGEMM_THIN_ATOMIC 1 /* thin-n flags: the splits add into C */
 #define SGEMM_THIN_VEC_C 2  /* thin-n flags: C's rows 16-byte aligned */
 
 /* The kernel_ran_note reason of the 4-byte paths. */
 #define SGEMM_THIN_N_SCALAR_REASON "n or k not a multiple of 4: 4-byte copies of A or B"
 #define SGEMM_THIN_M_SCALAR_REASON "n not a multiple of 4: one column a thread, 4-byte loads of B"
+
+/* thin-mw: a thread's columns (2), the 4-k steps of B it loads ahead (2 up to
+ * 48 rows, 1 above: the FMAs of one step take longer the more rows), and the
+ * blocks an SM its registers are bounded for (4 up to 32 rows, else 3) */
+constexpr int sgemm_thin_mw_cols(int mg) { return mg > 0 ? 2 : 0; }
+constexpr int sgemm_thin_mw_depth(int mg) { return mg == 56 ? 1 : 2; }
+constexpr int sgemm_thin_mw_minb(int mg) { return mg <= 32 ? 4 : mg <= 56 ? 3 : 2; }
 
 constexpr int sgemm_thin_n_bm(int nt) { return nt > 0 ? 128 : 0; }
 constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; }
@@ -380,6 +394,109 @@ static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, 4)
     }
 }
 
+/* Thin-mw: B's rows kg .. kg+3 at this thread's COLS columns (col0 + c * 32;
+ * bit c of cmask: inside n) into b, zeros past the split's k (ke) and past n. */
+template <int COLS>
+static __device__ __forceinline__ void sgemm_thin_mw_load(float (&b)[4][COLS], const float *__restrict__ B,
+                                                          long long col0, int n, int kg, int ke, int cmask)
+{
+    const float *p = B + (size_t)kg * n + col0;
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        const int rok = kg + u < ke;
+#pragma unroll
+        for (int c = 0; c < COLS; c++)
+            b[u][c] = rok && (cmask >> c & 1) ? __ldg(p + c * 32) : 0.0f;
+        p += n;
+    }
+}
+
+/* Thin-mw: block (blockIdx.x, blockIdx.y) computes all MG (>= m) rows of C
+ * at its threads' columns (a warp's lanes on 32 consecutive columns, COLS
+ * such runs a warp) over k in [blockIdx.y * kc, + kc), A's rows staged KS k
+ * at a time (rows past m and k past the chunk as zeros); B's next 4 k-rows
+ * are loaded before the FMAs of the current 4. atomic: add into C (zeroed by
+ * the launcher). */
+template <int MG>
+static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, sgemm_thin_mw_minb(MG))
+    sgemm_thin_mw_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
+                         int n, int k, int kc, int atomic)
+{
+    constexpr int COLS = sgemm_thin_mw_cols(MG), D = sgemm_thin_mw_depth(MG), KS = SGEMM_THIN_MW_KS;
+    constexpr int T = SGEMM_THIN_THREADS;
+    static_assert((MG * KS) % T == 0 && KS % 4 == 0, "A's chunk spreads evenly, read as float4 along k");
+    __shared__ __align__(16) float As[MG * KS]; /* As[i * KS + kk] = A[i][k0 + kk] */
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const long long col0 = ((long long)blockIdx.x * (T / 32) + warp) * 32 * COLS + lane;
+    const int kb = blockIdx.y * kc, ke = min(k, kb + kc);
+    float acc[MG][COLS];
+#pragma unroll
+    for (int i = 0; i < MG; i++)
+#pragma unroll
+        for (int c = 0; c < COLS; c++)
+            acc[i][c] = 0.0f;
+    int cmask = 0;
+#pragma unroll
+    for (int c = 0; c < COLS; c++)
+        cmask |= (col0 + c * 32 < n) << c;
+    float bq[D][4][COLS]; /* B's next D steps, bq[0] the next */
+#pragma unroll
+    for (int d = 0; d < D; d++)
+        sgemm_thin_mw_load<COLS>(bq[d], B, col0, n, kb + d * 4, ke, cmask);
+
+    for (int k0 = kb; k0 < ke; k0 += KS) {
+        const int kn = min(KS, ke - k0);
+        __syncthreads(); /* the previous chunk's reads of As are done */
+#pragma unroll 2
+        for (int j = 0; j < MG * KS / T; j++) {
+            const int e = tid + j * T, i = e / KS, kk = e % KS; /* a warp on consecutive k of one row */
+            As[e] = i < m && kk < kn ? A[(size_t)i * k + k0 + kk] : 0.0f;
+        }
+        __syncthreads();
+#pragma unroll 1
+        for (int kk = 0; kk < kn; kk += 4) {
+            float b[4][COLS];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+#pragma unroll
+                for (int c = 0; c < COLS; c++) {
+                    b[u][c] = bq[0][u][c];
+#pragma unroll
+                    for (int d = 0; d + 1 < D; d++)
+                        bq[d][u][c] = bq[d + 1][u][c];
+                }
+            /* D steps ahead, in flight under the FMAs (past the chunk: the next chunk's rows of B) */
+            sgemm_thin_mw_load<COLS>(bq[D - 1], B, col0, n, k0 + kk + 4 * D, ke, cmask);
+#pragma unroll
+            for (int i = 0; i < MG; i++) {
+                const float4 a = *(const float4 *)(As + i * KS + kk); /* one address a warp: a broadcast */
+#pragma unroll
+                for (int c = 0; c < COLS; c++) {
+                    acc[i][c] = fmaf(a.x, b[0][c], acc[i][c]);
+                    acc[i][c] = fmaf(a.y, b[1][c], acc[i][c]);
+                    acc[i][c] = fmaf(a.z, b[2][c], acc[i][c]);
+                    acc[i][c] = fmaf(a.w, b[3][c], acc[i][c]);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < MG; i++) {
+        if (i >= m)
+            break;
+#pragma unroll
+        for (int c = 0; c < COLS; c++) {
+            if (cmask >> c & 1) {
+                float *p = C + (size_t)i * n + col0 + c * 32;
+                if (atomic)
+                    atomicAdd(p, acc[i][c]);
+                else
+                    *p = acc[i][c];
+            }
+        }
+    }
+}
+
 // ---- launchers ------------------------------------------------------------------
 
 /* The split of `slabs` k-slabs for `units` blocks along m (or n) on `slots`
@@ -483,6 +600,38 @@ static int sgemm_thin_m_launch(const float *A, const float *B, float *C, int m, 
     return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
 }
 
+/* Thin-mw with MG rows of accumulators: the split of k (in KS-chunks, at
+ * least SGEMM_THIN_MW_MIN_PER a split) that fills the resident blocks' waves
+ * best (sgemm_thin_split). */
+template <int MG>
+static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m, int n, int k, int sms,
+                                cudaStream_t stream)
+{
+    constexpr int COLS = sgemm_thin_mw_cols(MG);
+    const void *kernel = (const void *)sgemm_thin_mw_kernel<MG>;
+    static int resident[64];
+    int per_sm = 0;
+    const int err = smem_resident_per_sm(kernel, SGEMM_THIN_THREADS, 0, resident, &per_sm);
+    if (err != 0)
+        return err;
+    if (per_sm < 1)
+        per_sm = 1;
+    const long long units = SGEMM_CEIL_DIV((long long)n, (long long)SGEMM_THIN_THREADS * COLS);
+    const long long chunks = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_MW_KS);
+    int splits = 1, per = (int)chunks;
+    sgemm_thin_split(units, chunks, (long long)sms * per_sm, SGEMM_THIN_MW_MIN_PER, 64, &splits, &per);
+    int atomic = splits > 1, kc = per * SGEMM_THIN_MW_KS;
+    if (atomic) {
+        const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&kc, (void *)&atomic};
+    const dim3 grid((unsigned)units, (unsigned)splits);
+    const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_THREADS), args, 0, stream);
+    return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
+}
+
 /* The kernel names thin-n and thin-m note (index: log2(NT) - 3, log2(MT)). */
 static const char *const sgemm_thin_n_names[4] = {"thin_n8_128x8x32_t2x4_s3", "thin_n16_128x16x32_t4x4_s3",
                                                   "thin_n32_128x32x32_t8x4_s3", "thin_n64_128x64x32_t8x8_s3"};
@@ -497,6 +646,20 @@ static const char *sgemm_thin_n_name(int n)
 static const char *sgemm_thin_m_name(int m)
 {
     return sgemm_thin_m_names[m <= 1 ? 0 : m <= 2 ? 1 : m <= 4 ? 2 : 3];
+}
+
+/* The kernel names thin-mw notes (index: MG / 8 - 2): rows of accumulators,
+ * threads, a thread's register tile (rows x columns), A's chunk of k. */
+static const char *const sgemm_thin_mw_names[7] = {
+    "thin_mw16_128t_r16x2_ks128", "thin_mw24_128t_r24x2_ks128", "thin_mw32_128t_r32x2_ks128",
+    "thin_mw40_128t_r40x2_ks128", "thin_mw48_128t_r48x2_ks128", "thin_mw56_128t_r56x2_ks128",
+    "thin_mw64_128t_r64x2_ks128"};
+
+/* The name thin-mw notes at m (<= 64): MG the smallest multiple of 8, at least 16, >= m. */
+static const char *sgemm_thin_mw_name(int m)
+{
+    const int mg = m <= 16 ? 16 : SGEMM_CEIL_DIV(m, 8) * 8;
+    return sgemm_thin_mw_names[(mg > 64 ? 64 : mg) / 8 - 2];
 }
 
 /* Thin-n at any n <= 64: the narrowest tile; notes its kernel. */
@@ -525,6 +688,28 @@ static int sgemm_thin_m(const float *A, const float *B, float *C, int m, int n, 
     if (m <= 4)
         return sgemm_thin_m_launch<4>(A, B, C, m, n, k, sms, stream);
     return sgemm_thin_m_launch<8>(A, B, C, m, n, k, sms, stream);
+}
+
+/* Thin-mw at any m <= 64 (the rule takes it at 8 < m, where B is wide);
+ * notes its kernel. One kernel for every n and k: B read by 4-byte loads, a
+ * warp's on 128 contiguous bytes, at any alignment. */
+static int sgemm_thin_mw(const float *A, const float *B, float *C, int m, int n, int k, int sms,
+                         cudaStream_t stream)
+{
+    kernel_ran_note(sgemm_thin_mw_name(m), NULL);
+    if (m <= 16)
+        return sgemm_thin_mw_launch<16>(A, B, C, m, n, k, sms, stream);
+    if (m <= 24)
+        return sgemm_thin_mw_launch<24>(A, B, C, m, n, k, sms, stream);
+    if (m <= 32)
+        return sgemm_thin_mw_launch<32>(A, B, C, m, n, k, sms, stream);
+    if (m <= 40)
+        return sgemm_thin_mw_launch<40>(A, B, C, m, n, k, sms, stream);
+    if (m <= 48)
+        return sgemm_thin_mw_launch<48>(A, B, C, m, n, k, sms, stream);
+    if (m <= 56)
+        return sgemm_thin_mw_launch<56>(A, B, C, m, n, k, sms, stream);
+    return sgemm_thin_mw_launch<64>(A, B, C, m, n, k, sms, stream);
 }
 
 #endif
