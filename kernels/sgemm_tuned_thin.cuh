@@ -88,6 +88,7 @@ static_assert(SGEMM_TUNED_THIN_MW_MAX >= 0 && SGEMM_TUNED_THIN_MW_MAX <= 64,
 #define SGEMM_THIN_N_AS 36 /* floats between rows of A's slab: BK + 4, 9 16-byte units */
 #define SGEMM_THIN_M_KS 256 /* k of A staged at once by thin-m */
 #define SGEMM_THIN_M_U 8    /* loads of B in flight a thread (thin-m) */
+#define SGEMM_THIN_MW_THREADS 64 /* thin-mw's block: 2 warps, 128 columns */
 #define SGEMM_THIN_MW_KS 128 /* k of A staged at once by thin-mw */
 #define SGEMM_THIN_MW_MIN_PER 2 /* least KS-chunks of k a thin-mw split */
 #define SGEMM_THIN_ATOMIC 1 /* thin-n flags: the splits add into C */
@@ -97,12 +98,12 @@ static_assert(SGEMM_TUNED_THIN_MW_MAX >= 0 && SGEMM_TUNED_THIN_MW_MAX <= 64,
 #define SGEMM_THIN_N_SCALAR_REASON "n or k not a multiple of 4: 4-byte copies of A or B"
 #define SGEMM_THIN_M_SCALAR_REASON "n not a multiple of 4: one column a thread, 4-byte loads of B"
 
-/* thin-mw: a thread's columns (2), the 4-k steps of B it loads ahead (2 up to
- * 48 rows, 1 above: the FMAs of one step take longer the more rows), and the
- * blocks an SM its registers are bounded for (4 up to 32 rows, else 3) */
+/* thin-mw: a thread's columns (2), the 4-k steps of B it loads ahead (2, but
+ * 1 at 56 rows, which spilled at 2), and the blocks of 64 threads an SM its
+ * registers are bounded for (8 up to 32 rows: 128 registers; 6 above: 168) */
 constexpr int sgemm_thin_mw_cols(int mg) { return mg > 0 ? 2 : 0; }
 constexpr int sgemm_thin_mw_depth(int mg) { return mg == 56 ? 1 : 2; }
-constexpr int sgemm_thin_mw_minb(int mg) { return mg <= 32 ? 4 : mg <= 56 ? 3 : 2; }
+constexpr int sgemm_thin_mw_minb(int mg) { return mg <= 32 ? 8 : 6; }
 
 constexpr int sgemm_thin_n_bm(int nt) { return nt > 0 ? 128 : 0; }
 constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; }
@@ -418,12 +419,12 @@ static __device__ __forceinline__ void sgemm_thin_mw_load(float (&b)[4][COLS], c
  * are loaded before the FMAs of the current 4. atomic: add into C (zeroed by
  * the launcher). */
 template <int MG>
-static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, sgemm_thin_mw_minb(MG))
+static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_minb(MG))
     sgemm_thin_mw_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
                          int n, int k, int kc, int atomic)
 {
     constexpr int COLS = sgemm_thin_mw_cols(MG), D = sgemm_thin_mw_depth(MG), KS = SGEMM_THIN_MW_KS;
-    constexpr int T = SGEMM_THIN_THREADS;
+    constexpr int T = SGEMM_THIN_MW_THREADS;
     static_assert((MG * KS) % T == 0 && KS % 4 == 0, "A's chunk spreads evenly, read as float4 along k");
     __shared__ __align__(16) float As[MG * KS]; /* As[i * KS + kk] = A[i][k0 + kk] */
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
@@ -611,12 +612,12 @@ static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m,
     const void *kernel = (const void *)sgemm_thin_mw_kernel<MG>;
     static int resident[64];
     int per_sm = 0;
-    const int err = smem_resident_per_sm(kernel, SGEMM_THIN_THREADS, 0, resident, &per_sm);
+    const int err = smem_resident_per_sm(kernel, SGEMM_THIN_MW_THREADS, 0, resident, &per_sm);
     if (err != 0)
         return err;
     if (per_sm < 1)
         per_sm = 1;
-    const long long units = SGEMM_CEIL_DIV((long long)n, (long long)SGEMM_THIN_THREADS * COLS);
+    const long long units = SGEMM_CEIL_DIV((long long)n, (long long)SGEMM_THIN_MW_THREADS * COLS);
     const long long chunks = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_MW_KS);
     int splits = 1, per = (int)chunks;
     sgemm_thin_split(units, chunks, (long long)sms * per_sm, SGEMM_THIN_MW_MIN_PER, 64, &splits, &per);
@@ -628,7 +629,7 @@ static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m,
     }
     void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&kc, (void *)&atomic};
     const dim3 grid((unsigned)units, (unsigned)splits);
-    const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_THREADS), args, 0, stream);
+    const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_MW_THREADS), args, 0, stream);
     return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
 }
 
@@ -651,9 +652,9 @@ static const char *sgemm_thin_m_name(int m)
 /* The kernel names thin-mw notes (index: MG / 8 - 2): rows of accumulators,
  * threads, a thread's register tile (rows x columns), A's chunk of k. */
 static const char *const sgemm_thin_mw_names[7] = {
-    "thin_mw16_128t_r16x2_ks128", "thin_mw24_128t_r24x2_ks128", "thin_mw32_128t_r32x2_ks128",
-    "thin_mw40_128t_r40x2_ks128", "thin_mw48_128t_r48x2_ks128", "thin_mw56_128t_r56x2_ks128",
-    "thin_mw64_128t_r64x2_ks128"};
+    "thin_mw16_64t_r16x2_ks128", "thin_mw24_64t_r24x2_ks128", "thin_mw32_64t_r32x2_ks128",
+    "thin_mw40_64t_r40x2_ks128", "thin_mw48_64t_r48x2_ks128", "thin_mw56_64t_r56x2_ks128",
+    "thin_mw64_64t_r64x2_ks128"};
 
 /* The name thin-mw notes at m (<= 64): MG the smallest multiple of 8, at least 16, >= m. */
 static const char *sgemm_thin_mw_name(int m)

@@ -116,8 +116,8 @@ static const shape shapes_thin_quick[] = {{40, 16, 600}, {33, 7, 257}, {3, 260, 
 
 /* `tuned`'s thin-mw kernel (m <= 64, B wide), run directly
  * (sgemm_tuned_thin_mw_run: its rule wants n large against the SMs, which
- * these sizes are not): m = 9, 16 (MG 16), 33 (MG 40), 48, 64; n = 129 (one
- * block, the second of a warp's 32-column runs partial), 1000, 4099 (odd:
+ * these sizes are not): m = 9, 16 (MG 16), 33 (MG 40), 48, 64; n = 129 (a
+ * second block of one column), 1000, 4099 (odd:
  * rows of B and C at every alignment); k = 1, 7 (one partial 4-k step),
  * 64, 767 (split over 3 chunks of 128 k, the last partial), 4095 (split in
  * several parts: atomics into the zeroed C). Quick: split in two (9 x 131 x
