@@ -16,8 +16,16 @@
  *      (a block owns rows of C across all of its columns, so no FMA falls
  *      more than a few columns past n; k split over the SMs when the row
  *      blocks are few), else m <= SGEMM_TUNED_THIN_M_MAX (default 8) the
- *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs).
- *      Either switch at 0 turns its path off, and the rule below takes those
+ *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs),
+ *      else 8 < m <= SGEMM_TUNED_THIN_MW_MAX (default 64) with the 32x128
+ *      tiles (ceil(m / 32) x ceil(n / 128)) at least the SMs the thin-mw
+ *      kernel (every row of A in one pass over B, at most 7 padding rows).
+ *      The tile count is the line because below it the small stream-K
+ *      tile gets the SMs the tiles leave idle and spreads k over them
+ *      (16 x 4096, 16 x 14336 stay there), while at or above it the rule
+ *      below falls to the 16x128 sliced tiles, whose row tiles each re-read
+ *      B (three at m = 33, 48 rows of FMAs) where thin-mw reads it once.
+ *      Any switch at 0 turns its path off, and the rule below takes those
  *      shapes as before.
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
@@ -61,7 +69,7 @@
  * are unavailable), the launcher clears that error and runs the same tile
  * shape as one block per tile with C staged (`_st`), and says so through
  * kernel_ran_note: every call names the kernel it ran (the candidate's
- * name, or the thin kernel's: thin_n*, thin_m*) and why when it is not the
+ * name, or the thin kernel's: thin_n*, thin_m*, thin_mw*) and why when it is not the
  * fast path (the fallback; else the scalar kernels when n or k is not a
  * multiple of 4). Picks are names,
  * resolved at compile time: a name that is not a row of the table does not

@@ -1,9 +1,12 @@
 /* kernels/sgemm_tuned_thin.cuh: `tuned`'s paths for a thin C: n tiny
- * (thin-n, n <= SGEMM_TUNED_THIN_N_MAX) and m tiny (thin-m, m <=
- * SGEMM_TUNED_THIN_M_MAX), where every tile of the general kernels (16 .. 128
- * rows, 128 or 256 columns) spends most of its FMAs on rows or columns past
- * C, and the GEMM is bound by streaming the wide operand once from DRAM
- * (A, m x k, for thin-n; B, k x n, for thin-m) with the narrow one L2-resident.
+ * (thin-n, n <= SGEMM_TUNED_THIN_N_MAX), m tiny (thin-m, m <=
+ * SGEMM_TUNED_THIN_M_MAX) and m small with n wide (thin-mw, 8 < m <=
+ * SGEMM_TUNED_THIN_MW_MAX), where every tile of the general kernels (16 ..
+ * 128 rows, 128 or 256 columns) spends many of its FMAs on rows or columns
+ * past C, and the GEMM streams the wide operand once from DRAM (A, m x k,
+ * for thin-n; B, k x n, for thin-m and thin-mw) with the narrow one
+ * L2-resident: bound by that stream (thin-n, thin-m) or by the FMAs
+ * (thin-mw, 2m FLOPs per 4 bytes of B).
  *
  * Thin-n (sgemm_thin_n_kernel<NT, VA, VB>): NT, the tile's columns, is the
  * smallest of 8, 16, 32, 64 that is >= n, so a block owns BM rows of C across
@@ -41,6 +44,33 @@
  * (float4 ones on sm_90 when VEC), C zeroed first as above; one split stores
  * directly.
  *
+ * Thin-mw (sgemm_thin_mw_kernel<MG>): every row of A in one pass over B.
+ * MG, the rows of accumulators, is the smallest of 16, 24, .. 64 (steps of
+ * 8) that is >= m: at most 7 rows of FMAs are padding (a 16-row grid would
+ * make m = 33 a 48-row pass, 8 a 40-row one; finer steps buy little and
+ * multiply the kernels). A block is 64 threads (2 warps, 128 columns); a
+ * thread owns 2 columns, lane + 32 c of its warp's 64 (so each 4-byte load
+ * of B is a warp's 128 contiguous bytes at any n and alignment: one kernel,
+ * no vector/scalar pair, and a B element feeds MG FMAs, so the load count is
+ * nothing beside them), MG x 2 accumulators. k runs in steps of 4: A's MG
+ * rows come from shared memory as float4 along k, one address a warp (a
+ * broadcast), each feeding 4 x 2 FMAs (two columns: with one, the shared
+ * loads would be a quarter of the FMA issue slots; four would need 4 MG
+ * accumulators, 256 at MG 64). B's rows are loaded 2 steps (8 k) ahead
+ * (1 at MG 56, whose registers have no room), so each warp keeps 8 k-rows x
+ * 128 bytes in flight under its FMAs: with 12 warps an SM (6 blocks at 168
+ * registers, 8 up to MG 32 at 128) that covers DRAM latency at the rate
+ * the FMAs consume B. A is staged KS = 128 k at a time (MG x 128 floats,
+ * 32 KB at MG 64; rows past m and k past the chunk as zeros, so the padding
+ * rows add zeros and no thread branches on m inside the loop). k is split
+ * over grid.y into chunks of whole KS (sgemm_thin_split on the column
+ * blocks and the resident slots, at least 2 chunks a split), the splits
+ * added with scalar atomicAdd into C zeroed as above, one split storing:
+ * a split costs m x n atomic adds beside its 4 x 128 x per x n bytes of B.
+ * Rule (kernels/sgemm_tuned.cu): 8 < m and the 32x128 tiles at least the
+ * SMs; below that the tile picks spread k over the SMs and keep their
+ * register tiling, whose FMAs are cheaper per shared load.
+ *
  * Why not the tiles: a 16 x 128 tile at n = 16 puts 7/8 of its FMAs past n;
  * at m = 1 a 32 x 128 tile puts 31/32 past m. Here the padding is at most
  * NT / n (thin-n) or MT / m (thin-m), and the work per byte of the streamed
@@ -48,12 +78,18 @@
  * near 64, where the 128 x 64 tile's 8x8 register tiles keep the FMA pipe
  * busy.
  *
- * Constraints: any m, n, k >= 1; thin-n needs n <= 64, thin-m m <= 8 (the
- * callers' rule: kernels/sgemm_tuned.cu). With more than one split the sums
- * are FP32 atomic adds in C: the order of the splits' adds is not fixed, so
- * the last bits may differ between runs. Switches (0 turns a path off):
- * SGEMM_TUNED_THIN_N_MAX (default 64: the largest n thin-n takes, <= 64),
- * SGEMM_TUNED_THIN_M_MAX (default 8: the largest m thin-m takes, <= 8). */
+ * At m = 33 with n = 50257 the 16x128 tiles run 48 rows in three row tiles
+ * that each read B's slabs (from L2 after the first) and redo the staging
+ * and pipeline per tile; thin-mw runs 40 rows in one.
+ *
+ * Constraints: any m, n, k >= 1; thin-n needs n <= 64, thin-m m <= 8,
+ * thin-mw m <= 64 (the callers' rule: kernels/sgemm_tuned.cu; thin-mw also
+ * runs any m <= 64 through sgemm_tuned_thin_mw_run, for tests). With more than one split the sums are FP32 atomic adds in C:
+ * the order of the splits' adds is not fixed, so the last bits may differ
+ * between runs. Switches (0 turns a path off): SGEMM_TUNED_THIN_N_MAX
+ * (default 64: the largest n thin-n takes, <= 64), SGEMM_TUNED_THIN_M_MAX
+ * (default 8: the largest m thin-m takes, <= 8), SGEMM_TUNED_THIN_MW_MAX
+ * (default 64: the largest m thin-mw takes, <= 64). */
 #ifndef KERNELS_SGEMM_TUNED_THIN_CUH
 #define KERNELS_SGEMM_TUNED_THIN_CUH
 
@@ -415,9 +451,9 @@ static __device__ __forceinline__ void sgemm_thin_mw_load(float (&b)[4][COLS], c
 /* Thin-mw: block (blockIdx.x, blockIdx.y) computes all MG (>= m) rows of C
  * at its threads' columns (a warp's lanes on 32 consecutive columns, COLS
  * such runs a warp) over k in [blockIdx.y * kc, + kc), A's rows staged KS k
- * at a time (rows past m and k past the chunk as zeros); B's next 4 k-rows
- * are loaded before the FMAs of the current 4. atomic: add into C (zeroed by
- * the launcher). */
+ * at a time (rows past m and k past the chunk as zeros); B's rows are loaded
+ * D steps of 4 k ahead of the FMAs that use them. atomic: add into C (zeroed
+ * by the launcher). */
 template <int MG>
 static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_minb(MG))
     sgemm_thin_mw_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
