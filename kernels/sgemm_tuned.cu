@@ -20,11 +20,12 @@
  *      else 8 < m <= SGEMM_TUNED_THIN_MW_MAX (default 64) with the 32x128
  *      tiles (ceil(m / 32) x ceil(n / 128)) at least the SMs the thin-mw
  *      kernel (every row of A in one pass over B, at most 7 padding rows).
- *      The tile count is the line because below it the small stream-K
- *      tile gets the SMs the tiles leave idle and spreads k over them
- *      (16 x 4096, 16 x 14336 stay there), while at or above it the rule
- *      below falls to the 16x128 sliced tiles, whose row tiles each re-read
- *      B (three at m = 33, 48 rows of FMAs) where thin-mw reads it once.
+ *      The tile count is the line because below it the rule's small picks
+ *      (the 32x128 stream-K, or one wave of 16x128 tiles in 4 slices of k)
+ *      split k until every SM works, at their register tiling's cheaper
+ *      FMAs (16 x 4096, 16 x 14336 stay there), while at or above it they
+ *      are 16x128 tiles in 2 slices, whose row tiles each re-read B (three
+ *      at m = 33, 48 rows of FMAs) where thin-mw reads it once.
  *      Any switch at 0 turns its path off, and the rule below takes those
  *      shapes as before.
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
