@@ -58,15 +58,19 @@
  * loads would be a quarter of the FMA issue slots; four would need 4 MG
  * accumulators, 256 at MG 64). B's rows are loaded 2 steps (8 k) ahead
  * (1 at MG 56, whose registers have no room), so each warp keeps 8 k-rows x
- * 128 bytes in flight under its FMAs: with 12 warps an SM (6 blocks at 168
- * registers, 8 up to MG 32 at 128) that covers DRAM latency at the rate
- * the FMAs consume B. A is staged KS = 128 k at a time (MG x 128 floats,
- * 32 KB at MG 64; rows past m and k past the chunk as zeros, so the padding
- * rows add zeros and no thread branches on m inside the loop). k is split
- * over grid.y into chunks of whole KS (sgemm_thin_split on the column
- * blocks and the resident slots, at least 2 chunks a split), the splits
- * added with scalar atomicAdd into C zeroed as above, one split storing:
- * a split costs m x n atomic adds beside its 4 x 128 x per x n bytes of B.
+ * 128 bytes in flight under its FMAs: with 12 warps an SM (6 blocks at up
+ * to 168 registers, 8 up to MG 32 at 128; MG 64 has 4 blocks, 8 warps, as
+ * its 128 accumulators spilled at 168) that covers DRAM latency at the rate
+ * the FMAs consume B. A is staged KS = 64 k at a time in two buffers by
+ * 4-byte cp.async copies (a thread on one k of each row < m), the next
+ * chunk's copies in flight under this one's FMAs (2 x MG x 64 floats, 32 KB
+ * at MG 64); rows past m are zeroed once and k past the chunk zero-filled,
+ * so the padding rows add zeros and nothing branches on m inside the loop.
+ * k is split over grid.y into whole chunks, at least 4 a split: the count
+ * whose waves of resident blocks are best filled, each split's work counted
+ * with its m x n atomic adds as if they were loads of B (1 + s m / k), so
+ * few splits; the splits add with scalar atomicAdd into C zeroed as above,
+ * one split stores.
  * Rule (kernels/sgemm_tuned.cu): 8 < m and the 32x128 tiles at least the
  * SMs; below that the tile picks spread k over the SMs and keep their
  * register tiling, whose FMAs are cheaper per shared load.
@@ -125,8 +129,8 @@ static_assert(SGEMM_TUNED_THIN_MW_MAX >= 0 && SGEMM_TUNED_THIN_MW_MAX <= 64,
 #define SGEMM_THIN_M_KS 256 /* k of A staged at once by thin-m */
 #define SGEMM_THIN_M_U 8    /* loads of B in flight a thread (thin-m) */
 #define SGEMM_THIN_MW_THREADS 64 /* thin-mw's block: 2 warps, 128 columns */
-#define SGEMM_THIN_MW_KS 128 /* k of A staged at once by thin-mw */
-#define SGEMM_THIN_MW_MIN_PER 2 /* least KS-chunks of k a thin-mw split */
+#define SGEMM_THIN_MW_KS 64      /* k of A staged at once by thin-mw: one k a thread */
+#define SGEMM_THIN_MW_MIN_PER 4  /* least KS-chunks of k a thin-mw split */
 #define SGEMM_THIN_ATOMIC 1 /* thin-n flags: the splits add into C */
 #define SGEMM_THIN_VEC_C 2  /* thin-n flags: C's rows 16-byte aligned */
 
@@ -136,10 +140,12 @@ static_assert(SGEMM_TUNED_THIN_MW_MAX >= 0 && SGEMM_TUNED_THIN_MW_MAX <= 64,
 
 /* thin-mw: a thread's columns (2), the 4-k steps of B it loads ahead (2, but
  * 1 at 56 rows, which spilled at 2), and the blocks of 64 threads an SM its
- * registers are bounded for (8 up to 32 rows: 128 registers; 6 above: 168) */
+ * registers are bounded for (8 up to 32 rows: 128 registers; 6 up to 56:
+ * 168, 3 warps on each SM quarter's 16K registers; 4 at 64, whose 128
+ * accumulators spilled at 168) */
 constexpr int sgemm_thin_mw_cols(int mg) { return mg > 0 ? 2 : 0; }
 constexpr int sgemm_thin_mw_depth(int mg) { return mg == 56 ? 1 : 2; }
-constexpr int sgemm_thin_mw_minb(int mg) { return mg <= 32 ? 8 : 6; }
+constexpr int sgemm_thin_mw_minb(int mg) { return mg <= 32 ? 8 : mg <= 56 ? 6 : 4; }
 
 constexpr int sgemm_thin_n_bm(int nt) { return nt > 0 ? 128 : 0; }
 constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; }
@@ -448,12 +454,34 @@ static __device__ __forceinline__ void sgemm_thin_mw_load(float (&b)[4][COLS], c
     }
 }
 
+/* Thin-mw: copies A's rows 0 .. m-1 at k0 .. k0+KS-1 into As (MG x KS, a
+ * thread on one k of every row: a warp's 4-byte copies on 32 consecutive k),
+ * zero-filling k past kn; rows past m are the caller's (zeroed once). */
+template <int MG>
+static __device__ __forceinline__ void sgemm_thin_mw_stage(float *As, const float *__restrict__ A, int m, int k,
+                                                           int k0, int kn, int tid)
+{
+    constexpr int KS = SGEMM_THIN_MW_KS;
+    static_assert(KS == SGEMM_THIN_MW_THREADS, "one k of a row a thread");
+    const int ok = tid < kn;
+    const float *src = ok ? A + k0 + tid : A;
+#pragma unroll 4
+    for (int i = 0; i < MG; i++) {
+        if (i >= m)
+            break;
+        cp_async4(As + i * KS + tid, src, ok ? 4 : 0);
+        if (ok)
+            src += k;
+    }
+}
+
 /* Thin-mw: block (blockIdx.x, blockIdx.y) computes all MG (>= m) rows of C
  * at its threads' columns (a warp's lanes on 32 consecutive columns, COLS
  * such runs a warp) over k in [blockIdx.y * kc, + kc), A's rows staged KS k
- * at a time (rows past m and k past the chunk as zeros); B's rows are loaded
- * D steps of 4 k ahead of the FMAs that use them. atomic: add into C (zeroed
- * by the launcher). */
+ * at a time through two buffers (the next chunk's cp.async copies in flight
+ * under this one's FMAs; rows past m and k past the chunk as zeros); B's
+ * rows are loaded D steps of 4 k ahead of the FMAs that use them. atomic:
+ * add into C (zeroed by the launcher). */
 template <int MG>
 static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_minb(MG))
     sgemm_thin_mw_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
@@ -462,7 +490,7 @@ static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_mi
     constexpr int COLS = sgemm_thin_mw_cols(MG), D = sgemm_thin_mw_depth(MG), KS = SGEMM_THIN_MW_KS;
     constexpr int T = SGEMM_THIN_MW_THREADS;
     static_assert((MG * KS) % T == 0 && KS % 4 == 0, "A's chunk spreads evenly, read as float4 along k");
-    __shared__ __align__(16) float As[MG * KS]; /* As[i * KS + kk] = A[i][k0 + kk] */
+    __shared__ __align__(16) float As[2][MG * KS]; /* As[t % 2][i * KS + kk] = A[i][k0 + kk], chunk t */
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     const long long col0 = ((long long)blockIdx.x * (T / 32) + warp) * 32 * COLS + lane;
     const int kb = blockIdx.y * kc, ke = min(k, kb + kc);
@@ -481,15 +509,20 @@ static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_mi
     for (int d = 0; d < D; d++)
         sgemm_thin_mw_load<COLS>(bq[d], B, col0, n, kb + d * 4, ke, cmask);
 
-    for (int k0 = kb; k0 < ke; k0 += KS) {
-        const int kn = min(KS, ke - k0);
-        __syncthreads(); /* the previous chunk's reads of As are done */
-#pragma unroll 2
-        for (int j = 0; j < MG * KS / T; j++) {
-            const int e = tid + j * T, i = e / KS, kk = e % KS; /* a warp on consecutive k of one row */
-            As[e] = i < m && kk < kn ? A[(size_t)i * k + k0 + kk] : 0.0f;
-        }
-        __syncthreads();
+    for (int e = tid; e < 2 * MG * KS; e += T) /* rows past m: zeros, never copied */
+        if ((e % (MG * KS)) / KS >= m)
+            As[e / (MG * KS)][e % (MG * KS)] = 0.0f;
+    const int chunks = (ke - kb + KS - 1) / KS; /* >= 1: the launcher's grid has no empty split */
+    sgemm_thin_mw_stage<MG>(As[0], A, m, k, kb, min(KS, ke - kb), tid);
+    cp_async_commit();
+    for (int t = 0; t < chunks; t++) {
+        const int k0 = kb + t * KS, kn = min(KS, ke - k0);
+        if (t + 1 < chunks)
+            sgemm_thin_mw_stage<MG>(As[(t + 1) % 2], A, m, k, k0 + KS, min(KS, ke - k0 - KS), tid);
+        cp_async_commit();
+        cp_async_wait(1); /* this thread's copies of chunk t have landed */
+        __syncthreads();  /* everyone's have (and the zeroed rows are written) */
+        const float *Ac = As[t % 2];
 #pragma unroll 1
         for (int kk = 0; kk < kn; kk += 4) {
             float b[4][COLS];
@@ -506,7 +539,7 @@ static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_mi
             sgemm_thin_mw_load<COLS>(bq[D - 1], B, col0, n, k0 + kk + 4 * D, ke, cmask);
 #pragma unroll
             for (int i = 0; i < MG; i++) {
-                const float4 a = *(const float4 *)(As + i * KS + kk); /* one address a warp: a broadcast */
+                const float4 a = *(const float4 *)(Ac + i * KS + kk); /* one address a warp: a broadcast */
 #pragma unroll
                 for (int c = 0; c < COLS; c++) {
                     acc[i][c] = fmaf(a.x, b[0][c], acc[i][c]);
@@ -516,7 +549,9 @@ static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_mi
                 }
             }
         }
+        __syncthreads(); /* chunk t's buffer is read before chunk t+2's copies into it */
     }
+    cp_async_wait(0); /* no copy outlives the block (the empty trailing group) */
 #pragma unroll
     for (int i = 0; i < MG; i++) {
         if (i >= m)
@@ -639,7 +674,7 @@ static int sgemm_thin_m_launch(const float *A, const float *B, float *C, int m, 
 
 /* Thin-mw with MG rows of accumulators: the split of k (in KS-chunks, at
  * least SGEMM_THIN_MW_MIN_PER a split) that fills the resident blocks' waves
- * best (sgemm_thin_split). */
+ * best, net of its atomic adds. */
 template <int MG>
 static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m, int n, int k, int sms,
                                 cudaStream_t stream)
@@ -655,8 +690,27 @@ static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m,
         per_sm = 1;
     const long long units = SGEMM_CEIL_DIV((long long)n, (long long)SGEMM_THIN_MW_THREADS * COLS);
     const long long chunks = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_MW_KS);
-    int splits = 1, per = (int)chunks;
-    sgemm_thin_split(units, chunks, (long long)sms * per_sm, SGEMM_THIN_MW_MIN_PER, 64, &splits, &per);
+    /* the split whose waves of resident blocks are best filled, each split's
+     * time stretched by its atomic adds (m x n per split, counted like the
+     * k x n of B it reads: C is in L2, B in DRAM, so this leans to fewer) */
+    const long long slots = (long long)sms * per_sm;
+    long long best_s = 1, best_p = chunks;
+    double best = (double)units / ((double)SGEMM_CEIL_DIV(units, slots) * slots) / (1.0 + (double)m / k);
+    for (long long sp = 2; sp <= 64; sp++) {
+        const long long p = SGEMM_CEIL_DIV(chunks, sp);
+        if (p < SGEMM_THIN_MW_MIN_PER)
+            break;
+        if (SGEMM_CEIL_DIV(chunks, p) != sp)
+            continue; /* the same split as a smaller count */
+        const long long waves = SGEMM_CEIL_DIV(units * sp, slots);
+        const double eff = (double)units * chunks / ((double)waves * slots * p) / (1.0 + (double)sp * m / k);
+        if (eff > best) {
+            best = eff;
+            best_s = sp;
+            best_p = p;
+        }
+    }
+    int splits = (int)best_s, per = (int)best_p;
     int atomic = splits > 1, kc = per * SGEMM_THIN_MW_KS;
     if (atomic) {
         const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
@@ -688,9 +742,9 @@ static const char *sgemm_thin_m_name(int m)
 /* The kernel names thin-mw notes (index: MG / 8 - 2): rows of accumulators,
  * threads, a thread's register tile (rows x columns), A's chunk of k. */
 static const char *const sgemm_thin_mw_names[7] = {
-    "thin_mw16_64t_r16x2_ks128", "thin_mw24_64t_r24x2_ks128", "thin_mw32_64t_r32x2_ks128",
-    "thin_mw40_64t_r40x2_ks128", "thin_mw48_64t_r48x2_ks128", "thin_mw56_64t_r56x2_ks128",
-    "thin_mw64_64t_r64x2_ks128"};
+    "thin_mw16_64t_r16x2_ks64", "thin_mw24_64t_r24x2_ks64", "thin_mw32_64t_r32x2_ks64",
+    "thin_mw40_64t_r40x2_ks64", "thin_mw48_64t_r48x2_ks64", "thin_mw56_64t_r56x2_ks64",
+    "thin_mw64_64t_r64x2_ks64"};
 
 /* The name thin-mw notes at m (<= 64): MG the smallest multiple of 8, at least 16, >= m. */
 static const char *sgemm_thin_mw_name(int m)

@@ -119,16 +119,17 @@ static const shape shapes_thin_quick[] = {{40, 16, 600}, {33, 7, 257}, {3, 260, 
  * these sizes are not): m = 9, 16 (MG 16), 33 (MG 40), 48, 64; n = 129 (a
  * second block of one column), 1000, 4099 (odd:
  * rows of B and C at every alignment); k = 1, 7 (one partial 4-k step),
- * 64, 767 (split over 3 chunks of 128 k, the last partial), 4095 (split in
- * several parts: atomics into the zeroed C). Quick: split in two (9 x 131 x
- * 300: atomics, n past the second run) and one split with most columns
- * idle (20 x 70 x 7: plain stores, a partial 4-k step). */
+ * 64, 767 (12 chunks of 64 k, the last partial: split where the columns
+ * are few), 4095 (split in several parts: atomics into the zeroed C).
+ * Quick: split in two (9 x 131 x 600: atomics, a second block of 3 columns)
+ * and one split with most columns idle (20 x 70 x 7: plain stores, a
+ * partial 4-k step). */
 static const shape shapes_thin_mw[] = {
     {9, 129, 1},    {9, 4099, 4095}, {9, 1000, 7},    {16, 1000, 767}, {16, 129, 7},    {16, 4099, 64},
     {33, 4099, 767}, {33, 1000, 64},  {33, 129, 4095}, {48, 4099, 7},   {48, 1000, 4095}, {48, 129, 64},
     {64, 4099, 64}, {64, 1000, 1},   {64, 129, 767},  {64, 4099, 4095},
 };
-static const shape shapes_thin_mw_quick[] = {{9, 131, 300}, {20, 70, 7}};
+static const shape shapes_thin_mw_quick[] = {{9, 131, 600}, {20, 70, 7}};
 
 typedef struct {
     const char *family;
