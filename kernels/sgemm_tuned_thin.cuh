@@ -67,10 +67,11 @@
  * at MG 64); rows past m are zeroed once and k past the chunk zero-filled,
  * so the padding rows add zeros and nothing branches on m inside the loop.
  * k is split over grid.y into whole chunks, at least 4 a split: the count
- * whose waves of resident blocks are best filled, each split's work counted
- * with its m x n atomic adds as if they were loads of B (1 + s m / k), so
- * few splits; the splits add with scalar atomicAdd into C zeroed as above,
- * one split stores.
+ * that spreads the blocks most evenly over the SMs (FMA-bound: an SM's time
+ * is its share of the blocks), scaled down while the grid fills under 7/8
+ * of the resident slots, each split's work counted with its m x n atomic
+ * adds as if they were loads of B (1 + s m / k), so few splits; the splits
+ * add with scalar atomicAdd into C zeroed as above, one split stores.
  * Rule (kernels/sgemm_tuned.cu): 8 < m and the 32x128 tiles at least the
  * SMs; below that the tile picks spread k over the SMs and keep their
  * register tiling, whose FMAs are cheaper per shared load.
@@ -673,8 +674,8 @@ static int sgemm_thin_m_launch(const float *A, const float *B, float *C, int m, 
 }
 
 /* Thin-mw with MG rows of accumulators: the split of k (in KS-chunks, at
- * least SGEMM_THIN_MW_MIN_PER a split) that fills the resident blocks' waves
- * best, net of its atomic adds. */
+ * least SGEMM_THIN_MW_MIN_PER a split) that spreads the blocks most evenly
+ * over the SMs with enough of them resident, net of its atomic adds. */
 template <int MG>
 static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m, int n, int k, int sms,
                                 cudaStream_t stream)
@@ -690,20 +691,26 @@ static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m,
         per_sm = 1;
     const long long units = SGEMM_CEIL_DIV((long long)n, (long long)SGEMM_THIN_MW_THREADS * COLS);
     const long long chunks = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_MW_KS);
-    /* the split whose waves of resident blocks are best filled, each split's
-     * time stretched by its atomic adds (m x n per split, counted like the
-     * k x n of B it reads: C is in L2, B in DRAM, so this leans to fewer) */
+    /* FMA-bound, so an SM's time is its share of the blocks (ceil(blocks /
+     * SMs) of them, however many are resident at once): the split whose
+     * blocks spread most evenly over the SMs, scaled down while the grid
+     * fills under 7/8 of the resident slots (too few warps to hide DRAM
+     * latency), each split's time stretched by its m x n atomic adds
+     * (counted like the k x n floats of B it reads: C is in L2, B in DRAM,
+     * so this leans to fewer splits) */
     const long long slots = (long long)sms * per_sm;
     long long best_s = 1, best_p = chunks;
-    double best = (double)units / ((double)SGEMM_CEIL_DIV(units, slots) * slots) / (1.0 + (double)m / k);
-    for (long long sp = 2; sp <= 64; sp++) {
+    double best = -1.0;
+    for (long long sp = 1; sp <= 64; sp++) {
         const long long p = SGEMM_CEIL_DIV(chunks, sp);
-        if (p < SGEMM_THIN_MW_MIN_PER)
+        if (sp > 1 && p < SGEMM_THIN_MW_MIN_PER)
             break;
         if (SGEMM_CEIL_DIV(chunks, p) != sp)
             continue; /* the same split as a smaller count */
-        const long long waves = SGEMM_CEIL_DIV(units * sp, slots);
-        const double eff = (double)units * chunks / ((double)waves * slots * p) / (1.0 + (double)sp * m / k);
+        const long long blocks = units * sp;
+        const double even = (double)units * chunks / ((double)SGEMM_CEIL_DIV(blocks, (long long)sms) * sms * p);
+        const double fill = 8.0 * blocks >= 7.0 * slots ? 1.0 : 8.0 * blocks / (7.0 * slots);
+        const double eff = even * fill / (1.0 + (double)sp * m / k);
         if (eff > best) {
             best = eff;
             best_s = sp;

@@ -121,7 +121,7 @@ static const shape shapes_thin_quick[] = {{40, 16, 600}, {33, 7, 257}, {3, 260, 
  * rows of B and C at every alignment); k = 1, 7 (one partial 4-k step),
  * 64, 767 (12 chunks of 64 k, the last partial: split where the columns
  * are few), 4095 (split in several parts: atomics into the zeroed C).
- * Quick: split in two (9 x 131 x 600: atomics, a second block of 3 columns)
+ * Quick: split in three (9 x 131 x 600: atomics, a second block of 3 columns)
  * and one split with most columns idle (20 x 70 x 7: plain stores, a
  * partial 4-k step). */
 static const shape shapes_thin_mw[] = {
