@@ -58,7 +58,7 @@
  * loads would be a quarter of the FMA issue slots; four would need 4 MG
  * accumulators, 256 at MG 64). B's rows are loaded 2 steps (8 k) ahead
  * (1 at MG 56, whose registers have no room), so each warp keeps 8 k-rows x
- * 128 bytes in flight under its FMAs: with 12 warps an SM (6 blocks at up
+ * 2 runs of 128 bytes in flight under its FMAs: with 12 warps an SM (6 blocks at up
  * to 168 registers, 8 up to MG 32 at 128; MG 64 has 4 blocks, 8 warps, as
  * its 128 accumulators spilled at 168) that covers DRAM latency at the rate
  * the FMAs consume B. A is staged KS = 64 k at a time in two buffers by
