@@ -43,6 +43,13 @@ const char *sgemm_tuned_pick_name(int m, int n, int k);
 /* TEST ONLY: the thin paths' compile-time switches as built
  * (SGEMM_TUNED_THIN_N_MAX, SGEMM_TUNED_THIN_M_MAX; 0: that path is off). */
 void sgemm_tuned_thin_max(int *n_max, int *m_max);
+/* TEST ONLY: thin-mw's switch as built (SGEMM_TUNED_THIN_MW_MAX; 0: off). */
+int sgemm_tuned_thin_mw_max(void);
+/* TEST ONLY: the thin-mw kernel (kernels/sgemm_tuned_thin.cuh) at any
+ * m <= 64, whatever the rule picks (its note as in sgemm_tuned); the
+ * switch does not apply. cudaErrorInvalidValue for m outside 1 .. 64, n or
+ * k < 1. */
+int sgemm_tuned_thin_mw_run(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 /* TF32 tensor cores (mma.sync m16n8k8, truncated operands): kernels/sgemm_tf32.cu */
 int sgemm_tf32_mma(const float *A, const float *B, float *C, int m, int n, int k, cudaStream_t stream);
 

@@ -16,8 +16,17 @@
  *      (a block owns rows of C across all of its columns, so no FMA falls
  *      more than a few columns past n; k split over the SMs when the row
  *      blocks are few), else m <= SGEMM_TUNED_THIN_M_MAX (default 8) the
- *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs).
- *      Either switch at 0 turns its path off, and the rule below takes those
+ *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs),
+ *      else 8 < m <= SGEMM_TUNED_THIN_MW_MAX (default 64) with the 32x128
+ *      tiles (ceil(m / 32) x ceil(n / 128)) at least the SMs the thin-mw
+ *      kernel (every row of A in one pass over B, at most 7 padding rows).
+ *      The tile count is the line because below it the rule's small picks
+ *      (the 32x128 stream-K, or one wave of 16x128 tiles in 4 slices of k)
+ *      split k until every SM works, at their register tiling's cheaper
+ *      FMAs (16 x 4096, 16 x 14336 stay there), while at or above it they
+ *      are 16x128 tiles in 2 slices, whose row tiles each re-read B (three
+ *      at m = 33, 48 rows of FMAs) where thin-mw reads it once.
+ *      Any switch at 0 turns its path off, and the rule below takes those
  *      shapes as before.
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
@@ -73,7 +82,7 @@
  * are unavailable), the launcher clears that error and runs the same tile
  * shape as one block per tile with C staged (`_st`), and says so through
  * kernel_ran_note: every call names the kernel it ran (the candidate's
- * name, or the thin kernel's: thin_n*, thin_m*) and why when it is not the
+ * name, or the thin kernel's: thin_n*, thin_m*, thin_mw*) and why when it is not the
  * fast path (the fallback; else the scalar kernels when n or k is not a
  * multiple of 4). Picks are names,
  * resolved at compile time: a name that is not a row of the table does not
@@ -158,6 +167,7 @@ static const sgemm_tuned_policy sgemm_tuned_policies[POLICY_SLOTS] = {
 enum {
     SGEMM_TUNED_PICK_THIN_N,
     SGEMM_TUNED_PICK_THIN_M,
+    SGEMM_TUNED_PICK_THIN_MW,
     SGEMM_TUNED_PICK_SHORT_K,
     SGEMM_TUNED_PICK_NARROW,
     SGEMM_TUNED_PICK_LARGE,
@@ -197,6 +207,15 @@ static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, in
         return SGEMM_TUNED_PICK_THIN_N;
     if (m <= SGEMM_TUNED_THIN_M_MAX)
         return SGEMM_TUNED_PICK_THIN_M;
+    /* 8 < m <= SGEMM_TUNED_THIN_MW_MAX, B wide: the 32x128 tiles cover every
+     * SM (so the small sk has no idle SM to give k to, and the picks below are
+     * the 16x128 sliced tiles, B re-read from L2 by each of ceil(m / 16) row
+     * tiles and up to 15 rows a tile wasted): thin-mw, one pass over B with
+     * every row of A, at most 7 padding rows. Fewer 32x128 tiles than SMs
+     * (16 x 4096, 16 x 14336): the small sk spreads k over every SM and stays */
+    if (m > 8 && m <= SGEMM_TUNED_THIN_MW_MAX &&
+        sgemm_tuned_cdiv(m, 32) * sgemm_tuned_cdiv(n, 128) >= (long long)sms)
+        return SGEMM_TUNED_PICK_THIN_MW;
     const sgemm_tuned_cfg &lg = sgemm_tuned_large;
     const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
     const long long wave = (long long)sms * lg.minb;
@@ -317,6 +336,8 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return sgemm_thin_n(A, B, C, m, n, k, sms, stream);
     case SGEMM_TUNED_PICK_THIN_M:
         return sgemm_thin_m(A, B, C, m, n, k, sms, stream);
+    case SGEMM_TUNED_PICK_THIN_MW:
+        return sgemm_thin_mw(A, B, C, m, n, k, sms, stream);
     case SGEMM_TUNED_PICK_LARGE_ST:
         return SGEMM_TUNED_RUN(sgemm_tuned_large_st);
     case SGEMM_TUNED_PICK_SMALL:
@@ -348,6 +369,25 @@ extern "C" void sgemm_tuned_thin_max(int *n_max, int *m_max)
     *m_max = SGEMM_TUNED_THIN_M_MAX;
 }
 
+extern "C" int sgemm_tuned_thin_mw_max(void)
+{
+    return SGEMM_TUNED_THIN_MW_MAX;
+}
+
+extern "C" int sgemm_tuned_thin_mw_run(const float *A, const float *B, float *C, int m, int n, int k,
+                                       cudaStream_t stream)
+{
+    if (m < 1 || m > 64 || n < 1 || k < 1)
+        return (int)cudaErrorInvalidValue;
+    int dev = 0, sms = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess)
+        return (int)err;
+    return sgemm_thin_mw(A, B, C, m, n, k, sms < 1 ? 1 : sms, stream);
+}
+
 extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
 {
     int dev = 0, sms = 0;
@@ -362,6 +402,8 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
         return sgemm_thin_n_name(n);
     case SGEMM_TUNED_PICK_THIN_M:
         return sgemm_thin_m_name(m);
+    case SGEMM_TUNED_PICK_THIN_MW:
+        return sgemm_thin_mw_name(m);
     case SGEMM_TUNED_PICK_LARGE_ST:
         return sgemm_tuned_noted(sgemm_tuned_large_st, p.stream_k);
     case SGEMM_TUNED_PICK_SMALL:

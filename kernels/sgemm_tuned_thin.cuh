@@ -1,9 +1,12 @@
 /* kernels/sgemm_tuned_thin.cuh: `tuned`'s paths for a thin C: n tiny
- * (thin-n, n <= SGEMM_TUNED_THIN_N_MAX) and m tiny (thin-m, m <=
- * SGEMM_TUNED_THIN_M_MAX), where every tile of the general kernels (16 .. 128
- * rows, 128 or 256 columns) spends most of its FMAs on rows or columns past
- * C, and the GEMM is bound by streaming the wide operand once from DRAM
- * (A, m x k, for thin-n; B, k x n, for thin-m) with the narrow one L2-resident.
+ * (thin-n, n <= SGEMM_TUNED_THIN_N_MAX), m tiny (thin-m, m <=
+ * SGEMM_TUNED_THIN_M_MAX) and m small with n wide (thin-mw, 8 < m <=
+ * SGEMM_TUNED_THIN_MW_MAX), where every tile of the general kernels (16 ..
+ * 128 rows, 128 or 256 columns) spends many of its FMAs on rows or columns
+ * past C, and the GEMM streams the wide operand once from DRAM (A, m x k,
+ * for thin-n; B, k x n, for thin-m and thin-mw) with the narrow one
+ * L2-resident: bound by that stream (thin-n, thin-m) or by the FMAs
+ * (thin-mw, 2m FLOPs per 4 bytes of B).
  *
  * Thin-n (sgemm_thin_n_kernel<NT, VA, VB>): NT, the tile's columns, is the
  * smallest of 8, 16, 32, 64 that is >= n, so a block owns BM rows of C across
@@ -41,6 +44,38 @@
  * (float4 ones on sm_90 when VEC), C zeroed first as above; one split stores
  * directly.
  *
+ * Thin-mw (sgemm_thin_mw_kernel<MG>): every row of A in one pass over B.
+ * MG, the rows of accumulators, is the smallest of 16, 24, .. 64 (steps of
+ * 8) that is >= m: at most 7 rows of FMAs are padding (a 16-row grid would
+ * make m = 33 a 48-row pass, 8 a 40-row one; finer steps buy little and
+ * multiply the kernels). A block is 64 threads (2 warps, 128 columns); a
+ * thread owns 2 columns, lane + 32 c of its warp's 64 (so each 4-byte load
+ * of B is a warp's 128 contiguous bytes at any n and alignment: one kernel,
+ * no vector/scalar pair, and a B element feeds MG FMAs, so the load count is
+ * nothing beside them), MG x 2 accumulators. k runs in steps of 4: A's MG
+ * rows come from shared memory as float4 along k, one address a warp (a
+ * broadcast), each feeding 4 x 2 FMAs (two columns: with one, the shared
+ * loads would be a quarter of the FMA issue slots; four would need 4 MG
+ * accumulators, 256 at MG 64). B's rows are loaded 2 steps (8 k) ahead
+ * (1 at MG 56, whose registers have no room), so each warp keeps 8 k-rows x
+ * 2 runs of 128 bytes in flight under its FMAs: with 12 warps an SM (6 blocks at up
+ * to 168 registers, 8 up to MG 32 at 128; MG 64 has 4 blocks, 8 warps, as
+ * its 128 accumulators spilled at 168) that covers DRAM latency at the rate
+ * the FMAs consume B. A is staged KS = 64 k at a time in two buffers by
+ * 4-byte cp.async copies (a thread on one k of each row < m), the next
+ * chunk's copies in flight under this one's FMAs (2 x MG x 64 floats, 32 KB
+ * at MG 64); rows past m are zeroed once and k past the chunk zero-filled,
+ * so the padding rows add zeros and nothing branches on m inside the loop.
+ * k is split over grid.y into whole chunks, at least 4 a split: the count
+ * that spreads the blocks most evenly over the SMs (FMA-bound: an SM's time
+ * is its share of the blocks), scaled down while the grid fills under 7/8
+ * of the resident slots, each split's work counted with its m x n atomic
+ * adds as if they were loads of B (1 + s m / k), so few splits; the splits
+ * add with scalar atomicAdd into C zeroed as above, one split stores.
+ * Rule (kernels/sgemm_tuned.cu): 8 < m and the 32x128 tiles at least the
+ * SMs; below that the tile picks spread k over the SMs and keep their
+ * register tiling, whose FMAs are cheaper per shared load.
+ *
  * Why not the tiles: a 16 x 128 tile at n = 16 puts 7/8 of its FMAs past n;
  * at m = 1 a 32 x 128 tile puts 31/32 past m. Here the padding is at most
  * NT / n (thin-n) or MT / m (thin-m), and the work per byte of the streamed
@@ -48,12 +83,18 @@
  * near 64, where the 128 x 64 tile's 8x8 register tiles keep the FMA pipe
  * busy.
  *
- * Constraints: any m, n, k >= 1; thin-n needs n <= 64, thin-m m <= 8 (the
- * callers' rule: kernels/sgemm_tuned.cu). With more than one split the sums
- * are FP32 atomic adds in C: the order of the splits' adds is not fixed, so
- * the last bits may differ between runs. Switches (0 turns a path off):
- * SGEMM_TUNED_THIN_N_MAX (default 64: the largest n thin-n takes, <= 64),
- * SGEMM_TUNED_THIN_M_MAX (default 8: the largest m thin-m takes, <= 8). */
+ * At m = 33 with n = 50257 the 16x128 tiles run 48 rows in three row tiles
+ * that each read B's slabs (from L2 after the first) and redo the staging
+ * and pipeline per tile; thin-mw runs 40 rows in one.
+ *
+ * Constraints: any m, n, k >= 1; thin-n needs n <= 64, thin-m m <= 8,
+ * thin-mw m <= 64 (the callers' rule: kernels/sgemm_tuned.cu; thin-mw also
+ * runs any m <= 64 through sgemm_tuned_thin_mw_run, for tests). With more than one split the sums are FP32 atomic adds in C:
+ * the order of the splits' adds is not fixed, so the last bits may differ
+ * between runs. Switches (0 turns a path off): SGEMM_TUNED_THIN_N_MAX
+ * (default 64: the largest n thin-n takes, <= 64), SGEMM_TUNED_THIN_M_MAX
+ * (default 8: the largest m thin-m takes, <= 8), SGEMM_TUNED_THIN_MW_MAX
+ * (default 64: the largest m thin-mw takes, <= 64). */
 #ifndef KERNELS_SGEMM_TUNED_THIN_CUH
 #define KERNELS_SGEMM_TUNED_THIN_CUH
 
@@ -72,10 +113,15 @@
 #ifndef SGEMM_TUNED_THIN_M_MAX
 #define SGEMM_TUNED_THIN_M_MAX 8
 #endif
+#ifndef SGEMM_TUNED_THIN_MW_MAX
+#define SGEMM_TUNED_THIN_MW_MAX 64
+#endif
 static_assert(SGEMM_TUNED_THIN_N_MAX >= 0 && SGEMM_TUNED_THIN_N_MAX <= 64,
               "thin-n tiles are 8 .. 64 columns wide");
 static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
               "thin-m keeps at most 8 rows of accumulators");
+static_assert(SGEMM_TUNED_THIN_MW_MAX >= 0 && SGEMM_TUNED_THIN_MW_MAX <= 64,
+              "thin-mw keeps at most 64 rows of accumulators");
 
 #define SGEMM_THIN_THREADS 128
 #define SGEMM_THIN_N_BK 32 /* k of a slab */
@@ -83,12 +129,24 @@ static_assert(SGEMM_TUNED_THIN_M_MAX >= 0 && SGEMM_TUNED_THIN_M_MAX <= 8,
 #define SGEMM_THIN_N_AS 36 /* floats between rows of A's slab: BK + 4, 9 16-byte units */
 #define SGEMM_THIN_M_KS 256 /* k of A staged at once by thin-m */
 #define SGEMM_THIN_M_U 8    /* loads of B in flight a thread (thin-m) */
+#define SGEMM_THIN_MW_THREADS 64 /* thin-mw's block: 2 warps, 128 columns */
+#define SGEMM_THIN_MW_KS 64      /* k of A staged at once by thin-mw: one k a thread */
+#define SGEMM_THIN_MW_MIN_PER 4  /* least KS-chunks of k a thin-mw split */
 #define SGEMM_THIN_ATOMIC 1 /* thin-n flags: the splits add into C */
 #define SGEMM_THIN_VEC_C 2  /* thin-n flags: C's rows 16-byte aligned */
 
 /* The kernel_ran_note reason of the 4-byte paths. */
 #define SGEMM_THIN_N_SCALAR_REASON "n or k not a multiple of 4: 4-byte copies of A or B"
 #define SGEMM_THIN_M_SCALAR_REASON "n not a multiple of 4: one column a thread, 4-byte loads of B"
+
+/* thin-mw: a thread's columns (2), the 4-k steps of B it loads ahead (2, but
+ * 1 at 56 rows, which spilled at 2), and the blocks of 64 threads an SM its
+ * registers are bounded for (8 up to 32 rows: 128 registers; 6 up to 56:
+ * 168, 3 warps on each SM quarter's 16K registers; 4 at 64, whose 128
+ * accumulators spilled at 168) */
+constexpr int sgemm_thin_mw_cols(int mg) { return mg > 0 ? 2 : 0; }
+constexpr int sgemm_thin_mw_depth(int mg) { return mg == 56 ? 1 : 2; }
+constexpr int sgemm_thin_mw_minb(int mg) { return mg <= 32 ? 8 : mg <= 56 ? 6 : 4; }
 
 constexpr int sgemm_thin_n_bm(int nt) { return nt > 0 ? 128 : 0; }
 constexpr int sgemm_thin_n_tm(int nt) { return nt >= 32 ? 8 : nt == 16 ? 4 : 2; }
@@ -380,6 +438,138 @@ static __global__ void __launch_bounds__(SGEMM_THIN_THREADS, 4)
     }
 }
 
+/* Thin-mw: B's rows kg .. kg+3 at this thread's COLS columns (col0 + c * 32;
+ * bit c of cmask: inside n) into b, zeros past the split's k (ke) and past n. */
+template <int COLS>
+static __device__ __forceinline__ void sgemm_thin_mw_load(float (&b)[4][COLS], const float *__restrict__ B,
+                                                          long long col0, int n, int kg, int ke, int cmask)
+{
+    const float *p = B + (size_t)kg * n + col0;
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        const int rok = kg + u < ke;
+#pragma unroll
+        for (int c = 0; c < COLS; c++)
+            b[u][c] = rok && (cmask >> c & 1) ? __ldg(p + c * 32) : 0.0f;
+        p += n;
+    }
+}
+
+/* Thin-mw: copies A's rows 0 .. m-1 at k0 .. k0+KS-1 into As (MG x KS, a
+ * thread on one k of every row: a warp's 4-byte copies on 32 consecutive k),
+ * zero-filling k past kn; rows past m are the caller's (zeroed once). */
+template <int MG>
+static __device__ __forceinline__ void sgemm_thin_mw_stage(float *As, const float *__restrict__ A, int m, int k,
+                                                           int k0, int kn, int tid)
+{
+    constexpr int KS = SGEMM_THIN_MW_KS;
+    static_assert(KS == SGEMM_THIN_MW_THREADS, "one k of a row a thread");
+    const int ok = tid < kn;
+    const float *src = ok ? A + k0 + tid : A;
+#pragma unroll 4
+    for (int i = 0; i < MG; i++) {
+        if (i >= m)
+            break;
+        cp_async4(As + i * KS + tid, src, ok ? 4 : 0);
+        if (ok)
+            src += k;
+    }
+}
+
+/* Thin-mw: block (blockIdx.x, blockIdx.y) computes all MG (>= m) rows of C
+ * at its threads' columns (a warp's lanes on 32 consecutive columns, COLS
+ * such runs a warp) over k in [blockIdx.y * kc, + kc), A's rows staged KS k
+ * at a time through two buffers (the next chunk's cp.async copies in flight
+ * under this one's FMAs; rows past m and k past the chunk as zeros); B's
+ * rows are loaded D steps of 4 k ahead of the FMAs that use them. atomic:
+ * add into C (zeroed by the launcher). */
+template <int MG>
+static __global__ void __launch_bounds__(SGEMM_THIN_MW_THREADS, sgemm_thin_mw_minb(MG))
+    sgemm_thin_mw_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int m,
+                         int n, int k, int kc, int atomic)
+{
+    constexpr int COLS = sgemm_thin_mw_cols(MG), D = sgemm_thin_mw_depth(MG), KS = SGEMM_THIN_MW_KS;
+    constexpr int T = SGEMM_THIN_MW_THREADS;
+    static_assert((MG * KS) % T == 0 && KS % 4 == 0, "A's chunk spreads evenly, read as float4 along k");
+    __shared__ __align__(16) float As[2][MG * KS]; /* As[t % 2][i * KS + kk] = A[i][k0 + kk], chunk t */
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const long long col0 = ((long long)blockIdx.x * (T / 32) + warp) * 32 * COLS + lane;
+    const int kb = blockIdx.y * kc, ke = min(k, kb + kc);
+    float acc[MG][COLS];
+#pragma unroll
+    for (int i = 0; i < MG; i++)
+#pragma unroll
+        for (int c = 0; c < COLS; c++)
+            acc[i][c] = 0.0f;
+    int cmask = 0;
+#pragma unroll
+    for (int c = 0; c < COLS; c++)
+        cmask |= (col0 + c * 32 < n) << c;
+    float bq[D][4][COLS]; /* B's next D steps, bq[0] the next */
+#pragma unroll
+    for (int d = 0; d < D; d++)
+        sgemm_thin_mw_load<COLS>(bq[d], B, col0, n, kb + d * 4, ke, cmask);
+
+    for (int e = tid; e < 2 * MG * KS; e += T) /* rows past m: zeros, never copied */
+        if ((e % (MG * KS)) / KS >= m)
+            As[e / (MG * KS)][e % (MG * KS)] = 0.0f;
+    const int chunks = (ke - kb + KS - 1) / KS; /* >= 1: the launcher's grid has no empty split */
+    sgemm_thin_mw_stage<MG>(As[0], A, m, k, kb, min(KS, ke - kb), tid);
+    cp_async_commit();
+    for (int t = 0; t < chunks; t++) {
+        const int k0 = kb + t * KS, kn = min(KS, ke - k0);
+        if (t + 1 < chunks)
+            sgemm_thin_mw_stage<MG>(As[(t + 1) % 2], A, m, k, k0 + KS, min(KS, ke - k0 - KS), tid);
+        cp_async_commit();
+        cp_async_wait(1); /* this thread's copies of chunk t have landed */
+        __syncthreads();  /* everyone's have (and the zeroed rows are written) */
+        const float *Ac = As[t % 2];
+#pragma unroll 1
+        for (int kk = 0; kk < kn; kk += 4) {
+            float b[4][COLS];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+#pragma unroll
+                for (int c = 0; c < COLS; c++) {
+                    b[u][c] = bq[0][u][c];
+#pragma unroll
+                    for (int d = 0; d + 1 < D; d++)
+                        bq[d][u][c] = bq[d + 1][u][c];
+                }
+            /* D steps ahead, in flight under the FMAs (past the chunk: the next chunk's rows of B) */
+            sgemm_thin_mw_load<COLS>(bq[D - 1], B, col0, n, k0 + kk + 4 * D, ke, cmask);
+#pragma unroll
+            for (int i = 0; i < MG; i++) {
+                const float4 a = *(const float4 *)(Ac + i * KS + kk); /* one address a warp: a broadcast */
+#pragma unroll
+                for (int c = 0; c < COLS; c++) {
+                    acc[i][c] = fmaf(a.x, b[0][c], acc[i][c]);
+                    acc[i][c] = fmaf(a.y, b[1][c], acc[i][c]);
+                    acc[i][c] = fmaf(a.z, b[2][c], acc[i][c]);
+                    acc[i][c] = fmaf(a.w, b[3][c], acc[i][c]);
+                }
+            }
+        }
+        __syncthreads(); /* chunk t's buffer is read before chunk t+2's copies into it */
+    }
+    cp_async_wait(0); /* no copy outlives the block (the empty trailing group) */
+#pragma unroll
+    for (int i = 0; i < MG; i++) {
+        if (i >= m)
+            break;
+#pragma unroll
+        for (int c = 0; c < COLS; c++) {
+            if (cmask >> c & 1) {
+                float *p = C + (size_t)i * n + col0 + c * 32;
+                if (atomic)
+                    atomicAdd(p, acc[i][c]);
+                else
+                    *p = acc[i][c];
+            }
+        }
+    }
+}
+
 // ---- launchers ------------------------------------------------------------------
 
 /* The split of `slabs` k-slabs for `units` blocks along m (or n) on `slots`
@@ -483,6 +673,63 @@ static int sgemm_thin_m_launch(const float *A, const float *B, float *C, int m, 
     return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
 }
 
+/* Thin-mw with MG rows of accumulators: the split of k (in KS-chunks, at
+ * least SGEMM_THIN_MW_MIN_PER a split) that spreads the blocks most evenly
+ * over the SMs with enough of them resident, net of its atomic adds. */
+template <int MG>
+static int sgemm_thin_mw_launch(const float *A, const float *B, float *C, int m, int n, int k, int sms,
+                                cudaStream_t stream)
+{
+    constexpr int COLS = sgemm_thin_mw_cols(MG);
+    const void *kernel = (const void *)sgemm_thin_mw_kernel<MG>;
+    static int resident[64];
+    int per_sm = 0;
+    const int err = smem_resident_per_sm(kernel, SGEMM_THIN_MW_THREADS, 0, resident, &per_sm);
+    if (err != 0)
+        return err;
+    if (per_sm < 1)
+        per_sm = 1;
+    const long long units = SGEMM_CEIL_DIV((long long)n, (long long)SGEMM_THIN_MW_THREADS * COLS);
+    const long long chunks = SGEMM_CEIL_DIV((long long)k, SGEMM_THIN_MW_KS);
+    /* FMA-bound, so an SM's time is its share of the blocks (ceil(blocks /
+     * SMs) of them, however many are resident at once): the split whose
+     * blocks spread most evenly over the SMs, scaled down while the grid
+     * fills under 7/8 of the resident slots (too few warps to hide DRAM
+     * latency), each split's time stretched by its m x n atomic adds
+     * (counted like the k x n floats of B it reads: C is in L2, B in DRAM,
+     * so this leans to fewer splits) */
+    const long long slots = (long long)sms * per_sm;
+    long long best_s = 1, best_p = chunks;
+    double best = -1.0;
+    for (long long sp = 1; sp <= 64; sp++) {
+        const long long p = SGEMM_CEIL_DIV(chunks, sp);
+        if (sp > 1 && p < SGEMM_THIN_MW_MIN_PER)
+            break;
+        if (SGEMM_CEIL_DIV(chunks, p) != sp)
+            continue; /* the same split as a smaller count */
+        const long long blocks = units * sp;
+        const double even = (double)units * chunks / ((double)SGEMM_CEIL_DIV(blocks, (long long)sms) * sms * p);
+        const double fill = 8.0 * blocks >= 7.0 * slots ? 1.0 : 8.0 * blocks / (7.0 * slots);
+        const double eff = even * fill / (1.0 + (double)sp * m / k);
+        if (eff > best) {
+            best = eff;
+            best_s = sp;
+            best_p = p;
+        }
+    }
+    int splits = (int)best_s, per = (int)best_p;
+    int atomic = splits > 1, kc = per * SGEMM_THIN_MW_KS;
+    if (atomic) {
+        const cudaError_t e = cudaMemsetAsync(C, 0, (size_t)m * n * sizeof(float), stream);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    void *args[] = {(void *)&A, (void *)&B, (void *)&C, (void *)&m, (void *)&n, (void *)&k, (void *)&kc, (void *)&atomic};
+    const dim3 grid((unsigned)units, (unsigned)splits);
+    const cudaError_t e = cudaLaunchKernel(kernel, grid, dim3(SGEMM_THIN_MW_THREADS), args, 0, stream);
+    return e != cudaSuccess ? (int)e : (int)cudaGetLastError();
+}
+
 /* The kernel names thin-n and thin-m note (index: log2(NT) - 3, log2(MT)). */
 static const char *const sgemm_thin_n_names[4] = {"thin_n8_128x8x32_t2x4_s3", "thin_n16_128x16x32_t4x4_s3",
                                                   "thin_n32_128x32x32_t8x4_s3", "thin_n64_128x64x32_t8x8_s3"};
@@ -497,6 +744,20 @@ static const char *sgemm_thin_n_name(int n)
 static const char *sgemm_thin_m_name(int m)
 {
     return sgemm_thin_m_names[m <= 1 ? 0 : m <= 2 ? 1 : m <= 4 ? 2 : 3];
+}
+
+/* The kernel names thin-mw notes (index: MG / 8 - 2): rows of accumulators,
+ * threads, a thread's register tile (rows x columns), A's chunk of k. */
+static const char *const sgemm_thin_mw_names[7] = {
+    "thin_mw16_64t_r16x2_ks64", "thin_mw24_64t_r24x2_ks64", "thin_mw32_64t_r32x2_ks64",
+    "thin_mw40_64t_r40x2_ks64", "thin_mw48_64t_r48x2_ks64", "thin_mw56_64t_r56x2_ks64",
+    "thin_mw64_64t_r64x2_ks64"};
+
+/* The name thin-mw notes at m (<= 64): MG the smallest multiple of 8, at least 16, >= m. */
+static const char *sgemm_thin_mw_name(int m)
+{
+    const int mg = m <= 16 ? 16 : SGEMM_CEIL_DIV(m, 8) * 8;
+    return sgemm_thin_mw_names[(mg > 64 ? 64 : mg) / 8 - 2];
 }
 
 /* Thin-n at any n <= 64: the narrowest tile; notes its kernel. */
@@ -525,6 +786,28 @@ static int sgemm_thin_m(const float *A, const float *B, float *C, int m, int n, 
     if (m <= 4)
         return sgemm_thin_m_launch<4>(A, B, C, m, n, k, sms, stream);
     return sgemm_thin_m_launch<8>(A, B, C, m, n, k, sms, stream);
+}
+
+/* Thin-mw at any m <= 64 (the rule takes it at 8 < m, where B is wide);
+ * notes its kernel. One kernel for every n and k: B read by 4-byte loads, a
+ * warp's on 128 contiguous bytes, at any alignment. */
+static int sgemm_thin_mw(const float *A, const float *B, float *C, int m, int n, int k, int sms,
+                         cudaStream_t stream)
+{
+    kernel_ran_note(sgemm_thin_mw_name(m), NULL);
+    if (m <= 16)
+        return sgemm_thin_mw_launch<16>(A, B, C, m, n, k, sms, stream);
+    if (m <= 24)
+        return sgemm_thin_mw_launch<24>(A, B, C, m, n, k, sms, stream);
+    if (m <= 32)
+        return sgemm_thin_mw_launch<32>(A, B, C, m, n, k, sms, stream);
+    if (m <= 40)
+        return sgemm_thin_mw_launch<40>(A, B, C, m, n, k, sms, stream);
+    if (m <= 48)
+        return sgemm_thin_mw_launch<48>(A, B, C, m, n, k, sms, stream);
+    if (m <= 56)
+        return sgemm_thin_mw_launch<56>(A, B, C, m, n, k, sms, stream);
+    return sgemm_thin_mw_launch<64>(A, B, C, m, n, k, sms, stream);
 }
 
 #endif

@@ -101,16 +101,36 @@ static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, 
  * SGEMM_TUNED_THIN_M_MAX, n > the thin-n limit): m = 1, 2, 3, 5, 8 (1, 2, 4 and
  * 8 rows of accumulators), n % 4 == 0 (float4 columns) and not (1027, 65,
  * 129: a column a thread), k split over blocks (atomics) or not (k = 1, 7,
- * 64). Quick: thin-n split in two at n = 16 (40 x 16 x 600), unsplit at
+ * 64). Thin-mw by the rule (8 < m <= SGEMM_TUNED_THIN_MW_MAX and the
+ * 32x128 tiles at least the SMs): 40 x 9000 x 300 on the H200's 132 SMs (142
+ * tiles; on a GPU with more SMs its tile pick, as the rule says). Quick:
+ * thin-n split in two at n = 16 (40 x 16 x 600), unsplit at
  * n = 7 with k = 257 (4-byte copies of A and B), thin-m split (3 x 260 x 600)
  * and scalar unsplit (1 x 67 x 7). */
 static const shape shapes_thin[] = {
     {1000, 1, 257}, {1000, 7, 7},  {517, 16, 4095}, {300, 33, 1},  {2049, 64, 257}, {129, 7, 4095},
     {700, 33, 4095}, {130, 64, 2048}, {3, 64, 1000}, {4100, 16, 1000},
     {1, 1000, 4095}, {3, 1027, 257}, {8, 2052, 4095}, {3, 65, 7}, {1, 129, 1}, {8, 100, 64},
-    {2, 4100, 999}, {5, 300, 4095},
+    {2, 4100, 999}, {5, 300, 4095}, {40, 9000, 300},
 };
 static const shape shapes_thin_quick[] = {{40, 16, 600}, {33, 7, 257}, {3, 260, 600}, {1, 67, 7}};
+
+/* `tuned`'s thin-mw kernel (m <= 64, B wide), run directly
+ * (sgemm_tuned_thin_mw_run: its rule wants n large against the SMs, which
+ * these sizes are not): m = 9, 16 (MG 16), 33 (MG 40), 48, 64; n = 129 (a
+ * second block of one column), 1000, 4099 (odd:
+ * rows of B and C at every alignment); k = 1, 7 (one partial 4-k step),
+ * 64, 767 (12 chunks of 64 k, the last partial: split where the columns
+ * are few), 4095 (split in several parts: atomics into the zeroed C).
+ * Quick: split in three (9 x 131 x 600: atomics, a second block of 3 columns)
+ * and one split with most columns idle (20 x 70 x 7: plain stores, a
+ * partial 4-k step). */
+static const shape shapes_thin_mw[] = {
+    {9, 129, 1},    {9, 4099, 4095}, {9, 1000, 7},    {16, 1000, 767}, {16, 129, 7},    {16, 4099, 64},
+    {33, 4099, 767}, {33, 1000, 64},  {33, 129, 4095}, {48, 4099, 7},   {48, 1000, 4095}, {48, 129, 64},
+    {64, 4099, 64}, {64, 1000, 1},   {64, 129, 767},  {64, 4099, 4095},
+};
+static const shape shapes_thin_mw_quick[] = {{9, 131, 600}, {20, 70, 7}};
 
 typedef struct {
     const char *family;
@@ -346,9 +366,13 @@ static void check_tuned_fallback(const bufs *b, const shape *sh)
  * switches as built (sgemm_tuned_thin_max), a tile candidate otherwise. */
 static void check_tuned_thin(const bufs *b, const shape *sh)
 {
-    int n_max = 0, m_max = 0;
+    int n_max = 0, m_max = 0, dev = 0, sms = 0;
     sgemm_tuned_thin_max(&n_max, &m_max);
-    const char *want = sh->n <= n_max ? "thin_n" : sh->m <= m_max ? "thin_m" : NULL;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int mw = sh->m > 8 && sh->m <= sgemm_tuned_thin_mw_max() &&
+                   (long long)((sh->m + 31) / 32) * ((sh->n + 127) / 128) >= sms;
+    const char *want = sh->n <= n_max ? "thin_n" : sh->m <= m_max ? "thin_m" : mw ? "thin_mw" : NULL;
     CK(cudaMemsetAsync(b->dC, 0xff, (size_t)sh->m * sh->n * 4, b->s));
     kernel_ran_clear();
     judge(b, sh, "fp32", sgemm_tuned(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s), "tuned (thin)");
@@ -363,7 +387,7 @@ static void check_tuned_thin(const bufs *b, const shape *sh)
               "tuned m=%d n=%d k=%d: noted %s, picked %s, expected %s*", sh->m, sh->n, sh->k, name,
               pick ? pick : "(null)", want);
         /* the 16-byte kernels exactly when the rows they read are aligned (cudaMalloc'd pointers) */
-        const int vec = want[5] == 'n' ? sh->n % 4 == 0 && sh->k % 4 == 0 : sh->n % 4 == 0;
+        const int vec = want[5] == 'n' ? sh->n % 4 == 0 && sh->k % 4 == 0 : mw || sh->n % 4 == 0;
         CHECK((why == NULL) == vec, "tuned m=%d n=%d k=%d: %s with reason '%s'", sh->m, sh->n, sh->k, name,
               why ? why : "(none)");
     } else {
@@ -372,20 +396,51 @@ static void check_tuned_thin(const bufs *b, const shape *sh)
     }
 }
 
+/* The thin-mw kernel at m <= 64 (sgemm_tuned_thin_mw_run, whatever the rule
+ * picks): the result right over C filled with NaN (every element written:
+ * stored, or the zeroed C's atomics), and the note its MG's name (the
+ * smallest multiple of 8, at least 16, >= m), no reason (one kernel for
+ * every alignment). */
+static void check_thin_mw(const bufs *b, const shape *sh)
+{
+    char want[32];
+    const int mg = sh->m <= 16 ? 16 : (sh->m + 7) / 8 * 8;
+    snprintf(want, sizeof want, "thin_mw%d_", mg);
+    CK(cudaMemsetAsync(b->dC, 0xff, (size_t)sh->m * sh->n * 4, b->s));
+    kernel_ran_clear();
+    judge(b, sh, "fp32", sgemm_tuned_thin_mw_run(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s), "thin-mw");
+    const char *name = kernel_ran_name(), *why = kernel_ran_reason();
+    printf("thin-mw m=%d n=%d k=%d: %s (%s)\n", sh->m, sh->n, sh->k, name ? name : "no note", why ? why : "-");
+    CHECK(name != NULL && strncmp(name, want, strlen(want)) == 0 && why == NULL,
+          "thin-mw m=%d n=%d k=%d: noted %s (%s), expected %s*", sh->m, sh->n, sh->k, name ? name : "nothing",
+          why ? why : "-", want);
+}
+
 /* The rule's picks at the issue's thin shapes (nothing launched): the thin
- * kernel of the shape's width, unless its switch is off. */
+ * kernel of the shape's width, unless its switch is off. Thin-mw (thin[6]
+ * 'w') also needs the 32x128 tiles to number at least the SMs: at 33 x 50257
+ * and 64 x 14336 they do on the H200, at 16 x 14336 and 16 x 4096 they do
+ * not (the small sk stays: thin "-", no thin kernel expected). */
 static void check_thin_picks(void)
 {
     static const struct {
         int m, n, k;
         const char *thin;
     } picks[] = {{8192, 16, 8192, "thin_n16_"}, {8192, 7, 4096, "thin_n8_"}, {4096, 64, 4096, "thin_n64_"},
-                 {1, 8192, 8192, "thin_m1_"},   {8, 4096, 4096, "thin_m8_"}};
-    int n_max = 0, m_max = 0;
+                 {1, 8192, 8192, "thin_m1_"},   {8, 4096, 4096, "thin_m8_"},
+                 {33, 50257, 4096, "thin_mw40_"}, {33, 50257, 767, "thin_mw40_"}, {64, 14336, 4096, "thin_mw64_"},
+                 {16, 14336, 4096, "-"},          {16, 4096, 4096, "-"}};
+    int n_max = 0, m_max = 0, dev = 0, sms = 0;
     sgemm_tuned_thin_max(&n_max, &m_max);
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         const char *name = sgemm_tuned_pick_name(picks[i].m, picks[i].n, picks[i].k);
-        const int on = picks[i].thin[5] == 'n' ? picks[i].n <= n_max : picks[i].m <= m_max;
+        const long long tiles = (long long)((picks[i].m + 31) / 32) * ((picks[i].n + 127) / 128);
+        const int on = picks[i].thin[0] == '-' ? 0
+                       : picks[i].thin[6] == 'w' ? picks[i].m <= sgemm_tuned_thin_mw_max() && tiles >= sms
+                       : picks[i].thin[5] == 'n' ? picks[i].n <= n_max
+                                                 : picks[i].m <= m_max;
         printf("tuned's pick at %dx%dx%d: %s\n", picks[i].m, picks[i].n, picks[i].k, name ? name : "(null)");
         CHECK(name != NULL, "no pick name at %dx%dx%d", picks[i].m, picks[i].n, picks[i].k);
         if (name && on)
@@ -408,6 +463,9 @@ int main(void)
     const shape *thin = quick ? shapes_thin_quick : shapes_thin;
     const size_t nthin = quick ? sizeof shapes_thin_quick / sizeof shapes_thin_quick[0]
                                : sizeof shapes_thin / sizeof shapes_thin[0];
+    const shape *thin_mw = quick ? shapes_thin_mw_quick : shapes_thin_mw;
+    const size_t nmw = quick ? sizeof shapes_thin_mw_quick / sizeof shapes_thin_mw_quick[0]
+                             : sizeof shapes_thin_mw / sizeof shapes_thin_mw[0];
     size_t max_a = 0, max_b = 0, max_c = 0;
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     int runs = 0, declined = 0, hand_rows = 0, every_row_shapes = 0, skipped = 0;
@@ -422,9 +480,11 @@ int main(void)
         CK(cudaDeviceGetAttribute(&dev.cc_major, cudaDevAttrComputeCapabilityMajor, ordinal));
         CK(cudaDeviceGetAttribute(&dev.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal));
     }
-    for (size_t i = 0; i < nshapes + nfallback + nthin; i++) {
-        const shape *sh = i < nshapes ? &shapes[i] : i < nshapes + nfallback ? &shapes_fallback[i - nshapes]
-                                                                             : &thin[i - nshapes - nfallback];
+    for (size_t i = 0; i < nshapes + nfallback + nthin + nmw; i++) {
+        const shape *sh = i < nshapes                      ? &shapes[i]
+                          : i < nshapes + nfallback        ? &shapes_fallback[i - nshapes]
+                          : i < nshapes + nfallback + nthin ? &thin[i - nshapes - nfallback]
+                                                           : &thin_mw[i - nshapes - nfallback - nthin];
         size_t a = (size_t)sh->m * sh->k, bb = (size_t)sh->k * sh->n, c = (size_t)sh->m * sh->n;
         max_a = a > max_a ? a : max_a;
         max_b = bb > max_b ? bb : max_b;
@@ -514,11 +574,18 @@ int main(void)
         check_tuned_thin(&b, &thin[i]);
         runs++;
     }
+    for (size_t i = 0; i < nmw; i++) {
+        prepare(&thin_mw[i], hA, hB, ref, dA, dB, &rng, s);
+        b.norm_sq_a = verify_norm_sq(hA, (size_t)thin_mw[i].m * thin_mw[i].k);
+        b.norm_sq_b = verify_norm_sq(hB, (size_t)thin_mw[i].k * thin_mw[i].n);
+        check_thin_mw(&b, &thin_mw[i]);
+        runs++;
+    }
     check_thin_picks();
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
     printf("%d runs judged, %d declined (n or k %% 4 != 0), %d skipped (supports declined) over %zu shapes\n",
-           runs, declined, skipped, nshapes + nfallback + nthin);
+           runs, declined, skipped, nshapes + nfallback + nthin + nmw);
     CHECK(runs > 0 && hand_rows >= 11 * every_row_shapes, "nothing ran (%d runs, %d of hand rows)", runs, hand_rows);
     cudaFree(dA);
     cudaFree(dB);
