@@ -17,7 +17,7 @@
  *      more than a few columns past n; k split over the SMs when the row
  *      blocks are few), else m <= SGEMM_TUNED_THIN_M_MAX (default 8) the
  *      thin-m kernel (GEMV-like, B streamed once, k split over the SMs),
- *      else 8 < m <= SGEMM_TUNED_THIN_MW_MAX (default 64) with the 32x128
+ *      else 8 < m <= SGEMM_TUNED_THIN_MW_MAX (default 56) with the 32x128
  *      tiles (ceil(m / 32) x ceil(n / 128)) at least the SMs the thin-mw
  *      kernel (every row of A in one pass over B, at most 7 padding rows).
  *      The tile count is the line because below it the rule's small picks
