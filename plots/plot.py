@@ -844,7 +844,7 @@ def memory_gbps(row):
     if not nbytes or not time_ms or nbytes <= 0 or time_ms <= 0:
         return None
     seconds = time_ms * 1e-3
-    read, write = (lay._cell_float(row, c) for c in ("dram_read_bytes", "dram_write_bytes"))
+    read, write = (lay.cell_float(row, c) for c in ("dram_read_bytes", "dram_write_bytes"))
     measured = (read or 0.0) + (write or 0.0)
     return nbytes / seconds / 1e9, (measured / seconds / 1e9 if measured > 0 else None)
 

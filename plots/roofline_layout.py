@@ -46,7 +46,7 @@ class Point:
     x: float = 0.0              # where it is drawn (spread(); = intensity if alone)
 
 
-def _cell_float(row, column):
+def cell_float(row, column):
     """A float cell the csvlib row keeps as text (columns newer than csvlib's
     lists), or None when empty, absent, malformed or not positive."""
     text = row.cells.get(column, "")
@@ -62,7 +62,7 @@ def make_point(row, label):
     flops, time_ms = row.values.get("flops"), row.values.get("time_ms_median")
     if not flops or not time_ms or flops <= 0 or time_ms <= 0:
         return None
-    intensity = _cell_float(row, "intensity")
+    intensity = cell_float(row, "intensity")
     from_column = intensity is not None
     if intensity is None:
         nbytes = row.values.get("bytes")
@@ -70,7 +70,7 @@ def make_point(row, label):
             return None
         intensity = flops / nbytes
     return Point(row, label, intensity, flops / (time_ms * 1e-3) / 1e12,
-                 _cell_float(row, "intensity_measured"), from_column, intensity)
+                 cell_float(row, "intensity_measured"), from_column, intensity)
 
 
 def has_flops(row):
