@@ -28,6 +28,12 @@
  *      at m = 33, 48 rows of FMAs) where thin-mw reads it once.
  *      Any switch at 0 turns its path off, and the rule below takes those
  *      shapes as before.
+ *   0c. Just past thin-mw (SGEMM_TUNED_THIN_MW_MAX < m <= 64), B as wide:
+ *      the 64x128 tile as stream-K (SGEMM_TUNED_MID, 8x8 thread tiles):
+ *      one row of tiles covers m, so B is read once, and stream-K spreads
+ *      its long k over every SM; thin-mw's 64 accumulator rows and the
+ *      16x128 sliced tiles (four row tiles, each re-reading B) both lost
+ *      to it (compare --candidates tuned, docs/tuning/awkward.md).
  *   L = the large tile's tiles, W = SMs x its MINB (one wave), rest = L % W;
  *   the last wave is full when L >= W and rest is 0 or >= 7/8 W.
  *   0a. A short k (k <= 128, policy tiny_k) with at least two waves of
@@ -127,6 +133,9 @@
 #ifndef SGEMM_TUNED_NARROW
 #define SGEMM_TUNED_NARROW 128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk
 #endif
+#ifndef SGEMM_TUNED_MID
+#define SGEMM_TUNED_MID 64x128x16_w32x64_t8x8_s4_g8_sp2_b15_sk
+#endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
 static constexpr sgemm_tuned_cfg sgemm_tuned_large_st = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE_ST);
@@ -135,6 +144,7 @@ static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_few = SGEMM_TUNED_CFG(SGEMM_
 static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_many = SGEMM_TUNED_CFG(SGEMM_TUNED_SLICED_MANY);
 static constexpr sgemm_tuned_cfg sgemm_tuned_short_k = SGEMM_TUNED_CFG(SGEMM_TUNED_SHORT_K);
 static constexpr sgemm_tuned_cfg sgemm_tuned_narrow = SGEMM_TUNED_CFG(SGEMM_TUNED_NARROW);
+static constexpr sgemm_tuned_cfg sgemm_tuned_mid = SGEMM_TUNED_CFG(SGEMM_TUNED_MID);
 
 /* One entry of the tuned policy (kernels/common/policy.h): the rule's
  * thresholds (see the header) and whether the stream-K picks run. */
@@ -168,6 +178,7 @@ enum {
     SGEMM_TUNED_PICK_THIN_N,
     SGEMM_TUNED_PICK_THIN_M,
     SGEMM_TUNED_PICK_THIN_MW,
+    SGEMM_TUNED_PICK_MID,
     SGEMM_TUNED_PICK_SHORT_K,
     SGEMM_TUNED_PICK_NARROW,
     SGEMM_TUNED_PICK_LARGE,
@@ -216,6 +227,10 @@ static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, in
     if (m > 8 && m <= SGEMM_TUNED_THIN_MW_MAX &&
         sgemm_tuned_cdiv(m, 32) * sgemm_tuned_cdiv(n, 128) >= (long long)sms)
         return SGEMM_TUNED_PICK_THIN_MW;
+    /* 0c. just past thin-mw, as wide: one row of 64x128 tiles, stream-K */
+    if (m > SGEMM_TUNED_THIN_MW_MAX && m <= sgemm_tuned_mid.bm &&
+        sgemm_tuned_cdiv(m, 32) * sgemm_tuned_cdiv(n, 128) >= (long long)sms)
+        return SGEMM_TUNED_PICK_MID;
     const sgemm_tuned_cfg &lg = sgemm_tuned_large;
     const long long tiles = sgemm_tuned_tiles(lg, m, n), slabs = sgemm_tuned_cdiv(k, lg.bk);
     const long long wave = (long long)sms * lg.minb;
@@ -350,6 +365,8 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return SGEMM_TUNED_RUN(sgemm_tuned_short_k);
     case SGEMM_TUNED_PICK_NARROW:
         return SGEMM_TUNED_RUN(sgemm_tuned_narrow);
+    case SGEMM_TUNED_PICK_MID:
+        return SGEMM_TUNED_RUN(sgemm_tuned_mid);
     default:
         return SGEMM_TUNED_RUN(sgemm_tuned_large);
     }
@@ -416,6 +433,8 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
         return sgemm_tuned_noted(sgemm_tuned_short_k, p.stream_k);
     case SGEMM_TUNED_PICK_NARROW:
         return sgemm_tuned_noted(sgemm_tuned_narrow, p.stream_k);
+    case SGEMM_TUNED_PICK_MID:
+        return sgemm_tuned_noted(sgemm_tuned_mid, p.stream_k);
     default:
         return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
     }

@@ -56,7 +56,9 @@
     X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)        \
     X(256x16x32_w64x16_t8x4_s3_g8_sp2_b31_sk, sk, 256, 16, 32, 64, 16, 8, 4, 3, 2, 8, 2, 31)      \
     X(128x32x16_w64x16_t8x4_s4_g8_sp2_b15_sk, sk, 128, 32, 16, 64, 16, 8, 4, 4, 4, 8, 2, 15)      \
-    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15)
+    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15)      \
+    X(64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk, sk, 64, 128, 8, 32, 64, 8, 8, 4, 2, 8, 2, 7)          \
+    X(64x128x16_w32x64_t8x8_s4_g8_sp2_b15_sk, sk, 64, 128, 16, 32, 64, 8, 8, 4, 2, 8, 2, 15)
 
 /* The edge candidates (for shapes whose n or k is not a multiple of 4),
  * rule SGEMM_TUNED_RULE_N_LANES (below): the picks' shapes again, each named

@@ -8,7 +8,7 @@
  *    transpose at sizes well beyond L2, every measured column filled; the
  *    DRAM bytes of the library and the good hand rows near the minimum
  *    (reads within 5% of the input for reduce; no write-back of the L2
- *    flush counted as the call's writes); the 32-way bank conflicts of
+ *    flush or of the profiler's own lines counted as the call's writes); the 32-way bank conflicts of
  *    transpose `tiled` named by the hint; FP32 FLOPs of vec4 about one add
  *    per element, where the SASS counters are collected. Where counters are
  *    not permitted, the reason is printed and those checks are left out
@@ -130,7 +130,8 @@ static void test_real_counters(const char *dir)
                test_csv_cell(&d, r, "bound"), test_csv_cell(&d, r, "hint"), test_csv_cell(&d, r, "metrics_note"));
     }
     /* reduce reads its input once from DRAM and writes (almost) nothing: in
-     * particular not the L2 flush's dirty lines */
+     * particular not the L2 flush's dirty lines, nor those CUPTI's Start
+     * leaves (MB of them, counted when the reset ran before Start) */
     const char *reducers[] = {"cub", "vec4"};
     for (int i = 0; i < 2; i++) {
         int r = row_of(&d, "reduce", reducers[i]);
@@ -139,7 +140,8 @@ static void test_real_counters(const char *dir)
         const double min = cell_num(&d, r, "bytes"), rd = cell_num(&d, r, "dram_read_bytes"),
                      wr = cell_num(&d, r, "dram_write_bytes");
         CHECK(rd >= 0.95 * min && rd <= 1.05 * min, "reduce %s: DRAM read %.6g, input %.6g", reducers[i], rd, min);
-        CHECK(wr >= 0 && wr < 0.02 * min, "reduce %s: DRAM write %.6g (the flush's write-back counted?)", reducers[i], wr);
+        CHECK(wr >= 0 && wr < 0.002 * min, "reduce %s: DRAM write %.6g (the flush's or the profiler's dirty lines counted?)",
+              reducers[i], wr);
         CHECK(test_csv_cell(&d, r, "hint")[0] == '\0', "reduce %s: hint '%s'", reducers[i], test_csv_cell(&d, r, "hint"));
     }
     {
