@@ -3,34 +3,57 @@
  *
  * Idea: S = Q K^T is never materialised in global memory. One block takes
  * a (batch, head, q tile of 64 rows) and walks the K/V tiles of 64 keys:
- *   1. the K tile into shared memory; S tile = Q K^T (mma.sync m16n8k16,
- *      FP32 accumulators), the warps splitting the keys of the tile as
- *      FlashAttention-1 splits K/V across warps; S, scaled into the base-2
- *      domain and masked (past seq_kv, causal), to shared memory;
- *   2. the V tile into shared memory (over K's); the online softmax of the
- *      tile, row by row from shared memory: a running maximum m and sum l per
- *      query row (kept in shared memory), P = exp2(S - m_new) in the input's
- *      type, and the factor exp2(m_old - m_new) that rescales the row's
- *      earlier output;
+ *   1. S tile = Q K^T (mma.sync m16n8k16, FP32 accumulators), the warps
+ *      splitting the keys of the tile as FlashAttention-1 splits K/V across
+ *      warps; S, scaled into the base-2 domain and masked (past seq_kv,
+ *      causal), to shared memory;
+ *   2. the online softmax of the tile, row by row from shared memory: a
+ *      running maximum m and sum l per query row (kept in shared memory),
+ *      P = exp2(S - m_new) in the input's type (to shared memory), and the
+ *      factor exp2(m_old - m_new) that rescales the row's earlier output;
  *   3. O = O * factor + P V, the warps now splitting the head_dim columns of
  *      O (the accumulators stay in registers across tiles).
  * At the end O / l is written (a row that saw no key as zeros). The
  * shuffle of work between steps (keys per warp, then columns per warp) is
- * why S and P go through shared memory and every tile costs three barriers:
- * that is what fa2 removes.
+ * why S and P go through shared memory and every tile costs three barriers
+ * (after the K copy, after S, after the softmax): that is what fa2 removes.
  *
- * Tiles: 64 x 64 (q rows x keys): S's FP32 tile and P fit beside Q and one
- * K/V tile in shared memory even at head_dim 256 (about 93 KiB, under the
- * 99 KiB a block may have on sm_86 / sm_89 where the compute_80 PTX may run).
- * 4 warps (8 at head_dim 256, so each warp's slice of O stays at most 32
- * columns: 64 x 32 accumulators, 64 registers a thread). Rows in shared
- * memory are padded by 16 bytes so that the operand fragments, read with
- * plain 32-bit loads (no ldmatrix yet), hit 32 different banks; V's
- * fragments (k x n, k strided) are assembled from two 16-bit loads.
- * K/V tiles are loaded synchronously (16-byte loads, zero past seq_kv); the
- * causal mask is tested on every score of every tile, though the loop stops
- * at the last tile a q tile's rows can see (and the blocks of the last q
- * tiles, which see the most keys, are scheduled first).
+ * Loads: K and V have a buffer each, filled by cp.async (16 bytes, zero
+ * past seq_kv). V_j's copy is issued at the top of tile j and is in flight
+ * during S_j = Q K_j^T and the softmax; K_j+1's is issued once S_j is in
+ * shared memory (K_j read by every warp) and is in flight during the softmax
+ * and O += P V_j. FlashAttention-1's own kernel loads its tiles
+ * synchronously; any hand kernel written today overlaps them, so fa1 does,
+ * and the rung's gap to fa2 is the schedule (S and P through shared memory,
+ * the barriers, the softmax's own thread layout), not exposed loads. The
+ * overlap stops at one tile: no K/V tile is prefetched two ahead, so the
+ * three barriers per tile remain. Head_dim 256 has a single K/V buffer
+ * (FA1_SPLIT 0): Q, K and V of 64 x 256 with S and P would pass the 99 KiB
+ * a block may have on sm_86 / sm_89, where the compute_80 PTX may run; there
+ * V_j's copy (over K_j, once S_j is done) overlaps only the softmax, and
+ * K_j+1's is issued after P V_j.
+ *
+ * Fragments: Q, K, V (rows of head_dim) and P (rows of 64 keys) are stored
+ * XOR-swizzled (kernels/gemm_mma_core.cuh's layout, which its cp.async tile
+ * copies write) and read with ldmatrix.x4 (.trans for V, whose k runs down
+ * the rows), conflict-free without padding; each lane's offsets are
+ * computed once, before the K/V loop (attn_ldsm). S (FP32) is padded to rows
+ * of 72 floats: the MMA lanes store it as float2 pairs and the softmax
+ * threads read it as float4s, both without bank conflicts (the TPR threads
+ * of a row interleave their float4s); P is written as 8-byte halves of its
+ * swizzled chunks. The scale stays a separate multiply of S (its fold into
+ * the exponent, which needs scale > 0, is fa2's).
+ *
+ * Tiles: 64 x 64 (q rows x keys), 4 warps (8 at head_dim 256, so each
+ * warp's slice of O stays at most 32 columns: 64 x 32 accumulators).
+ * Shared memory (FA1_SMEM): Q, K, V, S and P; without padding in Q, K, V
+ * and P, head_dim 128 keeps 3 blocks an SM on sm_90 (228 KiB an SM, 1 KiB
+ * reserved a block) and head_dim 64 keeps 4, as with the one padded K/V
+ * buffer before; __launch_bounds__ asks for those (head_dim 256: 1 block, as
+ * its registers allow); the launcher asks for the largest shared carveout.
+ * The causal mask is tested on every score of every tile, though the loop
+ * stops at the last tile a q tile's rows can see (and the blocks of the
+ * last q tiles, which see the most keys, are scheduled first).
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors, sm_80+ (attn_supports_common).

@@ -16,15 +16,17 @@
  * What it adds over fa1:
  *  - no S / P round trip through shared memory, no softmax phase with its
  *    own thread layout, rescale and division in registers;
- *  - ldmatrix.x4 fragment loads (ldmatrix.trans for V, whose k runs down
- *    the rows) from XOR-swizzled shared memory: conflict-free without
- *    padding (kernels/gemm_mma_core.cuh's layout and tile copies), each
- *    lane's swizzled offsets computed once, before the K/V loop
- *    (FA2_LDSM_OFFSETS, below; attn_ldsm);
+ *  - P's A fragments come from registers (S's accumulators), so ldmatrix
+ *    reads only Q, K and V (ldmatrix.x4, .trans for V, from XOR-swizzled
+ *    shared memory: kernels/gemm_mma_core.cuh's layout and tile copies,
+ *    each lane's offsets computed once, before the K/V loop:
+ *    FA2_LDSM_OFFSETS, below; attn_ldsm; fa1 reads its fragments the same
+ *    way, P's from shared memory);
  *  - the scale folded into the exponent (one FFMA + ex2 an element, the
  *    running maximum in score units: FA2_SOFTMAX, below);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
- *    tile j is multiplied;
+ *    tile j is multiplied, two stages of each (fa1 overlaps one tile's
+ *    copies with the other GEMM and the softmax, with one buffer each);
  *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
  *    mask, the others skip it (as in fa1, the loop stops at the last tile
  *    the q tile can see and the q tiles with the most keys go first);
