@@ -126,12 +126,31 @@ static __device__ __forceinline__ float attn_shift(float m)
     return m == -INFINITY ? 0.0f : m;
 }
 
-/* The pair (lo, hi) of 16-bit elements packed in 32 bits, lo in the low half
- * (an MMA operand register). */
-static __device__ __forceinline__ unsigned attn_pack_bits(unsigned short lo, unsigned short hi)
-{
-    return (unsigned)lo | ((unsigned)hi << 16);
-}
+/* This lane's element offsets (swizzled: gemm_mma_swz) of its ldmatrix rows
+ * in Q, a K stage and a V stage, for the k (Q, K) or n (V) steps i = 0..3
+ * mod 4; the other steps and the 16-row blocks add compile-time constants
+ * (q_at, k_at, v_at). fa2 passes its warp's first row as wr; fa1 passes 0
+ * and adds 16 D elements (16 rows) per 16-row fragment of its q tile. */
+template <int CPR>
+struct attn_ldsm {
+    int q[4], k[4], v[4];
+    __device__ __forceinline__ void init(int wr, int lane)
+    {
+        const int lq = lane >> 3, lr = lane & 7;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            q[i] = gemm_mma_swz<CPR>(wr + (lane & 15), i * 2 + (lane >> 4));
+            k[i] = gemm_mma_swz<CPR>((lq >> 1) * 8 + lr, i * 2 + (lq & 1));
+            v[i] = gemm_mma_swz<CPR>((lq & 1) * 8 + lr, i * 2 + (lq >> 1));
+        }
+    }
+    /* Q at k step kk; K at key block np (16 keys), k step kk; V at key block
+     * kk (16 keys), n step np: row + 16 blocks, chunk + 8 every 4 steps (the
+     * XOR leaves the bits above the low 3 alone) */
+    __device__ __forceinline__ int q_at(int kk) const { return q[kk & 3] + (kk >> 2) * 64; }
+    __device__ __forceinline__ int k_at(int np, int kk) const { return k[kk & 3] + np * 16 * CPR * 8 + (kk >> 2) * 64; }
+    __device__ __forceinline__ int v_at(int kk, int np) const { return v[np & 3] + kk * 16 * CPR * 8 + (np >> 2) * 64; }
+};
 
 /* The one decline of both rungs: type, head_dim, sizes, alignment (16-byte
  * rows: cp.async and vector loads), causal 0/1, an sm_80+ device. */

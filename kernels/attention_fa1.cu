@@ -3,34 +3,57 @@
  *
  * Idea: S = Q K^T is never materialised in global memory. One block takes
  * a (batch, head, q tile of 64 rows) and walks the K/V tiles of 64 keys:
- *   1. the K tile into shared memory; S tile = Q K^T (mma.sync m16n8k16,
- *      FP32 accumulators), the warps splitting the keys of the tile as
- *      FlashAttention-1 splits K/V across warps; S, scaled into the base-2
- *      domain and masked (past seq_kv, causal), to shared memory;
- *   2. the V tile into shared memory (over K's); the online softmax of the
- *      tile, row by row from shared memory: a running maximum m and sum l per
- *      query row (kept in shared memory), P = exp2(S - m_new) in the input's
- *      type, and the factor exp2(m_old - m_new) that rescales the row's
- *      earlier output;
+ *   1. S tile = Q K^T (mma.sync m16n8k16, FP32 accumulators), the warps
+ *      splitting the keys of the tile as FlashAttention-1 splits K/V across
+ *      warps; S, scaled into the base-2 domain and masked (past seq_kv,
+ *      causal), to shared memory;
+ *   2. the online softmax of the tile, row by row from shared memory: a
+ *      running maximum m and sum l per query row (kept in shared memory),
+ *      P = exp2(S - m_new) in the input's type (to shared memory), and the
+ *      factor exp2(m_old - m_new) that rescales the row's earlier output;
  *   3. O = O * factor + P V, the warps now splitting the head_dim columns of
  *      O (the accumulators stay in registers across tiles).
  * At the end O / l is written (a row that saw no key as zeros). The
  * shuffle of work between steps (keys per warp, then columns per warp) is
- * why S and P go through shared memory and every tile costs three barriers:
- * that is what fa2 removes.
+ * why S and P go through shared memory and every tile costs three barriers
+ * (after the K copy, after S, after the softmax): that is what fa2 removes.
  *
- * Tiles: 64 x 64 (q rows x keys): S's FP32 tile and P fit beside Q and one
- * K/V tile in shared memory even at head_dim 256 (about 93 KiB, under the
- * 99 KiB a block may have on sm_86 / sm_89 where the compute_80 PTX may run).
- * 4 warps (8 at head_dim 256, so each warp's slice of O stays at most 32
- * columns: 64 x 32 accumulators, 64 registers a thread). Rows in shared
- * memory are padded by 16 bytes so that the operand fragments, read with
- * plain 32-bit loads (no ldmatrix yet), hit 32 different banks; V's
- * fragments (k x n, k strided) are assembled from two 16-bit loads.
- * K/V tiles are loaded synchronously (16-byte loads, zero past seq_kv); the
- * causal mask is tested on every score of every tile, though the loop stops
- * at the last tile a q tile's rows can see (and the blocks of the last q
- * tiles, which see the most keys, are scheduled first).
+ * Loads: K and V have a buffer each, filled by cp.async (16 bytes, zero
+ * past seq_kv). V_j's copy is issued at the top of tile j and is in flight
+ * during S_j = Q K_j^T and the softmax; K_j+1's is issued once S_j is in
+ * shared memory (K_j read by every warp) and is in flight during the softmax
+ * and O += P V_j. FlashAttention-1's own kernel loads its tiles
+ * synchronously; any hand kernel written today overlaps them, so fa1 does,
+ * and the rung's gap to fa2 is the schedule (S and P through shared memory,
+ * the barriers, the softmax's own thread layout), not exposed loads. The
+ * overlap stops at one tile: no K/V tile is prefetched two ahead, so the
+ * three barriers per tile remain. Head_dim 256 has a single K/V buffer
+ * (FA1_SPLIT 0): Q, K and V of 64 x 256 with S and P would pass the 99 KiB
+ * a block may have on sm_86 / sm_89, where the compute_80 PTX may run; there
+ * V_j's copy (over K_j, once S_j is done) overlaps only the softmax, and
+ * K_j+1's is issued after P V_j.
+ *
+ * Fragments: Q, K, V (rows of head_dim) and P (rows of 64 keys) are stored
+ * XOR-swizzled (kernels/gemm_mma_core.cuh's layout, which its cp.async tile
+ * copies write) and read with ldmatrix.x4 (.trans for V, whose k runs down
+ * the rows), conflict-free without padding; each lane's offsets are
+ * computed once, before the K/V loop (attn_ldsm). S (FP32) is padded to rows
+ * of 72 floats: the MMA lanes store it as float2 pairs and the softmax
+ * threads read it as float4s, both without bank conflicts (the TPR threads
+ * of a row interleave their float4s); P is written as 8-byte halves of its
+ * swizzled chunks. The scale stays a separate multiply of S (its fold into
+ * the exponent, which needs scale > 0, is fa2's).
+ *
+ * Tiles: 64 x 64 (q rows x keys), 4 warps (8 at head_dim 256, so each
+ * warp's slice of O stays at most 32 columns: 64 x 32 accumulators).
+ * Shared memory (FA1_SMEM): Q, K, V, S and P; without padding in Q, K, V
+ * and P, head_dim 128 keeps 3 blocks an SM on sm_90 (228 KiB an SM, 1 KiB
+ * reserved a block) and head_dim 64 keeps 4, as with the one padded K/V
+ * buffer before; __launch_bounds__ asks for those (head_dim 256: 1 block, as
+ * its registers allow); the launcher asks for the largest shared carveout.
+ * The causal mask is tested on every score of every tile, though the loop
+ * stops at the last tile a q tile's rows can see (and the blocks of the
+ * last q tiles, which see the most keys, are scheduled first).
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors, sm_80+ (attn_supports_common).
@@ -40,144 +63,174 @@
 #define FA1_BQ 64  /* q rows per block */
 #define FA1_BKV 64 /* keys per K/V tile */
 #define FA1_WARPS(D) ((D) == 256 ? 8 : 4)
-#define FA1_PAD 8  /* elements (16 bytes) of padding per shared row of Q, K, V */
-#define FA1_LDS (FA1_BKV + 4) /* S's row, floats */
-#define FA1_LDP (FA1_BKV + 8) /* P's row, elements */
+/* 1: separate K and V buffers (V_j's copy under S_j and the softmax, K_j+1's
+ * under the softmax and P V_j); 0 (head_dim 256): one K/V buffer, V over K */
+#define FA1_SPLIT(D) ((D) != 256)
+/* blocks an SM that __launch_bounds__ asks for (the shared memory allows it
+ * on sm_90: SMEM_SM90_FITS, below); head_dim 256: 1, as its registers (8
+ * warps of 64 x 32 O accumulators) allow no more without spilling */
+#define FA1_MIN_BLOCKS(D) ((D) == 64 ? 4 : (D) == 128 ? 3 : 1)
+#define FA1_LDS (FA1_BKV + 8) /* S's row, floats (288 bytes: 32 past a 128-byte line) */
 
-/* shared bytes of the instance for head_dim D: Q, one K/V tile, S, P and the
- * per-row m, l and rescale factor */
+/* shared bytes of the instance for head_dim D: Q, K and V (or one K/V
+ * buffer), S, P and the per-row m, l and rescale factor */
 #define FA1_SMEM(D)                                                                                           \
-    (2 * (FA1_BQ + FA1_BKV) * ((D) + FA1_PAD) + 4 * FA1_BQ * FA1_LDS + 2 * FA1_BQ * FA1_LDP + 3 * 4 * FA1_BQ)
-
-/* R rows of a head's seq x D matrix g from row r0 into shared rows of ld
- * elements (16-byte loads; zeros past seq) */
-template <typename T, int D, int R, int NT>
-static __device__ __forceinline__ void fa1_load_rows(T *s, const T *g, int r0, int seq, int tid)
-{
-    typedef gemm_mma_tile<T, R, D / 8, NT, true> tile;
-#pragma unroll
-    for (int j = 0; j < tile::PER; j++) {
-        const int i = tid + j * NT;
-        *(uint4 *)(s + (i / (D / 8)) * (D + FA1_PAD) + (i % (D / 8)) * 8) = tile::fetch(g, D, seq, D, r0, 0, tid, j);
-    }
-}
-
-/* the A fragment (16 x 16, row-major) at row r0, column c0 of a shared
- * matrix with rows of ld elements */
-template <typename T>
-static __device__ __forceinline__ void fa1_frag_a(unsigned a[4], const T *s, int ld, int r0, int c0, int lane)
-{
-    const T *p = s + (r0 + (lane >> 2)) * ld + c0 + 2 * (lane & 3);
-    a[0] = *(const unsigned *)p;
-    a[1] = *(const unsigned *)(p + 8 * ld);
-    a[2] = *(const unsigned *)(p + 8);
-    a[3] = *(const unsigned *)(p + 8 * ld + 8);
-}
-
-/* acc[mi][nf] += A B for the MF row fragments of A (16 x 16 each, rows
- * mi 16.., columns c0.. of a shared matrix with rows of ld elements) and the
- * NF fragments b of B */
-template <typename T, int MF, int NF>
-static __device__ __forceinline__ void fa1_mma_rows(float (&acc)[MF][NF][4], const T *s, int ld, int c0,
-                                                    const unsigned (&b)[NF][2], int lane)
-{
-#pragma unroll
-    for (int mi = 0; mi < MF; mi++) {
-        unsigned a[4];
-        fa1_frag_a(a, s, ld, mi * 16, c0, lane);
-#pragma unroll
-        for (int nf = 0; nf < NF; nf++) gemm_mma_elem<T>::mma(acc[mi][nf], a, b[nf]);
-    }
-}
+    (2 * (FA1_BQ + (1 + FA1_SPLIT(D)) * FA1_BKV) * (D) + 4 * FA1_BQ * FA1_LDS + 2 * FA1_BQ * FA1_BKV +         \
+     3 * 4 * FA1_BQ)
 
 template <typename T, int D>
-static __global__ void __launch_bounds__(FA1_WARPS(D) * 32) attention_fa1_kernel(const attn_params p)
+static __global__ void __launch_bounds__(FA1_WARPS(D) * 32, FA1_MIN_BLOCKS(D)) attention_fa1_kernel(const attn_params p)
 {
     enum {
         NW = FA1_WARPS(D),
         NT = NW * 32,
-        LD = D + FA1_PAD,
-        MF = FA1_BQ / 16,      /* m16 fragments of a q tile */
+        CPR = D / 8,            /* 16-byte chunks of a Q / K / V row */
+        PCPR = FA1_BKV / 8,     /* of a P row */
+        MF = FA1_BQ / 16,       /* m16 fragments of a q tile */
         SNF = FA1_BKV / NW / 8, /* n8 fragments of S per warp (its keys) */
         ONF = D / NW / 8,       /* n8 fragments of O per warp (its columns) */
         TPR = NT / FA1_BQ,      /* softmax threads per row */
-        CPT = FA1_BKV / TPR     /* softmax columns per thread */
+        F4 = FA1_BKV / 4 / TPR, /* float4s of a row per softmax thread */
+        SPLIT = FA1_SPLIT(D),
+        TILE = FA1_BKV * D
     };
-    static_assert(SNF >= 1 && ONF >= 1 && TPR >= 1 && (TPR & (TPR - 1)) == 0, "warps split keys and columns");
+    static_assert(SNF >= 1 && (SNF == 1 || SNF % 2 == 0) && ONF % 2 == 0, "warps split keys and columns");
+    static_assert(TPR >= 1 && (TPR & (TPR - 1)) == 0 && F4 >= 1, "softmax threads per row");
     static_assert(FA1_SMEM(D) <= 99 * 1024, "fits a block on every sm_8x");
-    extern __shared__ __align__(16) unsigned char fa1_smem[];
-    T *sQ = (T *)fa1_smem;
-    T *sKV = sQ + FA1_BQ * LD;
-    float *sS = (float *)(sKV + FA1_BKV * LD);
-    T *sP = (T *)(sS + FA1_BQ * FA1_LDS);
-    float *sM = (float *)(sP + FA1_BQ * FA1_LDP), *sL = sM + FA1_BQ, *sA = sL + FA1_BQ;
+    static_assert(SMEM_SM90_FITS(FA1_SMEM(D), FA1_MIN_BLOCKS(D)), "__launch_bounds__'s blocks fit an sm_90 SM");
+    typedef gemm_mma_tile<T, FA1_BQ, CPR, NT, true> tile_q;
+    typedef gemm_mma_tile<T, FA1_BKV, CPR, NT, true> tile_kv;
+    extern __shared__ __align__(128) unsigned char fa1_smem[];
+    T *sQ = (T *)fa1_smem; /* swizzled (gemm_mma_swz), as K and V */
+    T *sK = sQ + FA1_BQ * D;
+    T *sV = sK + (SPLIT ? TILE : 0);
+    float *sS = (float *)(sK + (1 + SPLIT) * TILE);
+    T *sP = (T *)(sS + FA1_BQ * FA1_LDS); /* swizzled, rows of PCPR chunks */
+    float *sM = (float *)(sP + FA1_BQ * FA1_BKV), *sL = sM + FA1_BQ, *sA = sL + FA1_BQ;
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5, g = lane >> 2, t = lane & 3;
     const T *Qh, *Kh, *Vh;
     T *Oh;
     const int q0 = attn_block_head<T, D, FA1_BQ>(p, &Qh, &Kh, &Vh, &Oh), off = p.seq_kv - p.seq_q;
+    const int ntiles = (int)attn_kv_tiles(q0, FA1_BQ, p.seq_q, p.seq_kv, FA1_BKV, p.causal);
 
-    fa1_load_rows<T, D, FA1_BQ, NT>(sQ, Qh, q0, p.seq_q, tid);
+    tile_q::copy(sQ, Qh, D, p.seq_q, D, q0, 0, tid);
+    if (ntiles > 0)
+        tile_kv::copy(sK, Kh, D, p.seq_kv, D, 0, 0, tid);
+    cp_async_commit();
     for (int r = tid; r < FA1_BQ; r += NT) {
         sM[r] = -INFINITY;
         sL[r] = 0.0f;
     }
     float o[MF][ONF][4];
     attn_zero<MF * ONF * 4>(&o[0][0][0]);
+    attn_ldsm<CPR> lo; /* this lane's ldmatrix offsets in Q and K */
+    lo.init(0, lane);
+    int vo[ONF / 2]; /* in V: key rows 0-15, the warp's columns np 16 + (0-15) (ldmatrix.trans) */
+#pragma unroll
+    for (int np = 0; np < ONF / 2; np++)
+        vo[np] = gemm_mma_swz<CPR>(((lane >> 3) & 1) * 8 + (lane & 7), (w * ONF / 2 + np) * 2 + (lane >> 4));
+    int po[4]; /* and in P (A fragments: rows lane & 15, chunks 2 i + lane / 16) */
+#pragma unroll
+    for (int i = 0; i < 4; i++) po[i] = gemm_mma_swz<PCPR>(lane & 15, i * 2 + (lane >> 4));
 
-    const int ntiles = (int)attn_kv_tiles(q0, FA1_BQ, p.seq_q, p.seq_kv, FA1_BKV, p.causal);
     for (int j = 0; j < ntiles; j++) {
         const int k0 = j * FA1_BKV;
-        fa1_load_rows<T, D, FA1_BKV, NT>(sKV, Kh, k0, p.seq_kv, tid);
-        __syncthreads();
+        cp_async_wait(0); /* K_j (and Q) */
+        __syncthreads();  /* every thread's copies landed; P V_j-1 done with V's buffer */
+        if (SPLIT) {      /* V_j in flight during S_j and the softmax */
+            tile_kv::copy(sV, Vh, D, p.seq_kv, D, k0, 0, tid);
+            cp_async_commit();
+        }
 
         /* 1. S = Q K^T: warp w takes keys [w SNF 8, (w + 1) SNF 8) of the tile, all 64 rows */
         float s[MF][SNF][4];
         attn_zero<MF * SNF * 4>(&s[0][0][0]);
-#pragma unroll 4
-        for (int kk = 0; kk < D / 16; kk++) {
-            unsigned b[SNF][2];
 #pragma unroll
-            for (int nf = 0; nf < SNF; nf++) { /* B = K^T: k (head_dim) pairs of key row g */
-                const T *kp = sKV + (w * SNF * 8 + nf * 8 + g) * LD + kk * 16 + 2 * t;
-                b[nf][0] = *(const unsigned *)kp;
-                b[nf][1] = *(const unsigned *)(kp + 8);
+        for (int k2 = 0; k2 < D / 32; k2++) { /* two k steps of 16 */
+            unsigned b[2][SNF][2];
+            if (SNF == 1) { /* the warp's 8 keys x 4 chunks: k steps 2 k2 (regs 0-1) and 2 k2 + 1 (2-3) */
+                unsigned r[4];
+                gemm_mma_ldsm_x4(r, sK + gemm_mma_swz<CPR>(w * 8 + (lane & 7), k2 * 4 + (lane >> 3)));
+                b[0][0][0] = r[0];
+                b[0][0][1] = r[1];
+                b[1][0][0] = r[2];
+                b[1][0][1] = r[3];
             }
-            fa1_mma_rows<T, MF, SNF>(s, sQ, LD, kk * 16, b, lane);
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int np = 0; np < SNF / 2; np++) { /* keys np 16 + (0-7, 8-15) of the warp's */
+                    unsigned r[4];
+                    gemm_mma_ldsm_x4(r, sK + lo.k_at(w * SNF / 2 + np, 2 * k2 + h));
+                    b[h][2 * np][0] = r[0];
+                    b[h][2 * np][1] = r[1];
+                    b[h][2 * np + 1][0] = r[2];
+                    b[h][2 * np + 1][1] = r[3];
+                }
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int mi = 0; mi < MF; mi++) {
+                    unsigned a[4];
+                    gemm_mma_ldsm_x4(a, sQ + lo.q_at(2 * k2 + h) + mi * 16 * D);
+#pragma unroll
+                    for (int nf = 0; nf < SNF; nf++) gemm_mma_elem<T>::mma(s[mi][nf], a, b[h][nf]);
+                }
         }
 #pragma unroll
         for (int mi = 0; mi < MF; mi++)
 #pragma unroll
             for (int nf = 0; nf < SNF; nf++)
 #pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const int r = mi * 16 + g + (e >> 1) * 8, c = w * SNF * 8 + nf * 8 + 2 * t + (e & 1);
-                    sS[r * FA1_LDS + c] =
-                        attn_masked(k0 + c, q0 + r, p.seq_kv, off, p.causal) ? -INFINITY : s[mi][nf][e] * p.scale_log2;
+                for (int h = 0; h < 2; h++) { /* scaled to base 2, masked, two scores a store */
+                    const int r = mi * 16 + g + h * 8, c = w * SNF * 8 + nf * 8 + 2 * t;
+                    float2 v;
+                    v.x = attn_masked(k0 + c, q0 + r, p.seq_kv, off, p.causal) ? -INFINITY
+                                                                                : s[mi][nf][2 * h] * p.scale_log2;
+                    v.y = attn_masked(k0 + c + 1, q0 + r, p.seq_kv, off, p.causal)
+                              ? -INFINITY
+                              : s[mi][nf][2 * h + 1] * p.scale_log2;
+                    *(float2 *)(sS + r * FA1_LDS + c) = v;
                 }
-        __syncthreads();
+        __syncthreads(); /* S whole; K_j read by every warp */
+        if (SPLIT) {     /* K_j+1 in flight during the softmax and P V_j */
+            if (j + 1 < ntiles) {
+                tile_kv::copy(sK, Kh, D, p.seq_kv, D, k0 + FA1_BKV, 0, tid);
+                cp_async_commit();
+            }
+        } else { /* V_j over K_j, in flight during the softmax */
+            tile_kv::copy(sV, Vh, D, p.seq_kv, D, k0, 0, tid);
+            cp_async_commit();
+        }
 
-        /* 2. V over K; the online softmax of the tile, TPR threads a row */
-        fa1_load_rows<T, D, FA1_BKV, NT>(sKV, Vh, k0, p.seq_kv, tid);
+        /* 2. the online softmax of the tile, TPR threads a row, each taking
+         * the row's float4s part, part + TPR, ... (the 8 lanes of a 16-byte
+         * access phase then hit 8 different 16-byte bank groups) */
         {
             const int r = tid / TPR, part = tid % TPR;
-            const float *srow = sS + r * FA1_LDS + part * CPT;
-            T *prow = sP + r * FA1_LDP + part * CPT;
-            float mx = -INFINITY;
-#pragma unroll 8
-            for (int c = 0; c < CPT; c++) mx = fmaxf(mx, srow[c]);
+            const float *srow = sS + r * FA1_LDS;
+            float4 x[F4];
 #pragma unroll
-            for (int x = 1; x < TPR; x <<= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
+            for (int i = 0; i < F4; i++) x[i] = *(const float4 *)(srow + (i * TPR + part) * 4);
+            float mx = -INFINITY;
+#pragma unroll
+            for (int i = 0; i < F4; i++) mx = fmaxf(mx, fmaxf(fmaxf(x[i].x, x[i].y), fmaxf(x[i].z, x[i].w)));
+#pragma unroll
+            for (int y = 1; y < TPR; y <<= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, y));
             const float m_old = sM[r], m_new = fmaxf(m_old, mx), sh = attn_shift(m_new);
             float sum = 0.0f;
-#pragma unroll 8
-            for (int c = 0; c < CPT; c++) {
-                const float e = softmax_ex2(srow[c] - sh);
-                sum += e;
-                prow[c] = gemm_mma_out<T>::one(e);
+#pragma unroll
+            for (int i = 0; i < F4; i++) {
+                const float e0 = softmax_ex2(x[i].x - sh), e1 = softmax_ex2(x[i].y - sh);
+                const float e2 = softmax_ex2(x[i].z - sh), e3 = softmax_ex2(x[i].w - sh);
+                sum += (e0 + e1) + (e2 + e3);
+                const int f = i * TPR + part; /* P's elements 4 f .. 4 f + 3: half f & 1 of chunk f / 2 */
+                *(uint2 *)(sP + gemm_mma_swz<PCPR>(r, f >> 1) + (f & 1) * 4) =
+                    make_uint2(gemm_mma_out<T>::pack(e0, e1), gemm_mma_out<T>::pack(e2, e3));
             }
 #pragma unroll
-            for (int x = 1; x < TPR; x <<= 1) sum += __shfl_xor_sync(0xffffffffu, sum, x);
+            for (int y = 1; y < TPR; y <<= 1) sum += __shfl_xor_sync(0xffffffffu, sum, y);
             __syncwarp(); /* every reader of sM[r] (the row's TPR lanes) before its writer */
             if (part == 0) {
                 const float f = softmax_ex2(m_old - sh);
@@ -186,7 +239,11 @@ static __global__ void __launch_bounds__(FA1_WARPS(D) * 32) attention_fa1_kernel
                 sL[r] = sL[r] * f + sum;
             }
         }
-        __syncthreads();
+        if (SPLIT && j + 1 < ntiles)
+            cp_async_wait(1); /* V_j; K_j+1 may stay in flight */
+        else
+            cp_async_wait(0);
+        __syncthreads(); /* P, the factors and V_j */
 
         /* 3. O = O * factor + P V: warp w takes columns [w ONF 8, (w + 1) ONF 8) of O, all 64 rows */
 #pragma unroll
@@ -200,21 +257,38 @@ static __global__ void __launch_bounds__(FA1_WARPS(D) * 32) attention_fa1_kernel
                 o[mi][nf][3] *= f1;
             }
         }
-        const unsigned short *sVb = (const unsigned short *)sKV;
 #pragma unroll
         for (int kk = 0; kk < FA1_BKV / 16; kk++) {
             unsigned b[ONF][2];
 #pragma unroll
-            for (int nf = 0; nf < ONF; nf++) { /* B = V: key pairs (2t, 2t + 1) and (2t + 8, 2t + 9) of column g */
-                const unsigned short *vp = sVb + (kk * 16 + 2 * t) * LD + w * ONF * 8 + nf * 8 + g;
-                b[nf][0] = attn_pack_bits(vp[0], vp[LD]);
-                b[nf][1] = attn_pack_bits(vp[8 * LD], vp[9 * LD]);
+            for (int np = 0; np < ONF / 2; np++) { /* keys kk 16 + (0-7, 8-15), the warp's columns np 16 + .. */
+                unsigned r[4];
+                gemm_mma_ldsm_x4_trans(r, sV + vo[np] + kk * 16 * D);
+                b[2 * np][0] = r[0];
+                b[2 * np][1] = r[1];
+                b[2 * np + 1][0] = r[2];
+                b[2 * np + 1][1] = r[3];
             }
-            fa1_mma_rows<T, MF, ONF>(o, sP, FA1_LDP, kk * 16, b, lane);
+#pragma unroll
+            for (int mi = 0; mi < MF; mi++) {
+                unsigned a[4];
+                gemm_mma_ldsm_x4(a, sP + po[kk & 3] + (kk >> 2) * 64 + mi * 16 * FA1_BKV);
+#pragma unroll
+                for (int nf = 0; nf < ONF; nf++) gemm_mma_elem<T>::mma(o[mi][nf], a, b[nf]);
+            }
         }
-        __syncthreads(); /* sKV, sS, sP and sA are rewritten by the next tile */
+        if (!SPLIT) {
+            __syncthreads(); /* V_j read by every warp: K_j+1 over it */
+            if (j + 1 < ntiles) {
+                tile_kv::copy(sK, Kh, D, p.seq_kv, D, k0 + FA1_BKV, 0, tid);
+                cp_async_commit();
+            }
+        }
+        /* SPLIT: the next tile's first barrier orders V's, S's, P's and the
+         * factors' rewrites after this tile's reads */
     }
-    __syncthreads(); /* sL's initial values, when no tile ran */
+    cp_async_wait(0); /* with no tile, Q's copies are still in flight */
+    __syncthreads();  /* sL's initial values, when no tile ran */
 
 #pragma unroll
     for (int mi = 0; mi < MF; mi++)
@@ -234,9 +308,15 @@ static __global__ void __launch_bounds__(FA1_WARPS(D) * 32) attention_fa1_kernel
 template <typename T, int D>
 static int attention_fa1_launch(const attention_args *a, cudaStream_t s)
 {
-    static unsigned long long done; /* smem opt-in, a bit per device */
+    static unsigned long long done, carveout; /* smem opt-in and carveout, a bit per device each */
+    const void *kern = (const void *)attention_fa1_kernel<T, D>;
+    /* the largest shared carveout: FA1_MIN_BLOCKS blocks need nearly all of an SM's */
+    const int e = smem_func_attr_once(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      cudaSharedmemCarveoutMaxShared, &carveout);
+    if (e != 0)
+        return e;
     const attn_params p = attn_params_of(a, FA1_BQ);
-    return attn_launch((const void *)attention_fa1_kernel<T, D>, &p, FA1_WARPS(D) * 32, FA1_SMEM(D), &done, s);
+    return attn_launch(kern, &p, FA1_WARPS(D) * 32, FA1_SMEM(D), &done, s);
 }
 
 ATTN_ENTRY(attention_fa1, attention_fa1_launch, 0, "fa1_64x64_d64", "fa1_64x64_d128", "fa1_64x64_d256")

@@ -16,15 +16,17 @@
  * What it adds over fa1:
  *  - no S / P round trip through shared memory, no softmax phase with its
  *    own thread layout, rescale and division in registers;
- *  - ldmatrix.x4 fragment loads (ldmatrix.trans for V, whose k runs down
- *    the rows) from XOR-swizzled shared memory: conflict-free without
- *    padding (kernels/gemm_mma_core.cuh's layout and tile copies), each
- *    lane's swizzled offsets computed once, before the K/V loop
- *    (FA2_LDSM_OFFSETS, below);
+ *  - P's A fragments come from registers (S's accumulators), so ldmatrix
+ *    reads only Q, K and V (ldmatrix.x4, .trans for V, from XOR-swizzled
+ *    shared memory: kernels/gemm_mma_core.cuh's layout and tile copies,
+ *    each lane's offsets computed once, before the K/V loop:
+ *    FA2_LDSM_OFFSETS, below; attn_ldsm; fa1 reads its fragments the same
+ *    way, P's from shared memory);
  *  - the scale folded into the exponent (one FFMA + ex2 an element, the
  *    running maximum in score units: FA2_SOFTMAX, below);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
- *    tile j is multiplied;
+ *    tile j is multiplied, two stages of each (fa1 overlaps one tile's
+ *    copies with the other GEMM and the softmax, with one buffer each);
  *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
  *    mask, the others skip it (as in fa1, the loop stops at the last tile
  *    the q tile can see and the q tiles with the most keys go first);
@@ -53,7 +55,8 @@
  *    is the lane's own constant in every fragment, so an offset is one of 4
  *    per-lane values (by the k or n step mod 4) plus a constant: the loop
  *    adds a stage base to it, instead of recomputing the swizzle per
- *    ldmatrix (0: recomputed per ldmatrix, gemm_mma_swz);
+ *    ldmatrix (0: recomputed per ldmatrix, gemm_mma_swz; attn_ldsm in
+ *    kernels/attention_common.cuh holds them, shared with fa1);
  *  - FA2_SOFTMAX 1 (needs FA2_LDSM_OFFSETS 1): the scale folded into the
  *    exponent (one FFMA + one ex2 an element, the running maximum in score
  *    units, scale > 0), so the tiles without the mask have no scaling pass
@@ -77,31 +80,6 @@
 #define FA2_THREADS(D) (FA2_BQ(D) / 16 * 32)
 /* Q, and two stages of K and V */
 #define FA2_SMEM(D) (2 * (FA2_BQ(D) + 4 * FA2_BKV(D)) * (D))
-
-/* This lane's element offsets (swizzled: gemm_mma_swz) of its ldmatrix rows
- * in Q, a K stage and a V stage, for the k (Q, K) or n (V) steps i = 0..3
- * mod 4; the other steps and the 16-row blocks add compile-time constants
- * (fa2_q_at, fa2_k_at, fa2_v_at) */
-template <int CPR>
-struct fa2_ldsm {
-    int q[4], k[4], v[4];
-    __device__ __forceinline__ void init(int wr, int lane)
-    {
-        const int lq = lane >> 3, lr = lane & 7;
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            q[i] = gemm_mma_swz<CPR>(wr + (lane & 15), i * 2 + (lane >> 4));
-            k[i] = gemm_mma_swz<CPR>((lq >> 1) * 8 + lr, i * 2 + (lq & 1));
-            v[i] = gemm_mma_swz<CPR>((lq & 1) * 8 + lr, i * 2 + (lq >> 1));
-        }
-    }
-    /* Q at k step kk; K at key block np (16 keys), k step kk; V at key block
-     * kk (16 keys), n step np: row + 16 blocks, chunk + 8 every 4 steps (the
-     * XOR leaves the bits above the low 3 alone) */
-    __device__ __forceinline__ int q_at(int kk) const { return q[kk & 3] + (kk >> 2) * 64; }
-    __device__ __forceinline__ int k_at(int np, int kk) const { return k[kk & 3] + np * 16 * CPR * 8 + (kk >> 2) * 64; }
-    __device__ __forceinline__ int v_at(int kk, int np) const { return v[np & 3] + kk * 16 * CPR * 8 + (np >> 2) * 64; }
-};
 
 template <typename T, int D>
 static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) attention_fa2_kernel(const attn_params p)
@@ -146,7 +124,7 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     float m[2] = {-INFINITY, -INFINITY}; /* rows g and g + 8 of the warp: running maximum (base 2) */
     float l[2] = {0.0f, 0.0f};           /* and this lane's part of the running sum */
     const int lq = lane >> 3, lr = lane & 7; /* ldmatrix: the lane's matrix and row within it */
-    fa2_ldsm<CPR> lo;
+    attn_ldsm<CPR> lo;
     if (FA2_LDSM_OFFSETS)
         lo.init(wr, lane);
 

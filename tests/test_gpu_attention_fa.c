@@ -5,7 +5,12 @@
  * both ways (100 x 333: the causal limit off the diagonal; 333 x 100: rows
  * that see no key and must be zeros), 150 x 1100 (fa3: 9 K/V tiles, so its
  * ring of 2 stages wraps four times and both barrier parities repeat; a
- * q tile whose second warpgroup has no valid row), batch 1-2, heads 1-2,
+ * q tile whose second warpgroup has no valid row), 1000 x 1000 (16 K/V
+ * tiles of 64 with a partial last one: fa1's copies of V_j and K_j+1 in
+ * flight across the tile loop, its last tile waiting for V alone), 1 x 1
+ * (one row, one key), 1 x 1000 (one query row seeing every key, causal or
+ * not) and 1000 x 1 (causal: only the last row sees its key, the other 999
+ * are zeros), batch 1-2, heads 1-2,
  * head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device, and declines head_dim 256: both are printed as SKIP, anything
@@ -48,8 +53,9 @@ typedef struct {
     long long b, h, sq, skv;
 } shape;
 
-static const shape SHAPES[] = {{1, 2, 64, 64},   {2, 2, 100, 100}, {1, 2, 333, 333},
-                               {1, 2, 100, 333}, {2, 2, 333, 100}, {1, 1, 150, 1100}};
+static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333},
+                               {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
+                               {1, 1, 1, 1000},    {1, 1, 1000, 1}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
