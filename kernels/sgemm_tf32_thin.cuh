@@ -90,11 +90,11 @@ static_assert(SGEMM_TF32_THIN_AS % 32 == 4 && SGEMM_TF32_THIN_BK == 32,
               "A's rows 4 banks apart; a warp copies the 32 k of a row");
 
 /* floats of one stage (B's slab, then A's) at MG rows */
-constexpr int sgemm_tf32_thin_stage(int mg)
+__host__ __device__ constexpr int sgemm_tf32_thin_stage(int mg)
 {
     return SGEMM_TF32_THIN_BK * SGEMM_TF32_THIN_BS + mg * SGEMM_TF32_THIN_AS;
 }
-constexpr int sgemm_tf32_thin_smem_bytes(int mg)
+__host__ __device__ constexpr int sgemm_tf32_thin_smem_bytes(int mg)
 {
     return SGEMM_TF32_THIN_ST * sgemm_tf32_thin_stage(mg) * 4;
 }
