@@ -3,6 +3,8 @@
  * against a CPU double GEMM on sampled columns (every row, misaligned B and
  * C as well) and times it next to cuBLAS TF32 at the shapes given, so the
  * kernel can be tried on the GPU machine without building `compare`.
+ *   cmake --build build --target tf32_thin_probe && build/tf32_thin_probe [MxNxK,...]
+ * or by hand:
  *   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Ikernels
  *     -Ikernels/common tests/probes/tf32_thin_probe.cu -lcublas -o thin_probe
  *   ./thin_probe [MxNxK,...]
