@@ -80,7 +80,7 @@
 #define SGEMM_TF32_THIN_BS 136      /* floats between rows of B's slab: BN + 8 */
 #define SGEMM_TF32_THIN_AS 36       /* floats between rows of A's slab: BK + 4 */
 #define SGEMM_TF32_THIN_MIN_PER 8   /* least slabs a split of k */
-#define SGEMM_TF32_THIN_MAX_SPLITS 64
+#define SGEMM_TF32_THIN_MAX_SPLITS 512 /* grid.y: a long k over few strips still fills the SMs */
 
 static_assert(SGEMM_TF32_THIN_BN == 4 * 32 && SGEMM_TF32_THIN_THREADS == 128,
               "4 warps, 32 columns each; a thread copies one column of B's slab");
