@@ -68,14 +68,21 @@
  * A is copied; measured against this path in docs/tuning/awkward.md. The
  * buffer: sgemm_tf32_stage.cuh (one per device, allocated at the first
  * unaligned call, kept, freed at exit).
- * Thin m on unaligned rows (SGEMM_TMA_THIN_STAGED_MMA, default 1; 0 turns
- * it off): at m <= 64 (the thin rule's m) with n or k not a multiple of 4,
- * the call runs the mma.sync kernel (sgemm_tf32_mma, the rung below, which
- * reads unaligned operands in place) instead, noted with the reason: there
- * the thin tiles stream B once and are bound by DRAM, so copying B (and C)
- * before and after the GEMM costs about as much again as the GEMM, and
- * tf32_tma came out below tf32_mma (docs/tuning/awkward.md). The candidate
- * tf32_tma_lean_staging always stages (it is there to measure staging).
+ * Thin m on unaligned rows: at m <= 64 (the thin rule's m) with n or k not
+ * a multiple of 4 the thin tiles would stream a staged B once, bound by
+ * DRAM, so copying B (and C) before and after the GEMM costs about as much
+ * again as the GEMM (docs/tuning/awkward.md). Such a shape runs instead,
+ * on the operands in place:
+ *   - at m <= SGEMM_TMA_THIN_MW_MAX (default 64; 0 turns it off) the
+ *     thin-mw kernel (kernels/sgemm_tf32_thin.cuh: mma.sync, every row of
+ *     A in one pass over B, B copied by 4-byte cp.async at any n and
+ *     alignment), noted as tf32_tma_thin_mw* with the reason;
+ *   - else, under SGEMM_TMA_THIN_STAGED_MMA (default 1; 0 turns it off),
+ *     the mma.sync kernel (sgemm_tf32_mma, the rung below), noted with the
+ *     reason: its 128-row tiles spend most of their MMAs on rows past m,
+ *     which is why the thin-mw kernel takes these shapes first.
+ * The candidate tf32_tma_lean_staging always stages (it is there to
+ * measure staging).
  * Falls back to the mma.sync kernel (sgemm_tf32_mma, noted with the reason)
  * also when the driver has no cuTensorMapEncodeTiled or the staging buffer
  * cannot be allocated. Constraints: any m, n, k >= 1.
@@ -95,6 +102,7 @@
 #include "policy.h"
 #include "sgemm.h"
 #include "sgemm_tf32_stage.cuh"
+#include "sgemm_tf32_thin.cuh"
 #include "sgemm_tf32_tma.cuh"
 #include "sgemm_tf32_tma.h"
 
@@ -103,6 +111,12 @@
 #ifndef SGEMM_TMA_THIN_STAGED_MMA
 #define SGEMM_TMA_THIN_STAGED_MMA 1
 #endif
+/* the largest m (<= the policy's thin_m) whose n or k % 4 != 0 runs the
+ * thin-mw kernel (sgemm_tf32_thin.cuh) ahead of the rule above; 0: never */
+#ifndef SGEMM_TMA_THIN_MW_MAX
+#define SGEMM_TMA_THIN_MW_MAX 64
+#endif
+static_assert(SGEMM_TMA_THIN_MW_MAX >= 0 && SGEMM_TMA_THIN_MW_MAX <= 64, "the thin-mw kernel holds at most 64 rows");
 
 /* thin m: the NARROW and SMALL tiles with 16, 32 or 64 rows */
 #ifndef SGEMM_TMA_NARROW16
@@ -206,16 +220,38 @@ static const sgemm_tma_policy sgemm_tma_policy_90 = {64, 1024LL * 1024LL};
 #define SGEMM_TMA_THIN_MMA_WHY \
     "thin m with n or k not a multiple of 4: the mma.sync kernel, reading the operands in place (no staging)"
 
+/* The reason noted when a thin m on unaligned rows runs the thin-mw kernel. */
+#define SGEMM_TMA_THIN_MW_WHY                                                                                     \
+    "thin m with n or k not a multiple of 4: the thin-mw mma.sync kernel, one pass over B read in place "        \
+    "(no staging)"
+
+/* A thin m whose n or k % 4 != 0 (the TMA kernels would need staged operands). */
+static int sgemm_tma_thin_unaligned(int m, int n, int k)
+{
+    return m <= sgemm_tma_policy_90.thin_m && (n % 4 != 0 || k % 4 != 0);
+}
+
+/* Whether m x n x k runs the thin-mw kernel under SGEMM_TMA_THIN_MW_MAX. */
+static int sgemm_tma_thin_mw(int m, int n, int k)
+{
+    return m <= SGEMM_TMA_THIN_MW_MAX && sgemm_tma_thin_unaligned(m, n, k);
+}
+
 /* Whether m x n x k runs the mma.sync kernel under SGEMM_TMA_THIN_STAGED_MMA
- * (a thin m that would need staged operands for n or k % 4 != 0). */
+ * (a thin m that would need staged operands, past the thin-mw kernel's m). */
 static int sgemm_tma_thin_mma(int m, int n, int k)
 {
-    return SGEMM_TMA_THIN_STAGED_MMA && m <= sgemm_tma_policy_90.thin_m && (n % 4 != 0 || k % 4 != 0);
+    return SGEMM_TMA_THIN_STAGED_MMA && !sgemm_tma_thin_mw(m, n, k) && sgemm_tma_thin_unaligned(m, n, k);
 }
 
 extern "C" int sgemm_tf32_tma_routes_mma(int m, int n, int k)
 {
     return m >= 1 && n >= 1 && k >= 1 && sgemm_tma_thin_mma(m, n, k);
+}
+
+extern "C" int sgemm_tf32_tma_routes_thin(int m, int n, int k)
+{
+    return m >= 1 && n >= 1 && k >= 1 && sgemm_tma_thin_mw(m, n, k);
 }
 
 /* The mma.sync kernel instead, noted with the reason (a static string). */
@@ -407,8 +443,10 @@ extern "C" size_t sgemm_tf32_tma_own_bytes(int m, int n, int k)
         return 0;
     size_t own = 0;
     /* cudaMalloc'd operands are aligned: the mask follows from n and k (none
-     * when the call runs the mma.sync kernel instead) */
-    const int mask = sgemm_tma_thin_mma(m, n, k) ? 0 : sgemm_tma_stage_mask(NULL, NULL, NULL, n, k, 0);
+     * when the call runs the thin-mw or the mma.sync kernel instead) */
+    const int mask = sgemm_tma_thin_mw(m, n, k) || sgemm_tma_thin_mma(m, n, k)
+                         ? 0
+                         : sgemm_tma_stage_mask(NULL, NULL, NULL, n, k, 0);
     const long long k4 = ((long long)k + 3) / 4 * 4, n4 = ((long long)n + 3) / 4 * 4;
     if (mask) {
         size_t a, b, c;
@@ -445,6 +483,10 @@ static int sgemm_tma_call(int lean, const float *A, const float *B, float *C, in
         return (int)cudaErrorInvalidValue;
     if (policy_arch_current() != POLICY_ARCH_90)
         return (int)cudaErrorNotSupported;
+    if (!lean && sgemm_tma_thin_mw(m, n, k)) { /* one pass over B, on the operands in place (no TMA) */
+        kernel_ran_note(sgemm_tf32_thin_name(m, n, B), SGEMM_TMA_THIN_MW_WHY);
+        return sgemm_tf32_thin(A, B, C, m, n, k, sgemm_tma_sms(), stream);
+    }
     if (!sgemm_tma_encoder()) /* checked first: no staging for a kernel that cannot run */
         return sgemm_tma_fallback("driver has no cuTensorMapEncodeTiled", A, B, C, m, n, k, stream);
     if (!lean && sgemm_tma_thin_mma(m, n, k)) /* the rung below, on the operands in place */

@@ -19,7 +19,10 @@ extern "C" {
  * (n or k not a multiple of 4, misaligned) are staged in padded copies
  * inside the call (a device buffer kept per device between calls; calls for
  * one device from one host thread at a time). A thin m (m <= 64) with n or
- * k not a multiple of 4 runs sgemm_tf32_mma instead (compile-time switch
+ * k not a multiple of 4 runs, on the operands in place, the thin-mw
+ * mma.sync kernel (kernels/sgemm_tf32_thin.cuh) at m <= SGEMM_TMA_THIN_MW_MAX
+ * (compile-time switch, default 64; 0: never), noted as tf32_tma_thin_mw*
+ * with the reason, and past that sgemm_tf32_mma (compile-time switch
  * SGEMM_TMA_THIN_STAGED_MMA, default 1; 0: staged like any other shape),
  * noted with the reason. Falls back to sgemm_tf32_mma otherwise only
  * without a TMA encoder in the driver or memory for that buffer. */
@@ -27,8 +30,14 @@ int sgemm_tf32_tma(const float *A, const float *B, float *C, int m, int n, int k
                    cudaStream_t stream);
 
 /* Whether sgemm_tf32_tma runs sgemm_tf32_mma at m x n x k under
- * SGEMM_TMA_THIN_STAGED_MMA as built (1 or 0; 0 for m, n or k < 1). */
+ * SGEMM_TMA_THIN_STAGED_MMA and SGEMM_TMA_THIN_MW_MAX as built (1 or 0; 0
+ * for m, n or k < 1). */
 int sgemm_tf32_tma_routes_mma(int m, int n, int k);
+
+/* Whether sgemm_tf32_tma runs its thin-mw kernel (tf32_tma_thin_mw*) at
+ * m x n x k under SGEMM_TMA_THIN_MW_MAX as built (1 or 0; 0 for m, n or
+ * k < 1). */
+int sgemm_tf32_tma_routes_thin(int m, int n, int k);
 
 /* The candidate tf32_tma_lean_staging (a row of compare --candidates
  * tf32_tma): sgemm_tf32_tma's picks, staging only the operands whose own

@@ -15,8 +15,9 @@
  * Each launcher that chooses among kernels must name the one it ran
  * (kernel_ran_name) and say why when it fell back (kernel_ran_reason): the
  * TF32 wgmma launcher on a shape it declines, the TMA one on a shape whose
- * operands it stages (its own kernel, with the reason; at a thin m the
- * mma.sync kernel instead, sgemm_tf32_tma_routes_mma), and `tuned` when its
+ * operands it stages (its own kernel, with the reason; at a thin m its
+ * thin-mw kernel, sgemm_tf32_tma_routes_thin, or past that the mma.sync
+ * kernel, sgemm_tf32_tma_routes_mma), and `tuned` when its
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
  * at sizes where `tuned` runs its large pick; the TMA table's staging row
  * (tf32_tma_lean_staging) must say it staged only the operands whose rows
@@ -71,6 +72,14 @@ static const shape shapes_full[] = {
     {300, 260, 257}, {260, 259, 99}, {7, 1028, 999}, {1030, 5, 260}, {520, 516, 16},
     {131, 385, 97}, {251, 256, 256}, {256, 251, 256}, {256, 256, 251}, {1100, 1030, 1001}, {130, 259, 257},
     {1000, 16, 2000}, {2049, 64, 257}, /* tf32_tma's thin-n split (n <= 64, 128-row tiles under a quarter of the SMs) */
+    /* tf32_tma's thin-mw kernel (m <= 64, n or k % 4 != 0, sgemm_tf32_tma_routes_thin): MG 40, 24, 64, 16,
+     * 48, 8 with 4-byte copies of B at odd n (rows at every alignment), k = 1 and partial slabs; 16-byte
+     * copies of B (n % 4 == 0, k odd: 33 x 1000 x 257); k split with atomics into the zeroed C (33 x 1001 x
+     * 1027: 8 strips, 33 slabs in 4 splits; 64 x 3001 x 777: 24 strips in 3); many strips in splits, for
+     * tf32_tma alone (33 x 20001 x 767: 157 strips, 24 slabs in 3 splits; the issue's 33 x 50257 x 767 is
+     * checked by `compare`'s own verification when it is timed) */
+    {33, 1001, 257}, {17, 4099, 130}, {64, 3001, 77}, {9, 515, 33}, {48, 777, 1}, {2, 1001, 300},
+    {33, 1000, 257}, {33, 1001, 1027}, {64, 3001, 777}, {33, 20001, 767, "tf32-tma"},
 };
 /* COMPARE_TEST_QUICK=1 (under compute-sanitizer): the small ones; the long
  * k of 40 x 520 x 2000 only for what it is there for (tf32_tma's split-k thin
@@ -84,6 +93,7 @@ static const shape shapes_quick[] = {
     {1, 4, 4}, {3, 8, 20}, {64, 132, 36}, {129, 516, 4}, {5, 1, 3}, {17, 31, 33}, {33, 100, 1},
     {600, 260, 96}, {40, 520, 2000, "tf32-tma"}, {2300, 1796, 484, "tf32-tma"},
     {20, 132, 37}, {20, 131, 129}, {33, 5, 20}, {300, 8, 700},
+    {9, 515, 33}, {9, 131, 601, "tf32-tma"}, /* tf32_tma's thin-mw kernel: one split, and two (atomics) */
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
@@ -191,7 +201,9 @@ typedef struct {
     const char *own;
     int declines; /* 1: another kernel and a reason exactly when n or k % 4 != 0;
                    * 2: its own kernel, with a reason (staged operands) exactly then, but
-                   * the mma.sync kernel with a reason where sgemm_tf32_tma_routes_mma */
+                   * the mma.sync kernel with a reason where sgemm_tf32_tma_routes_mma, its
+                   * thin-mw kernel (tf32_tma_thin_mw*) with a reason where
+                   * sgemm_tf32_tma_routes_thin */
 } note_rule;
 
 static const note_rule note_rules[] = {
@@ -200,6 +212,12 @@ static const note_rule note_rules[] = {
     {"tf32_wgmma", "tf32_wgmma_", 1},
     {"tf32_tma", "tf32_tma_", 2},
 };
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
 
 /* The kernel a launcher noted: named, its own unless it declines the shape,
  * and then a fallback with a reason. */
@@ -215,7 +233,16 @@ static void check_note(const char *variant_name, const shape *sh)
     if (!name || !l->declines)
         return;
     const int own = strncmp(name, l->own, strlen(l->own)) == 0;
-    if (l->declines == 2 && sgemm_tf32_tma_routes_mma(sh->m, sh->n, sh->k))
+    if (l->declines == 2 && sgemm_tf32_tma_routes_thin(sh->m, sh->n, sh->k)) {
+        /* a thin m on unaligned rows: the thin-mw kernel of the shape's MG (the smallest multiple of 8
+         * >= m), 16-byte copies of B exactly when n % 4 == 0 (cudaMalloc'd B), with the reason */
+        char want[64];
+        snprintf(want, sizeof want, "tf32_tma_thin_mw%d_", sh->m <= 8 ? 8 : (sh->m + 7) / 8 * 8);
+        CHECK(strncmp(name, want, strlen(want)) == 0 && ends_with(name, sh->n % 4 == 0 ? "_b16" : "_b4") &&
+                  why != NULL && strstr(why, "thin-mw"),
+              "%s m=%d n=%d k=%d: thin m on unaligned rows, noted %s (%s), expected %s*", l->name, sh->m, sh->n,
+              sh->k, name, why ? why : "no reason", want);
+    } else if (l->declines == 2 && sgemm_tf32_tma_routes_mma(sh->m, sh->n, sh->k))
         /* a thin m on unaligned rows: the mma.sync rung (tf32_mma's kernel), with the reason */
         CHECK(!own && strncmp(name, "tf32_", 5) == 0 && why != NULL && strstr(why, "mma.sync"),
               "%s m=%d n=%d k=%d: thin m on unaligned rows, noted %s (%s)", l->name, sh->m, sh->n, sh->k, name,
@@ -243,12 +270,6 @@ static int shape_runs(const shape *sh, const char *name, int is_row)
         if (name[i] != (is_row && sh->only[i] == '-' ? '_' : sh->only[i]))
             return 0;
     return 1;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
 /* tf32_tma_lean_staging stages A alone at k % 4 != 0 (B and C in place
