@@ -28,7 +28,8 @@
  *      at m = 33, 48 rows of FMAs) where thin-mw reads it once.
  *      Any switch at 0 turns its path off, and the rule below takes those
  *      shapes as before.
- *   0c. Just past thin-mw (SGEMM_TUNED_THIN_MW_MAX < m <= 64), B as wide:
+ *   0c. Just past thin-mw (SGEMM_TUNED_THIN_MW_MAX < m <= 64), B as wide,
+ *      k >= 1024 (policy mid_k; measured at k = 4096 only):
  *      the 64x128 tile as stream-K (SGEMM_TUNED_MID, 8x8 thread tiles):
  *      one row of tiles covers m, so B is read once, and stream-K spreads
  *      its long k over every SM; thin-mw's 64 accumulator rows and the
@@ -45,7 +46,10 @@
  *      an m or n just past a multiple of 128 or 256) and under 4 waves of
  *      large tiles, m >= 256, n >= 256: the 128x64 tile as stream-K
  *      (SGEMM_TUNED_NARROW), whose partial tiles waste less and whose
- *      k-slabs spread evenly over the SMs. Both from compare --candidates
+ *      k-slabs spread evenly over the SMs; with under two waves of those
+ *      tiles (about 1000 x 1000), the 64x128 tile with 8-deep slabs as
+ *      stream-K (SGEMM_TUNED_RAGGED_FEW), which won there and lost at
+ *      2047 x 2049 x 2051. Both from compare --candidates
  *      tuned over shapes/awkward.txt, shapes/llm.txt and square sizes on the
  *      H200 (docs/tuning/awkward.md).
  *   1. The large tile, when at least 3/4 of its FMAs fall inside C (the small
@@ -136,6 +140,9 @@
 #ifndef SGEMM_TUNED_MID
 #define SGEMM_TUNED_MID 64x128x16_w32x64_t8x8_s4_g8_sp2_b15_sk
 #endif
+#ifndef SGEMM_TUNED_RAGGED_FEW
+#define SGEMM_TUNED_RAGGED_FEW 64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk
+#endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
 static constexpr sgemm_tuned_cfg sgemm_tuned_large_st = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE_ST);
@@ -145,6 +152,7 @@ static constexpr sgemm_tuned_cfg sgemm_tuned_sliced_many = SGEMM_TUNED_CFG(SGEMM
 static constexpr sgemm_tuned_cfg sgemm_tuned_short_k = SGEMM_TUNED_CFG(SGEMM_TUNED_SHORT_K);
 static constexpr sgemm_tuned_cfg sgemm_tuned_narrow = SGEMM_TUNED_CFG(SGEMM_TUNED_NARROW);
 static constexpr sgemm_tuned_cfg sgemm_tuned_mid = SGEMM_TUNED_CFG(SGEMM_TUNED_MID);
+static constexpr sgemm_tuned_cfg sgemm_tuned_ragged_few = SGEMM_TUNED_CFG(SGEMM_TUNED_RAGGED_FEW);
 
 /* One entry of the tuned policy (kernels/common/policy.h): the rule's
  * thresholds (see the header) and whether the stream-K picks run. */
@@ -160,6 +168,7 @@ typedef struct {
     int tiny_k;    /* short-k tile at k <= this (0: never), when it has 2 waves of tiles */
     double ragged; /* narrow sk when the large tile keeps under this share of its FMAs in C */
     int ragged_waves; /* ... and has under this many waves of tiles */
+    int mid_k;        /* the 64x128 sk just past thin-mw at k >= this */
 } sgemm_tuned_policy;
 
 /* sm_90: the rule fitted on the H200. sm_80, sm_86/89: the same thresholds,
@@ -168,10 +177,10 @@ typedef struct {
  * H200's). generic: no stream-K (a cooperative launch is not assumed), the
  * same tile shapes. */
 static const sgemm_tuned_policy sgemm_tuned_policies[POLICY_SLOTS] = {
-    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4}, /* sm_90 */
-    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4}, /* sm_80 (untuned) */
-    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4}, /* sm_86/89 (untuned) */
-    {0.75, 32, 16, 1024, 2048, 32, 0, 128, 0.95, 4}, /* generic */
+    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4, 1024}, /* sm_90 */
+    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4, 1024}, /* sm_80 (untuned) */
+    {0.75, 32, 16, 1024, 2048, 32, 1, 128, 0.95, 4, 1024}, /* sm_86/89 (untuned) */
+    {0.75, 32, 16, 1024, 2048, 32, 0, 128, 0.95, 4, 1024}, /* generic */
 };
 
 enum {
@@ -181,6 +190,7 @@ enum {
     SGEMM_TUNED_PICK_MID,
     SGEMM_TUNED_PICK_SHORT_K,
     SGEMM_TUNED_PICK_NARROW,
+    SGEMM_TUNED_PICK_RAGGED_FEW,
     SGEMM_TUNED_PICK_LARGE,
     SGEMM_TUNED_PICK_LARGE_ST,
     SGEMM_TUNED_PICK_SMALL,
@@ -228,7 +238,7 @@ static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, in
         sgemm_tuned_cdiv(m, 32) * sgemm_tuned_cdiv(n, 128) >= (long long)sms)
         return SGEMM_TUNED_PICK_THIN_MW;
     /* 0c. just past thin-mw, as wide: one row of 64x128 tiles, stream-K */
-    if (m > SGEMM_TUNED_THIN_MW_MAX && m <= sgemm_tuned_mid.bm &&
+    if (m > SGEMM_TUNED_THIN_MW_MAX && m <= sgemm_tuned_mid.bm && k >= p.mid_k &&
         sgemm_tuned_cdiv(m, 32) * sgemm_tuned_cdiv(n, 128) >= (long long)sms)
         return SGEMM_TUNED_PICK_MID;
     const sgemm_tuned_cfg &lg = sgemm_tuned_large;
@@ -247,7 +257,7 @@ static int sgemm_tuned_pick(const sgemm_tuned_policy &p, int m, int n, int k, in
     const sgemm_tuned_cfg &nw = sgemm_tuned_narrow;
     if (useful < p.ragged && tiles < (long long)p.ragged_waves * wave && m >= 2 * nw.bm && n >= 4 * nw.bn &&
         sgemm_tuned_tiles(nw, m, n) >= sms)
-        return SGEMM_TUNED_PICK_NARROW;
+        return sgemm_tuned_tiles(nw, m, n) < 2LL * sms ? SGEMM_TUNED_PICK_RAGGED_FEW : SGEMM_TUNED_PICK_NARROW;
     if (useful >= p.useful &&
         (tiles >= wave || tiles * slabs >= (long long)p.slabs * sms)) {
         if (sgemm_tuned_full_wave(tiles, wave) && k <= p.short_k)
@@ -367,6 +377,8 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         return SGEMM_TUNED_RUN(sgemm_tuned_narrow);
     case SGEMM_TUNED_PICK_MID:
         return SGEMM_TUNED_RUN(sgemm_tuned_mid);
+    case SGEMM_TUNED_PICK_RAGGED_FEW:
+        return SGEMM_TUNED_RUN(sgemm_tuned_ragged_few);
     default:
         return SGEMM_TUNED_RUN(sgemm_tuned_large);
     }
@@ -435,6 +447,8 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
         return sgemm_tuned_noted(sgemm_tuned_narrow, p.stream_k);
     case SGEMM_TUNED_PICK_MID:
         return sgemm_tuned_noted(sgemm_tuned_mid, p.stream_k);
+    case SGEMM_TUNED_PICK_RAGGED_FEW:
+        return sgemm_tuned_noted(sgemm_tuned_ragged_few, p.stream_k);
     default:
         return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
     }

@@ -114,8 +114,8 @@ static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, 
  * 64). Thin-mw by the rule (8 < m <= SGEMM_TUNED_THIN_MW_MAX and the
  * 32x128 tiles at least the SMs): 40 x 9000 x 300 on the H200's 132 SMs (142
  * tiles; on a GPU with more SMs its tile pick, as the rule says). Just past
- * it (rule 0c: 64x128 stream-K tiles): 60 x 8450 x 300, 64 x 9001 x 1001
- * (odd n and k: the 4-byte copies). Quick:
+ * it (rule 0c: 64x128 stream-K tiles at k >= 1024): 60 x 8450 x 1100,
+ * 64 x 9001 x 1025 (odd n and k: the 4-byte copies). Quick:
  * thin-n split in two at n = 16 (40 x 16 x 600), unsplit at
  * n = 7 with k = 257 (4-byte copies of A and B), thin-m split (3 x 260 x 600)
  * and scalar unsplit (1 x 67 x 7). */
@@ -123,7 +123,7 @@ static const shape shapes_thin[] = {
     {1000, 1, 257}, {1000, 7, 7},  {517, 16, 4095}, {300, 33, 1},  {2049, 64, 257}, {129, 7, 4095},
     {700, 33, 4095}, {130, 64, 2048}, {3, 64, 1000}, {4100, 16, 1000},
     {1, 1000, 4095}, {3, 1027, 257}, {8, 2052, 4095}, {3, 65, 7}, {1, 129, 1}, {8, 100, 64},
-    {2, 4100, 999}, {5, 300, 4095}, {40, 9000, 300}, {60, 8450, 300}, {64, 9001, 1001},
+    {2, 4100, 999}, {5, 300, 4095}, {40, 9000, 300}, {60, 8450, 1100}, {64, 9001, 1025},
 };
 static const shape shapes_thin_quick[] = {{40, 16, 600}, {33, 7, 257}, {3, 260, 600}, {1, 67, 7}};
 
@@ -417,7 +417,7 @@ static void check_tuned_thin(const bufs *b, const shape *sh)
         CHECK(strncmp(name, "thin_", 5) != 0, "tuned m=%d n=%d k=%d: %s with its thin path off", sh->m, sh->n,
               sh->k, name);
         /* rule 0c: just past thin-mw, as wide, the 64x128 tile */
-        const int mid = sh->m > sgemm_tuned_thin_mw_max() && sh->m <= 64 &&
+        const int mid = sh->m > sgemm_tuned_thin_mw_max() && sh->m <= 64 && sh->k >= 1024 &&
                         (long long)((sh->m + 31) / 32) * ((sh->n + 127) / 128) >= sms;
         if (mid)
             CHECK(strncmp(name, "64x128x", 7) == 0 && pick && strcmp(pick, name) == 0,
