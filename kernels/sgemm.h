@@ -40,9 +40,10 @@ void sgemm_tuned_force_fallback(int on);
  * the copy with padded rows, then the pick's padded-B kernel) at every
  * shape whose pick is a tile candidate, whatever its size and alignment, so
  * the staged path can be checked at small shapes; 0 (the default) restores
- * the rule. No effect when built with SGEMM_TUNED_STAGE_B=0. Not
- * thread-safe; never called by compare itself. */
-void sgemm_tuned_force_stage_b(int on);
+ * the rule. Returns whether staging is built in (SGEMM_TUNED_STAGE_B; when
+ * 0, nothing is ever staged). Not thread-safe; never called by compare
+ * itself. */
+int sgemm_tuned_force_stage_b(int on);
 /* Device memory sgemm_tuned keeps for itself at m x n x k (cudaMalloc'd,
  * so aligned, operands): B's staged copy when its rule stages B, rounded up
  * as its buffer pool allocates (kernels/sgemm_tf32_stage.cuh), else 0. */

@@ -369,9 +369,10 @@ static int sgemm_tuned_run_on(const sgemm_tuned_cfg &c, int stream_k, const char
 
 static int sgemm_tuned_stage_forced; /* sgemm_tuned_force_stage_b's switch */
 
-extern "C" void sgemm_tuned_force_stage_b(int on)
+extern "C" int sgemm_tuned_force_stage_b(int on)
 {
     sgemm_tuned_stage_forced = on != 0;
+    return SGEMM_TUNED_STAGE_B != 0;
 }
 
 /* The header's rule for staging B, for a tile pick of a kind that copies A
