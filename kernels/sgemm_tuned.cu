@@ -378,11 +378,11 @@ extern "C" int sgemm_tuned_force_stage_b(int on)
 /* The header's rule for staging B, for a tile pick of a kind that copies A
  * 4 bytes at a time (not rowa: the caller's to check): B's rows unaligned
  * (n % 4 != 0, or B not 16-byte aligned; NULL: aligned, as cudaMalloc's
- * pointers, for sgemm_tuned_own_bytes) and the GEMM large; never when n
- * rounded up to 4 would pass INT_MAX. */
+ * pointers, for sgemm_tuned_own_bytes) and the GEMM large; never past the
+ * copy kernel's column limit (2^31 - 256: sgemm_tf32_stage.cuh). */
 static int sgemm_tuned_stage_rule(const float *B, int m, int n, int k)
 {
-    return SGEMM_TUNED_STAGE_B && n <= INT_MAX - 3 && (n % 4 != 0 || ((uintptr_t)B & 15) != 0) &&
+    return SGEMM_TUNED_STAGE_B && n <= INT_MAX - 256 && (n % 4 != 0 || ((uintptr_t)B & 15) != 0) &&
            m >= SGEMM_TUNED_STAGE_B_MIN_M && (double)m * n * k >= SGEMM_TUNED_STAGE_B_MIN_MNK;
 }
 
@@ -391,7 +391,7 @@ static int sgemm_tuned_stage_rule(const float *B, int m, int n, int k)
 static int sgemm_tuned_stages_b(const float *B, int m, int n, int k)
 {
     if (sgemm_tuned_stage_forced)
-        return SGEMM_TUNED_STAGE_B && n <= INT_MAX - 3;
+        return SGEMM_TUNED_STAGE_B && n <= INT_MAX - 256;
     return sgemm_tuned_stage_rule(B, m, n, k);
 }
 
