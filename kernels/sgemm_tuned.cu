@@ -441,7 +441,7 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
     const char *scalar = vec == SGEMM_TUNED_VEC_16B     ? NULL
                          : vec == SGEMM_TUNED_VEC_LANES ? SGEMM_TUNED_LANES_REASON
                                                         : SGEMM_SCALAR_REASON;
-    if constexpr (KIND != SGEMM_TUNED_KIND_rowa) {
+    if constexpr (KIND != SGEMM_TUNED_KIND_rowa && SGEMM_TUNED_STAGE_B != 0) { /* 0: no padded-B kernels */
         if (sgemm_tuned_stages_b(B, m, n, k)) {
             const int rc = sgemm_tuned_staged<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
                 c, stream_k, A, B, C, m, n, k, stream);
