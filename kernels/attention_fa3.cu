@@ -124,8 +124,8 @@ template <typename T, int D>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
     static_assert(SMEM_SM90_FITS(FA3_SMEM(D), 1), "Q and the K / V ring fit one CTA per SM");
-    static_assert(D == 64 || D == 128, "head_dim 64 or 128 (256 spills: see the header)");
-    static_assert(FA3_BKV(D) % 16 == 0 && FA3_BKV(D) <= 256, "wgmma n, TMA box rows, k steps");
+    static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
+    static_assert(FA3_BKV(D) == 64 || FA3_BKV(D) == 128, "wgmma n of S (gemm_wg_mma), TMA box rows, k steps");
     static unsigned long long done; /* smem opt-in, a bit per device */
     const CUtensorMapDataType dt =
         (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -147,20 +147,17 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
     return rc != 0 ? rc : (int)cudaGetLastError();
 }
 
-/* [type: fp16, bf16][head_dim: 64, 128] */
-static const attn_launch_fn attention_fa3_instances[2][2] = {
-    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>},
-    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>}};
-static const char *const attention_fa3_names[2] = {"fa3_128x128_d64", "fa3_128x128_d128"};
+/* [type: fp16, bf16][head_dim: 64, 128, 256] */
+static const attn_launch_fn attention_fa3_instances[2][3] = {
+    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>, attention_fa3_launch<__half, 256>},
+    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>,
+     attention_fa3_launch<__nv_bfloat16, 256>}};
+static const char *const attention_fa3_names[3] = {"fa3_128x128_d64", "fa3_128x128_d128", "fa3_128x64_d256"};
 
 extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
 {
     if (!attn_supports_common("attention_fa3", a, why, why_len))
         return 0;
-    if (a->head_dim == 256) {
-        snprintf(why, why_len, "attention_fa3: head_dim must be 64 or 128 (256: not built, see its header)");
-        return 0;
-    }
     if (FA3_SOFTMAX && !(a->scale > 0.0f)) { /* its maximum is taken before the scale */
         snprintf(why, why_len, "attention_fa3: FA3_SOFTMAX=1 needs scale > 0");
         return 0;

@@ -31,7 +31,10 @@
 #include "smem.cuh"
 
 #define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
-#define FA3_BKV(D) 128                    /* keys a K/V tile (head_dim 64 and 128) */
+/* keys a K/V tile: 128 at head_dim 64 and 128; 64 at head_dim 256, where a
+ * consumer thread's 128 O accumulators leave room under 240 registers for
+ * S (32) and P (16) of a 64-key tile, not for those of a 128-key one */
+#define FA3_BKV(D) ((D) == 256 ? 64 : 128)
 #ifndef FA3_ST
 #define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too) */
 #endif
@@ -86,6 +89,14 @@
 #ifndef FA3_LAZY_RESCALE
 #define FA3_LAZY_RESCALE 1
 #endif
+/* head_dim 256's cap on FA3_QK_EARLY (default 1: S j+1 issued right behind
+ * P j V j, one wait; 2's overlap keeps S j+1 live beside O and P j through
+ * the softmax, which does not fit 240 registers beside 128 O accumulators) */
+#ifndef FA3_QK_EARLY_D256
+#define FA3_QK_EARLY_D256 1
+#endif
+/* FA3_QK_EARLY as head_dim D's schedule runs it */
+#define FA3_EARLY(D) ((D) == 256 && FA3_QK_EARLY > FA3_QK_EARLY_D256 ? FA3_QK_EARLY_D256 : FA3_QK_EARLY)
 /* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
  * budget (FlashAttention-3's split for two consumer warpgroups) */
 #define FA3_REGS_PRODUCER 24
@@ -251,10 +262,13 @@ static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parit
             *failed = true;
 }
 
-/* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one */
+/* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one
+ * (head_dim 256: always fa3_bar_wait, which its 128 O accumulators need for
+ * the consumer's 240 registers whatever the schedule) */
+template <int D>
 static __device__ __forceinline__ void fa3_consumer_wait(unsigned bar, unsigned parity, bool *failed)
 {
-    if (FA3_QK_EARLY)
+    if (FA3_EARLY(D) || D == 256)
         fa3_bar_wait(bar, parity, failed);
     else
         sgemm_tma_bar_wait(bar, parity);
@@ -507,7 +521,7 @@ template <int ET, int D>
 static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
-    fa3_consumer_wait(sm.full_v(sl), ph, failed);
+    fa3_consumer_wait<D>(sm.full_v(sl), ph, failed);
     fa3_sched_sync(own);
     fa3_issue_pv<ET, D>(o, pr, sm.v + sl * fa3_smem<D>::KVBYTES);
     fa3_wait_all<D / 2>(o);
@@ -558,15 +572,15 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
         if (cw == 0)
             fa3_sched_arrive(own);
-        fa3_consumer_wait(sm.bar_q(), 0, &failed);
-        fa3_consumer_wait(sm.full_k(0), 0, &failed);
+        fa3_consumer_wait<D>(sm.bar_q(), 0, &failed);
+        fa3_consumer_wait<D>(sm.full_k(0), 0, &failed);
         fa3_sched_sync(own);
         fa3_issue_qk<ET, D>(s, qw, sm.k);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(0), lane);
 
-        if (FA3_QK_EARLY) {
+        if (FA3_EARLY(D)) {
             unsigned pr[BKV / 4];
             /* the loop rotated: P (packed) carried from step to step, S a
              * step's own (so ptxas keeps S's registers apart from the P
@@ -579,7 +593,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 fa3_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u, &failed);
                 fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u, &failed);
                 fa3_sched_sync(own);
-                if (FA3_QK_EARLY == 2) {
+                if (FA3_EARLY(D) == 2) {
                     /* FlashAttention-3's intra-warpgroup overlap: S j+1
                      * first, then P j V j; the softmax of S j+1 runs while
                      * P j V j is in flight; O's rescale and P's packing
@@ -619,8 +633,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
                 unsigned pr[BKV / 4];
                 fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-                sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
-                sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
+                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u, &failed);
+                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
