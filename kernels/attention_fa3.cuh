@@ -89,11 +89,12 @@
 #ifndef FA3_LAZY_RESCALE
 #define FA3_LAZY_RESCALE 1
 #endif
-/* head_dim 256's cap on FA3_QK_EARLY (default 1: S j+1 issued right behind
- * P j V j, one wait; 2's overlap keeps S j+1 live beside O and P j through
- * the softmax, which does not fit 240 registers beside 128 O accumulators) */
+/* head_dim 256's cap on FA3_QK_EARLY (default 2: no cap, the overlap, whose
+ * S j+1, P j and 128 O accumulators fit the consumer's 240 registers at
+ * 64-key tiles without a spill or C7512; 1 or 0: a schedule that keeps
+ * fewer of them live, a switch for comparing) */
 #ifndef FA3_QK_EARLY_D256
-#define FA3_QK_EARLY_D256 1
+#define FA3_QK_EARLY_D256 2
 #endif
 /* FA3_QK_EARLY as head_dim D's schedule runs it */
 #define FA3_EARLY(D) ((D) == 256 && FA3_QK_EARLY > FA3_QK_EARLY_D256 ? FA3_QK_EARLY_D256 : FA3_QK_EARLY)
