@@ -125,7 +125,7 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
     static_assert(SMEM_SM90_FITS(FA3_SMEM(D), 1), "Q and the K / V ring fit one CTA per SM");
     static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
-    static_assert(FA3_BKV(D) == 64 || FA3_BKV(D) == 128, "wgmma n of S (gemm_wg_mma), TMA box rows, k steps");
+    static_assert(FA3_BKV(D) == 64 || FA3_BKV(D) == 80 || FA3_BKV(D) == 128, "wgmma n of S (fa3_mma_ss), k steps of 16");
     static unsigned long long done; /* smem opt-in, a bit per device */
     const CUtensorMapDataType dt =
         (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -152,7 +152,10 @@ static const attn_launch_fn attention_fa3_instances[2][3] = {
     {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>, attention_fa3_launch<__half, 256>},
     {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>,
      attention_fa3_launch<__nv_bfloat16, 256>}};
-static const char *const attention_fa3_names[3] = {"fa3_128x128_d64", "fa3_128x128_d128", "fa3_128x64_d256"};
+#define FA3_STR_(x) #x
+#define FA3_STR(x) FA3_STR_(x)
+static const char *const attention_fa3_names[3] = {"fa3_128x128_d64", "fa3_128x128_d128",
+                                                   "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"};
 
 extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
 {

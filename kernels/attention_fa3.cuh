@@ -34,7 +34,10 @@
 /* keys a K/V tile: 128 at head_dim 64 and 128; 64 at head_dim 256, where a
  * consumer thread's 128 O accumulators leave room under 240 registers for
  * S (32) and P (16) of a 64-key tile, not for those of a 128-key one */
-#define FA3_BKV(D) ((D) == 256 ? 64 : 128)
+#define FA3_BKV(D) ((D) == 256 ? FA3_BKV_D256 : 128)
+#ifndef FA3_BKV_D256
+#define FA3_BKV_D256 80
+#endif
 #ifndef FA3_ST
 #define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too) */
 #endif
@@ -122,6 +125,9 @@ template <> struct fa3_elem<__nv_bfloat16> {
 
 // ---- the two new instructions --------------------------------------------------------
 
+/* m64n80's 40 accumulator operands, %0..%39 */
+#define FA3_D40_STR "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}"
+
 /* 3-D tiled TMA load of the box at (c0 inner, c1, c2) into shared `dst`,
  * completing `bar`'s transaction count (sgemm_tma_load's 3-D form) */
 static __device__ __forceinline__ void fa3_tma_load_3d(unsigned dst, const CUtensorMap *map, int c0, int c1, int c2,
@@ -131,6 +137,25 @@ static __device__ __forceinline__ void fa3_tma_load_3d(unsigned dst, const CUten
                  " [%0], [%1, {%2, %3, %4}], [%5];\n"
                  :: "r"(dst), "l"((unsigned long long)(uintptr_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
                  : "memory");
+}
+
+/* D[64 x N] += A[64 x 16] B[16 x N], both K-major in shared memory (the
+ * SS form, by descriptor): gemm_wg_mma for N 64 and 128, and N 80 (head_dim
+ * 256's K/V tile, FlashAttention-3's) here: 40 accumulators a thread */
+template <int ET, int N>
+static __device__ __forceinline__ void fa3_mma_ss(float *d, unsigned long long da, unsigned long long db)
+{
+    if constexpr (N == 80) {
+        static_assert(ET == ELEM_FP16 || ET == ELEM_BF16, "16-bit types");
+        if constexpr (ET == ELEM_FP16)
+            asm volatile(GEMM_WG_SHAPE_F16(80) FA3_D40_STR ", %40, %41, 1, 1, 1, 0, 0;\n"
+                         : GEMM_WG_D32_OPS(d, 0), GEMM_WG_D8_OPS(d, 32) : "l"(da), "l"(db) : "memory");
+        else
+            asm volatile(GEMM_WG_SHAPE_BF16(80) FA3_D40_STR ", %40, %41, 1, 1, 1, 0, 0;\n"
+                         : GEMM_WG_D32_OPS(d, 0), GEMM_WG_D8_OPS(d, 32) : "l"(da), "l"(db) : "memory");
+    } else {
+        gemm_wg_mma<ET, N, 0>(d, da, db);
+    }
 }
 
 /* D[64 x N] += A[64 x 16] B[16 x N]: A from 4 registers (16-bit pairs, the
@@ -304,7 +329,7 @@ static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsig
     sgemm_wg_fence();
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++)
-        gemm_wg_mma<ET, BKV, 0>(s, da[kk], db[kk]);
+        fa3_mma_ss<ET, BKV>(s, da[kk], db[kk]);
     sgemm_wg_commit();
 }
 
