@@ -43,10 +43,13 @@
 #endif
 #define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
 #define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
-#define FA3_NBARS (1 + 4 * FA3_ST)        /* Q; full K, full V, empty K, empty V per stage */
+/* the ring depth at head_dim D: FA3_ST, but 2 at 256 (3 stages of 80-key K
+ * and V tiles and Q exceed the shared memory) */
+#define FA3_STAGES(D) ((D) == 256 ? 2 : FA3_ST)
+#define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D)) /* Q; full K, full V, empty K, empty V per stage */
 /* Q, ST stages of K and of V (16-bit elements), the barriers, + 1024: the base
  * is rounded up to a 1024-byte boundary (the 128-byte swizzle's period) */
-#define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_ST * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS + 1024)
+#define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_STAGES(D) * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
 #define FA3_SCHED_BAR 1                   /* named barriers 1, 2: the ping-pong of consumers 0, 1 */
 /* 0 drops the ping-pong's named barriers (the consumers then issue
  * independently): a switch for bisecting a hang or a wrong result,
@@ -126,7 +129,12 @@ template <> struct fa3_elem<__nv_bfloat16> {
 // ---- the two new instructions --------------------------------------------------------
 
 /* m64n80's 40 accumulator operands, %0..%39 */
-#define FA3_D40_STR "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}"
+#define FA3_D40_STR                                                                                \
+    "{"                                                                                            \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                       \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "             \
+    "%32, %33, %34, %35, %36, %37, %38, %39"                                                       \
+    "}"
 
 /* 3-D tiled TMA load of the box at (c0 inner, c1, c2) into shared `dst`,
  * completing `bar`'s transaction count (sgemm_tma_load's 3-D form) */
@@ -209,9 +217,9 @@ struct fa3_smem {
     unsigned q, k, v, bars;
     __device__ __forceinline__ unsigned bar_q() const { return bars; }
     __device__ __forceinline__ unsigned full_k(int s) const { return bars + 8 * (1 + s); }
-    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_ST + s); }
-    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_ST + s); }
-    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_ST + s); }
+    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_STAGES(D) + s); }
 };
 
 // ---- producer --------------------------------------------------------------------------
@@ -224,7 +232,7 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
                                                    unsigned empty, int j, int bh)
 {
     typedef fa3_smem<D> L;
-    const unsigned ph = (unsigned)(j / FA3_ST) & 1u;
+    const unsigned ph = (unsigned)(j / FA3_STAGES(D)) & 1u;
     sgemm_tma_bar_wait(empty, ph ^ 1u);
     sgemm_tma_bar_expect(full, L::KVBYTES);
 #pragma unroll
@@ -249,11 +257,11 @@ static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const f
     fa3_load_kv<D>(&fp.tk, sm.k, sm.full_k(0), sm.empty_k(0), 0, bh);
 #pragma unroll 1
     for (int j = 1; j < ntiles; j++) {
-        const int s = j % FA3_ST, sp = (j - 1) % FA3_ST;
+        const int s = j % FA3_STAGES(D), sp = (j - 1) % FA3_STAGES(D);
         fa3_load_kv<D>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, bh);
         fa3_load_kv<D>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, bh);
     }
-    const int sl = (ntiles - 1) % FA3_ST;
+    const int sl = (ntiles - 1) % FA3_STAGES(D);
     fa3_load_kv<D>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, bh);
 }
 
@@ -575,7 +583,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                                                    int ntiles, int cw, int ct)
 {
     typedef fa3_smem<D> L;
-    constexpr int BKV = L::BKV, ET = fa3_elem<T>::et;
+    constexpr int BKV = L::BKV, ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
     const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
     const int r0 = q0 + 64 * cw + 16 * w + g;
     const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (cw ^ 1);
@@ -614,10 +622,10 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             fa3_softmax_p<T, D>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
-                const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                const int st = j % ST, sn = (j + 1) % ST;
                 float sj[BKV / 2];
-                fa3_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u, &failed);
-                fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_v(st), (unsigned)(j / ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 if (FA3_EARLY(D) == 2) {
                     /* FlashAttention-3's intra-warpgroup overlap: S j+1
@@ -651,16 +659,16 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                     fa3_softmax_p<T, D>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
-            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % FA3_ST, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other,
-                               cw, lane, &failed);
+            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % ST, (unsigned)((ntiles - 1) / ST) & 1u, own, other, cw, lane,
+                               &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
-                const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                const int st = j % ST, sn = (j + 1) % ST;
                 unsigned pr[BKV / 4];
                 fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u, &failed);
-                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u, &failed);
+                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(j / ST) & 1u, &failed);
+                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((j + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
@@ -671,10 +679,10 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 fa3_release(sm.empty_k(sn), lane);
             }
             /* the last tile: P V only; consumer 1 skips its arrive (see above) */
-            const int sl = (ntiles - 1) % FA3_ST;
+            const int sl = (ntiles - 1) % ST;
             unsigned pr[BKV / 4];
             fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
-            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / ST) & 1u, own, other, cw, lane, &failed);
         }
         if (failed)
             __trap();
@@ -712,8 +720,8 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     fa3_smem<D> sm;
     sm.q = (smem_u32(fa3_smem4) + 1023u) & ~1023u;
     sm.k = sm.q + L::QBYTES;
-    sm.v = sm.k + FA3_ST * L::KVBYTES;
-    sm.bars = sm.v + FA3_ST * L::KVBYTES;
+    sm.v = sm.k + FA3_STAGES(D) * L::KVBYTES;
+    sm.bars = sm.v + FA3_STAGES(D) * L::KVBYTES;
     const attn_params &p = fp.p;
     long long qt, bh;
     attn_block_tile(blockIdx.x, p.qtiles, p.nbh, p.causal, &qt, &bh);
@@ -722,7 +730,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 
     if (tid == 0) {
         sgemm_tma_bar_init(sm.bar_q(), 1);
-        for (int s = 0; s < FA3_ST; s++) {
+        for (int s = 0; s < FA3_STAGES(D); s++) {
             sgemm_tma_bar_init(sm.full_k(s), 1);
             sgemm_tma_bar_init(sm.full_v(s), 1);
             sgemm_tma_bar_init(sm.empty_k(s), 8); /* one arrive per consumer warp */
