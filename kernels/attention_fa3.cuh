@@ -31,15 +31,18 @@
 #include "smem.cuh"
 
 #define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
-/* keys a K/V tile: 128 at head_dim 64 and 128; 64 at head_dim 256, where a
- * consumer thread's 128 O accumulators leave room under 240 registers for
- * S (32) and P (16) of a 64-key tile, not for those of a 128-key one */
-#define FA3_BKV(D) ((D) == 256 ? FA3_BKV_D256 : 128)
+/* keys a K/V tile: 128 at head_dim 64 and 128; FA3_BKV_D256 at head_dim
+ * 256 (80, FlashAttention-3's: a consumer thread's 128 O accumulators
+ * leave room under 240 registers for S (40) and P (20) of an 80-key tile,
+ * not for those of a 128-key one; and Q + 2 stages of 80-key K and V fit
+ * the 227 KiB opt-in). A switch: -DCOMPARE_ATTENTION_DEFS=FA3_BKV_D256=64
+ * (m64n64 for S, 192 KiB); 64, 80 or 128 (128: too much shared memory) */
 #ifndef FA3_BKV_D256
 #define FA3_BKV_D256 80
 #endif
+#define FA3_BKV(D) ((D) == 256 ? FA3_BKV_D256 : 128)
 #ifndef FA3_ST
-#define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too) */
+#define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too; d 256: 2) */
 #endif
 #define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
 #define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
@@ -85,7 +88,9 @@
  *    its maximum (the factor is then exactly 1: the same result);
  *  - FA3_ST 3 (default 2): a third stage in the K and V rings (225 KiB of
  *    shared memory at head_dim 128: still one CTA an SM), loads issued a tile
- *    earlier. */
+ *    earlier; head_dim 256 keeps 2 (FA3_STAGES: a third does not fit);
+ *  - FA3_BKV_D256 and FA3_QK_EARLY_D256: head_dim 256's K/V tile and its
+ *    cap on FA3_QK_EARLY (below). */
 #ifndef FA3_SOFTMAX
 #define FA3_SOFTMAX 1
 #endif
@@ -96,9 +101,10 @@
 #define FA3_LAZY_RESCALE 1
 #endif
 /* head_dim 256's cap on FA3_QK_EARLY (default 2: no cap, the overlap, whose
- * S j+1, P j and 128 O accumulators fit the consumer's 240 registers at
- * 64-key tiles without a spill or C7512; 1 or 0: a schedule that keeps
- * fewer of them live, a switch for comparing) */
+ * S j+1, P j and 128 O accumulators fit the consumer's 240 registers at 80-
+ * and 64-key tiles without a spill or C7512; 1 or 0: a schedule that keeps
+ * fewer of them live, a switch for comparing; either way head_dim 256's
+ * consumer waits never trap inside, fa3_consumer_wait) */
 #ifndef FA3_QK_EARLY_D256
 #define FA3_QK_EARLY_D256 2
 #endif
