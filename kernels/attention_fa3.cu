@@ -7,7 +7,8 @@
  * grid's q tile runs fastest (ATTN_HEAD_MAJOR 1, attention_common.cuh), so
  * the CTAs resident at once share a few heads' K / V in the L2.
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
- *    TMA loads of the CTA's Q tile once, then of K and V tiles of 128 keys,
+ *    TMA loads of the CTA's Q tile once, then of K and V tiles of BKV keys
+ *    (128; 80 at head_dim 256),
  *    each through its own ring of 2 stages (a full and an empty mbarrier
  *    per stage: expect_tx / complete_tx for the bytes, 8 consumer-warp
  *    arrives for the release), K one tile ahead of V (K 0, K 1, V 0, K 2,
@@ -20,7 +21,9 @@
  *    (rows of head_dim, contiguous along the reduction), 128-byte-swizzle
  *    descriptors (sgemm_wg_desc: SBO 1024 = 8 rows of 128 bytes), k steps of
  *    16 elements = +32 bytes along the row, a new column block every 4
- *    steps. O += P V by wgmma in its RS form: P from registers (the FP32
+ *    steps (head_dim 256: 4 column blocks, 16 k steps; S's N is the tile's
+ *    BKV: m64n128, or m64n80 at head_dim 256, fa3_mma_ss). O += P V by wgmma
+ *    in its RS form: P from registers (the FP32
  *    accumulator layout of S, pairs rounded to the input type, is exactly
  *    wgmma's A-fragment layout: no shuffle), V from shared memory.
  *  - V and the transpose: V is seq x d row-major, so as the B operand of
@@ -29,9 +32,11 @@
  *    through the instruction's imm-trans-b = 1 (SASS: gdesc[..].tnspB) with
  *    an MN-major descriptor (gemm_wg_desc_mn, the GEMM ladder's nn layout):
  *    LBO = the bytes from one 64-column block of d to the next (one V column
- *    block: 128 key rows x 128 bytes = 16 KiB), SBO = 1024 (8 key rows of
+ *    block: BKV key rows x 128 bytes: 16 KiB, 10 KiB at 80 keys, still a
+ *    multiple of the 1024-byte swizzle period), SBO = 1024 (8 key rows of
  *    128 bytes, one swizzle atom); a k step of 16 keys moves the start 16
- *    rows = 2048 bytes. (The RS form has no imm-trans-a operand: after the
+ *    rows = 2048 bytes; P V's N is head_dim (m64n256 spans 4 column blocks
+ *    at LBO apart). (The RS form has no imm-trans-a operand: after the
  *    B descriptor come scale-d, imm-scale-a, imm-scale-b, imm-trans-b.)
  *  - Ping-pong: each consumer issues the GEMMs of a step (S j+1 = Q K j+1^T
  *    and O += P j V j) between a wait on its own named barrier and an
@@ -71,22 +76,32 @@
  *  - O leaves straight from the accumulators as 32-bit pairs (no staging
  *    through shared memory and TMA yet).
  *
- * Tiles and why: BQ = 128 (2 x 64: wgmma's M is 64 per warpgroup), BKV = 128
- * keys (wgmma N = 128 for S; a consumer thread holds S: 64 floats, O:
- * head_dim / 2, P: 32 registers). Shared memory: Q + 2 stages of K and V =
- * 80 KiB (d 64), 160 KiB (d 128), one CTA per SM. Ring depth 2: a stage of
- * K and of V in flight while the other is read, as FlashAttention-3 at
- * these head dims. Register split (64 K registers a SM, launch bound 384 x
- * 168): producer 128 x 24, consumers 256 x 240. head_dim 256 is declined:
- * its 128 O accumulators with S and P spilled under 240 registers at every
- * K/V tile tried (64 keys); FlashAttention-3 runs it at 128 x 80 tiles.
+ * Tiles and why (FA3_BKV, per head_dim at compile time; FlashAttention-3's
+ * tiles): BQ = 128 (2 x 64: wgmma's M is 64 per warpgroup) at every
+ * head_dim; BKV = 128 keys at head_dim 64 and 128, 80 at 256. A consumer
+ * thread holds S: BKV / 2 floats, O: head_dim / 2, P: BKV / 4 registers,
+ * and under the overlap (FA3_QK_EARLY 2) S j+1, O and P j are live at once:
+ * 64 + 32 + 32 (d 64), 64 + 64 + 32 (d 128), 40 + 128 + 20 (d 256) of the
+ * consumer's 240 registers; 128 keys at d 256 (64 + 128 + 32) would not
+ * leave room for the softmax, descriptors and addresses, and Q with two
+ * stages of 128-key K and V tiles would not fit the shared memory either.
+ * Shared memory: Q + 2 stages of K and V = 80 KiB (d 64), 160 KiB (d 128),
+ * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
+ * holds it with the barriers and the 1024-byte alignment slack), one CTA
+ * per SM. Ring depth 2: a stage of K and of V in flight while the other is
+ * read, as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at
+ * d 256). Register split (64 K registers a SM, launch bound 384 x 168):
+ * producer 128 x 24, consumers 256 x 240. Every head_dim builds without a
+ * spill or C7512 (ptxas -v, -warn-spills); d 256's switches for A/B:
+ * FA3_BKV_D256 64 (smaller S and P, 192 KiB) and FA3_QK_EARLY_D256 1 or 0
+ * (caps the schedule at d 256 alone: S j+1 not live beside P j).
  *
  * What it adds over fa2: asynchronous copies without thread work (TMA) from
  * a producer warp, a real ring with per-stage barriers, wgmma (a
  * warpgroup-wide asynchronous MMA reading shared memory directly: no
  * ldmatrix), two warpgroups scheduled against each other by named barriers.
  *
- * Constraints: fp16 / bf16, head_dim 64 or 128, any seq_q, seq_kv >= 1,
+ * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors (attn_supports_common, shared with fa1 / fa2);
  * sm_90 (wgmma, TMA, setmaxnreg; built for sm_90a only) under the sm_90
  * policy, and a driver with cuTensorMapEncodeTiled (FA3_SOFTMAX 1, the
@@ -124,8 +139,8 @@ template <typename T, int D>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
     static_assert(SMEM_SM90_FITS(FA3_SMEM(D), 1), "Q and the K / V ring fit one CTA per SM");
-    static_assert(D == 64 || D == 128, "head_dim 64 or 128 (256 spills: see the header)");
-    static_assert(FA3_BKV(D) % 16 == 0 && FA3_BKV(D) <= 256, "wgmma n, TMA box rows, k steps");
+    static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
+    static_assert(FA3_BKV(D) == 64 || FA3_BKV(D) == 80 || FA3_BKV(D) == 128, "S's wgmma n (fa3_mma_ss)");
     static unsigned long long done; /* smem opt-in, a bit per device */
     const CUtensorMapDataType dt =
         (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -147,20 +162,20 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
     return rc != 0 ? rc : (int)cudaGetLastError();
 }
 
-/* [type: fp16, bf16][head_dim: 64, 128] */
-static const attn_launch_fn attention_fa3_instances[2][2] = {
-    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>},
-    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>}};
-static const char *const attention_fa3_names[2] = {"fa3_128x128_d64", "fa3_128x128_d128"};
+/* [type: fp16, bf16][head_dim: 64, 128, 256] */
+static const attn_launch_fn attention_fa3_instances[2][3] = {
+    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>, attention_fa3_launch<__half, 256>},
+    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>,
+     attention_fa3_launch<__nv_bfloat16, 256>}};
+#define FA3_STR_(x) #x
+#define FA3_STR(x) FA3_STR_(x)
+static const char *const attention_fa3_names[3] = {"fa3_128x128_d64", "fa3_128x128_d128",
+                                                   "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"};
 
 extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
 {
     if (!attn_supports_common("attention_fa3", a, why, why_len))
         return 0;
-    if (a->head_dim == 256) {
-        snprintf(why, why_len, "attention_fa3: head_dim must be 64 or 128 (256: not built, see its header)");
-        return 0;
-    }
     if (FA3_SOFTMAX && !(a->scale > 0.0f)) { /* its maximum is taken before the scale */
         snprintf(why, why_len, "attention_fa3: FA3_SOFTMAX=1 needs scale > 0");
         return 0;

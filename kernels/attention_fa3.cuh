@@ -31,16 +31,28 @@
 #include "smem.cuh"
 
 #define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
-#define FA3_BKV(D) 128                    /* keys a K/V tile (head_dim 64 and 128) */
+/* keys a K/V tile: 128 at head_dim 64 and 128; FA3_BKV_D256 at head_dim
+ * 256 (80, FlashAttention-3's: a consumer thread's 128 O accumulators
+ * leave room under 240 registers for S (40) and P (20) of an 80-key tile,
+ * not for those of a 128-key one; and Q + 2 stages of 80-key K and V fit
+ * the 227 KiB opt-in). A switch: -DCOMPARE_ATTENTION_DEFS=FA3_BKV_D256=64
+ * (m64n64 for S, 192 KiB); 64, 80 or 128 (128: too much shared memory) */
+#ifndef FA3_BKV_D256
+#define FA3_BKV_D256 80
+#endif
+#define FA3_BKV(D) ((D) == 256 ? FA3_BKV_D256 : 128)
 #ifndef FA3_ST
-#define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too) */
+#define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too; d 256: 2) */
 #endif
 #define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
 #define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
-#define FA3_NBARS (1 + 4 * FA3_ST)        /* Q; full K, full V, empty K, empty V per stage */
+/* the ring depth at head_dim D: FA3_ST, but 2 at 256 (3 stages of 80-key K
+ * and V tiles and Q exceed the shared memory) */
+#define FA3_STAGES(D) ((D) == 256 ? 2 : FA3_ST)
+#define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D)) /* Q; full K, full V, empty K, empty V per stage */
 /* Q, ST stages of K and of V (16-bit elements), the barriers, + 1024: the base
  * is rounded up to a 1024-byte boundary (the 128-byte swizzle's period) */
-#define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_ST * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS + 1024)
+#define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_STAGES(D) * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
 #define FA3_SCHED_BAR 1                   /* named barriers 1, 2: the ping-pong of consumers 0, 1 */
 /* 0 drops the ping-pong's named barriers (the consumers then issue
  * independently): a switch for bisecting a hang or a wrong result,
@@ -76,7 +88,9 @@
  *    its maximum (the factor is then exactly 1: the same result);
  *  - FA3_ST 3 (default 2): a third stage in the K and V rings (225 KiB of
  *    shared memory at head_dim 128: still one CTA an SM), loads issued a tile
- *    earlier. */
+ *    earlier; head_dim 256 keeps 2 (FA3_STAGES: a third does not fit);
+ *  - FA3_BKV_D256 and FA3_QK_EARLY_D256: head_dim 256's K/V tile and its
+ *    cap on FA3_QK_EARLY (below). */
 #ifndef FA3_SOFTMAX
 #define FA3_SOFTMAX 1
 #endif
@@ -86,6 +100,16 @@
 #ifndef FA3_LAZY_RESCALE
 #define FA3_LAZY_RESCALE 1
 #endif
+/* head_dim 256's cap on FA3_QK_EARLY (default 2: no cap, the overlap, whose
+ * S j+1, P j and 128 O accumulators fit the consumer's 240 registers at 80-
+ * and 64-key tiles without a spill or C7512; 1 or 0: a schedule that keeps
+ * fewer of them live, a switch for comparing; either way head_dim 256's
+ * consumer waits never trap inside, fa3_consumer_wait) */
+#ifndef FA3_QK_EARLY_D256
+#define FA3_QK_EARLY_D256 2
+#endif
+/* FA3_QK_EARLY as head_dim D's schedule runs it */
+#define FA3_EARLY(D) ((D) == 256 && FA3_QK_EARLY > FA3_QK_EARLY_D256 ? FA3_QK_EARLY_D256 : FA3_QK_EARLY)
 /* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
  * budget (FlashAttention-3's split for two consumer warpgroups) */
 #define FA3_REGS_PRODUCER 24
@@ -110,6 +134,14 @@ template <> struct fa3_elem<__nv_bfloat16> {
 
 // ---- the two new instructions --------------------------------------------------------
 
+/* m64n80's 40 accumulator operands, %0..%39 */
+#define FA3_D40_STR                                                                                \
+    "{"                                                                                            \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                       \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "             \
+    "%32, %33, %34, %35, %36, %37, %38, %39"                                                       \
+    "}"
+
 /* 3-D tiled TMA load of the box at (c0 inner, c1, c2) into shared `dst`,
  * completing `bar`'s transaction count (sgemm_tma_load's 3-D form) */
 static __device__ __forceinline__ void fa3_tma_load_3d(unsigned dst, const CUtensorMap *map, int c0, int c1, int c2,
@@ -119,6 +151,25 @@ static __device__ __forceinline__ void fa3_tma_load_3d(unsigned dst, const CUten
                  " [%0], [%1, {%2, %3, %4}], [%5];\n"
                  :: "r"(dst), "l"((unsigned long long)(uintptr_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
                  : "memory");
+}
+
+/* D[64 x N] += A[64 x 16] B[16 x N], both K-major in shared memory (the
+ * SS form, by descriptor): gemm_wg_mma for N 64 and 128, and N 80 (head_dim
+ * 256's K/V tile, FlashAttention-3's) here: 40 accumulators a thread */
+template <int ET, int N>
+static __device__ __forceinline__ void fa3_mma_ss(float *d, unsigned long long da, unsigned long long db)
+{
+    if constexpr (N == 80) {
+        static_assert(ET == ELEM_FP16 || ET == ELEM_BF16, "16-bit types");
+        if constexpr (ET == ELEM_FP16)
+            asm volatile(GEMM_WG_SHAPE_F16(80) FA3_D40_STR ", %40, %41, 1, 1, 1, 0, 0;\n"
+                         : GEMM_WG_D32_OPS(d, 0), GEMM_WG_D8_OPS(d, 32) : "l"(da), "l"(db) : "memory");
+        else
+            asm volatile(GEMM_WG_SHAPE_BF16(80) FA3_D40_STR ", %40, %41, 1, 1, 1, 0, 0;\n"
+                         : GEMM_WG_D32_OPS(d, 0), GEMM_WG_D8_OPS(d, 32) : "l"(da), "l"(db) : "memory");
+    } else {
+        gemm_wg_mma<ET, N, 0>(d, da, db);
+    }
 }
 
 /* D[64 x N] += A[64 x 16] B[16 x N]: A from 4 registers (16-bit pairs, the
@@ -172,9 +223,9 @@ struct fa3_smem {
     unsigned q, k, v, bars;
     __device__ __forceinline__ unsigned bar_q() const { return bars; }
     __device__ __forceinline__ unsigned full_k(int s) const { return bars + 8 * (1 + s); }
-    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_ST + s); }
-    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_ST + s); }
-    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_ST + s); }
+    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_STAGES(D) + s); }
 };
 
 // ---- producer --------------------------------------------------------------------------
@@ -187,7 +238,7 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
                                                    unsigned empty, int j, int bh)
 {
     typedef fa3_smem<D> L;
-    const unsigned ph = (unsigned)(j / FA3_ST) & 1u;
+    const unsigned ph = (unsigned)(j / FA3_STAGES(D)) & 1u;
     sgemm_tma_bar_wait(empty, ph ^ 1u);
     sgemm_tma_bar_expect(full, L::KVBYTES);
 #pragma unroll
@@ -212,11 +263,11 @@ static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const f
     fa3_load_kv<D>(&fp.tk, sm.k, sm.full_k(0), sm.empty_k(0), 0, bh);
 #pragma unroll 1
     for (int j = 1; j < ntiles; j++) {
-        const int s = j % FA3_ST, sp = (j - 1) % FA3_ST;
+        const int s = j % FA3_STAGES(D), sp = (j - 1) % FA3_STAGES(D);
         fa3_load_kv<D>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, bh);
         fa3_load_kv<D>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, bh);
     }
-    const int sl = (ntiles - 1) % FA3_ST;
+    const int sl = (ntiles - 1) % FA3_STAGES(D);
     fa3_load_kv<D>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, bh);
 }
 
@@ -251,10 +302,13 @@ static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parit
             *failed = true;
 }
 
-/* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one */
+/* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one
+ * (head_dim 256: always fa3_bar_wait, which its 128 O accumulators need for
+ * the consumer's 240 registers whatever the schedule) */
+template <int D>
 static __device__ __forceinline__ void fa3_consumer_wait(unsigned bar, unsigned parity, bool *failed)
 {
-    if (FA3_QK_EARLY)
+    if (FA3_EARLY(D) || D == 256)
         fa3_bar_wait(bar, parity, failed);
     else
         sgemm_tma_bar_wait(bar, parity);
@@ -289,7 +343,7 @@ static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsig
     sgemm_wg_fence();
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++)
-        gemm_wg_mma<ET, BKV, 0>(s, da[kk], db[kk]);
+        fa3_mma_ss<ET, BKV>(s, da[kk], db[kk]);
     sgemm_wg_commit();
 }
 
@@ -507,7 +561,7 @@ template <int ET, int D>
 static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
-    fa3_consumer_wait(sm.full_v(sl), ph, failed);
+    fa3_consumer_wait<D>(sm.full_v(sl), ph, failed);
     fa3_sched_sync(own);
     fa3_issue_pv<ET, D>(o, pr, sm.v + sl * fa3_smem<D>::KVBYTES);
     fa3_wait_all<D / 2>(o);
@@ -535,7 +589,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                                                    int ntiles, int cw, int ct)
 {
     typedef fa3_smem<D> L;
-    constexpr int BKV = L::BKV, ET = fa3_elem<T>::et;
+    constexpr int BKV = L::BKV, ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
     const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
     const int r0 = q0 + 64 * cw + 16 * w + g;
     const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (cw ^ 1);
@@ -558,15 +612,15 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
         if (cw == 0)
             fa3_sched_arrive(own);
-        fa3_consumer_wait(sm.bar_q(), 0, &failed);
-        fa3_consumer_wait(sm.full_k(0), 0, &failed);
+        fa3_consumer_wait<D>(sm.bar_q(), 0, &failed);
+        fa3_consumer_wait<D>(sm.full_k(0), 0, &failed);
         fa3_sched_sync(own);
         fa3_issue_qk<ET, D>(s, qw, sm.k);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(0), lane);
 
-        if (FA3_QK_EARLY) {
+        if (FA3_EARLY(D)) {
             unsigned pr[BKV / 4];
             /* the loop rotated: P (packed) carried from step to step, S a
              * step's own (so ptxas keeps S's registers apart from the P
@@ -574,12 +628,12 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             fa3_softmax_p<T, D>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
-                const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                const int st = j % ST, sn = (j + 1) % ST;
                 float sj[BKV / 2];
-                fa3_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u, &failed);
-                fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_v(st), (unsigned)(j / ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
-                if (FA3_QK_EARLY == 2) {
+                if (FA3_EARLY(D) == 2) {
                     /* FlashAttention-3's intra-warpgroup overlap: S j+1
                      * first, then P j V j; the softmax of S j+1 runs while
                      * P j V j is in flight; O's rescale and P's packing
@@ -611,16 +665,16 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                     fa3_softmax_p<T, D>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
-            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % FA3_ST, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other,
-                               cw, lane, &failed);
+            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % ST, (unsigned)((ntiles - 1) / ST) & 1u, own, other, cw, lane,
+                               &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
-                const int st = j % FA3_ST, sn = (j + 1) % FA3_ST;
+                const int st = j % ST, sn = (j + 1) % ST;
                 unsigned pr[BKV / 4];
                 fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-                sgemm_tma_bar_wait(sm.full_v(st), (unsigned)(j / FA3_ST) & 1u);
-                sgemm_tma_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / FA3_ST) & 1u);
+                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(j / ST) & 1u, &failed);
+                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((j + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
@@ -631,10 +685,10 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 fa3_release(sm.empty_k(sn), lane);
             }
             /* the last tile: P V only; consumer 1 skips its arrive (see above) */
-            const int sl = (ntiles - 1) % FA3_ST;
+            const int sl = (ntiles - 1) % ST;
             unsigned pr[BKV / 4];
             fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
-            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / FA3_ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / ST) & 1u, own, other, cw, lane, &failed);
         }
         if (failed)
             __trap();
@@ -672,8 +726,8 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     fa3_smem<D> sm;
     sm.q = (smem_u32(fa3_smem4) + 1023u) & ~1023u;
     sm.k = sm.q + L::QBYTES;
-    sm.v = sm.k + FA3_ST * L::KVBYTES;
-    sm.bars = sm.v + FA3_ST * L::KVBYTES;
+    sm.v = sm.k + FA3_STAGES(D) * L::KVBYTES;
+    sm.bars = sm.v + FA3_STAGES(D) * L::KVBYTES;
     const attn_params &p = fp.p;
     long long qt, bh;
     attn_block_tile(blockIdx.x, p.qtiles, p.nbh, p.causal, &qt, &bh);
@@ -682,7 +736,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 
     if (tid == 0) {
         sgemm_tma_bar_init(sm.bar_q(), 1);
-        for (int s = 0; s < FA3_ST; s++) {
+        for (int s = 0; s < FA3_STAGES(D); s++) {
             sgemm_tma_bar_init(sm.full_k(s), 1);
             sgemm_tma_bar_init(sm.full_v(s), 1);
             sgemm_tma_bar_init(sm.empty_k(s), 8); /* one arrive per consumer warp */

@@ -10,11 +10,12 @@
  * flight across the tile loop, its last tile waiting for V alone), 1 x 1
  * (one row, one key), 1 x 1000 (one query row seeing every key, causal or
  * not) and 1000 x 1 (causal: only the last row sees its key, the other 999
- * are zeros), batch 1-2, heads 1-2,
+ * are zeros), 200 x 400 (fa3 at head_dim 256: 5 whole K/V tiles of 80, the
+ * causal limit off the diagonal), batch 1-2, heads 1-2,
  * head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
- * device, and declines head_dim 256: both are printed as SKIP, anything
- * else it declines fails.
+ * device (printed as SKIP); anything else it declines fails (head_dim 256
+ * included: fa3 runs it at 128 x 80 tiles, its kernel named _d256).
  *
  * Inputs: Q, K, V elements k / 64 for integers k in [-128, 128] (exact in both
  * types, so the reference sees exactly what the kernels read); scale
@@ -55,7 +56,7 @@ typedef struct {
 
 static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333},
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
-                               {1, 1, 1, 1000},    {1, 1, 1000, 1}};
+                               {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
@@ -73,17 +74,15 @@ static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports},
  * fa3 must then run */
 static int hopper_native;
 
-/* 1 if rung r takes case a; 0 (SKIP, printed) for fa3's two designed
- * declines: head_dim 256, and a device off the sm_90 policy (not on an
- * unforced cc 9.0 device); any other decline fails */
+/* 1 if rung r takes case a; 0 (SKIP, printed) for fa3's one designed
+ * decline: a device off the sm_90 policy (not on an unforced cc 9.0
+ * device); any other decline fails (head_dim 256 included) */
 static int rung_takes(int r, const attention_args *a)
 {
     char why[256] = "";
     if (RUNGS[r].supports(a, why, sizeof why))
         return 1;
-    const int designed = strcmp(RUNGS[r].name, "fa3") == 0 &&
-                         ((!hopper_native && strstr(why, "sm_90") != NULL) ||
-                          (a->head_dim == 256 && strstr(why, "head_dim") != NULL));
+    const int designed = strcmp(RUNGS[r].name, "fa3") == 0 && !hopper_native && strstr(why, "sm_90") != NULL;
     CHECK(designed, "%s declines: %s", RUNGS[r].name, why);
     if (designed)
         printf("%s d=%lld: SKIP (%s)\n", RUNGS[r].name, a->head_dim, why);
@@ -279,6 +278,9 @@ int main(void)
                         CK(cudaStreamSynchronize(st));
                         const char *kn = kernel_ran_name();
                         CHECK(kn && strncmp(kn, label, 3) == 0, "%s names its kernel (%s)", label, kn ? kn : "none");
+                        if (strcmp(label, "fa3") == 0 && d == 256)
+                            CHECK(kn && strstr(kn, "_d256") != NULL, "fa3 d 256 runs its d256 kernel (%s)",
+                                  kn ? kn : "none");
                         double worst = 0.0;
                         long long bad = 0, first = -1;
                         for (long long i = 0; i < nq; i++) {

@@ -371,7 +371,7 @@ static const variant attention_variants[] = {
                        "warps split the q tile, the softmax in registers, one rescale per K/V tile, ldmatrix")
     ATTENTION_HAND_ROW(fa3, attention_fa3, attention_fa3_supports, NULL,
                        "Hopper: TMA K/V ring from a producer warp, wgmma for both GEMMs, two consumer warpgroups "
-                       "in ping-pong (sm_90a; head_dim 64, 128)")
+                       "in ping-pong (sm_90a; head_dim 64, 128, 256)")
     {.info = {"attention", "test_norescale", 0, "types", NULL, 1, "builtin",
               "test only: the online softmax without the rescale when the running max grows"},
      .run = v_hand, .fn = (variant_fn)attention_test_norescale, .supports = v_test_norescale_supports},
