@@ -8,8 +8,6 @@
 #ifndef KERNELS_SGEMM_H
 #define KERNELS_SGEMM_H
 
-#include <stddef.h>
-
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -36,18 +34,6 @@ int sgemm_tuned(const float *A, const float *B, float *C, int m, int n, int k, c
  * 0 (the default) restores the normal path. Not thread-safe; never called by
  * compare itself. */
 void sgemm_tuned_force_fallback(int on);
-/* TEST ONLY: on != 0 makes sgemm_tuned stage B (kernels/sgemm_tuned.cu:
- * the copy with padded rows, then the pick's padded-B kernel) at every
- * shape whose pick is a tile candidate, whatever its size and alignment, so
- * the staged path can be checked at small shapes; 0 (the default) restores
- * the rule. Returns whether staging is built in (SGEMM_TUNED_STAGE_B; when
- * 0, nothing is ever staged). Not thread-safe; never called by compare
- * itself. */
-int sgemm_tuned_force_stage_b(int on);
-/* Device memory sgemm_tuned keeps for itself at m x n x k (cudaMalloc'd,
- * so aligned, operands): B's staged copy when its rule stages B, rounded up
- * as its buffer pool allocates (kernels/sgemm_tf32_stage.cuh), else 0. */
-size_t sgemm_tuned_own_bytes(int m, int n, int k);
 /* The kernel name sgemm_tuned notes (kernel_ran_note) at m x n x k on the
  * current device, without launching anything: its pick (a thin-n / thin-m
  * kernel, kernels/sgemm_tuned_thin.cuh, or a tile candidate); a refused

@@ -1,9 +1,7 @@
 /* kernels/sgemm_tf32_stage.cuh: staging copies for a GEMM whose operands a
  * TMA kernel cannot read in place, and the per-device buffer that holds them.
  * Included by kernels/sgemm_tf32_tma.cuh (each translation unit that
- * includes it has its own buffer table: the variant's, the search's) and
- * by kernels/sgemm_tuned.cu (`tuned` stages B with padded rows at n % 4 !=
- * 0 for its 16-byte copies: its own table, SGEMM_STAGE_POOL_COPY alone).
+ * includes it has its own buffer table: the variant's, the search's).
  *
  * Idea
  *   A TMA tensor map needs a 16-byte-aligned base and row strides that are
@@ -29,15 +27,14 @@
  *     timed), kept between calls and freed at exit (atexit, run when the
  *     library holding it is unloaded or the process ends). Pools:
  *     SGEMM_STAGE_POOL_COPY, the staged operands below (at most A + B + C
- *     with padded rows, rounded up to 2 MiB; `tuned`: B's copy); SGEMM_STAGE_POOL_STREAMK, the
+ *     with padded rows, rounded up to 2 MiB); SGEMM_STAGE_POOL_STREAMK, the
  *     stream-K partial tiles and arrival counters of the persistent TMA
  *     kernels (sgemm_tf32_tma.cuh; zeroed when allocated, a few tens of
  *     MiB). Two pools, since a staged call runs a stream-K kernel on staged
  *     operands while holding its copy buffer. The sgemm launcher contract
  *     (kernels/sgemm.h) has no workspace argument, so the buffers are the
  *     launchers' own; compare's up-front memory check counts them through
- *     sgemm_tf32_tma_own_bytes and sgemm_tuned_own_bytes (the variant
- *     rows' own_bytes).
+ *     sgemm_tf32_tma_own_bytes (the variant row's own_bytes).
  *   - Ordering: every call records an event on its stream after its last
  *     use of the buffer, and the next call (on any stream) waits for it
  *     before its first use: calls on different streams take turns with the
@@ -70,7 +67,7 @@ static inline size_t sgemm_stage_rounded(size_t bytes)
 {
     return (bytes + SGEMM_STAGE_GRAIN - 1) / SGEMM_STAGE_GRAIN * SGEMM_STAGE_GRAIN;
 }
-#define SGEMM_STAGE_POOL_COPY 0        /* staged operands (sgemm_tf32_tma.cu, sgemm_tuned.cu) */
+#define SGEMM_STAGE_POOL_COPY 0        /* staged operands (sgemm_tf32_tma.cu) */
 #define SGEMM_STAGE_POOL_STREAMK 1     /* stream-K workspace (sgemm_tf32_tma.cuh), zeroed when allocated */
 #define SGEMM_STAGE_POOLS 2
 

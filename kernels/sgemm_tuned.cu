@@ -84,32 +84,6 @@
  * A pick overridden with -D keeps its place in the rule (its own tile
  * shape and MINB are used); a kind that is not stream-K runs as it is.
  *
- * B staged (SGEMM_TUNED_STAGE_B, default 1; 0 turns it off): B's rows are
- * n floats long, so at n % 4 != 0 (or B misaligned) the picks' kernels
- * copy B four bytes at a time (VEC 0 or 2), four times the copy
- * instructions of the 16-byte kernel; the large tile's main loop issues
- * 8 copies of B a slab where it issues 2. When the GEMM is large, the
- * launcher copies B first into a buffer whose rows are ldb = n rounded up
- * to a multiple of 4 floats apart (kernels/sgemm_tf32_stage.cuh: its copy
- * kernel, which zero-fills columns n .. ldb-1, and its per-device buffer
- * pool, this translation unit's own), then runs the pick's padded-B kernel
- * (VEC 3 or 4, SGEMM_TUNED_VEC_16B_PADB: B's 16-byte copies at row stride
- * ldb, C in place with the edge kernel's 4-byte stores). Both launches are
- * the call's, on its stream (timed with it); the note is the pick's name
- * with the reason "... B staged with padded rows ...". The rule (any tile
- * pick but rowa; the thin paths never stage): m >= SGEMM_TUNED_STAGE_B_MIN_M
- * (1024) and m n k >= SGEMM_TUNED_STAGE_B_MIN_MNK (2^32). Why: the copy
- * moves 8 k n bytes (B read, its copy written) against the GEMM's 2 m n k
- * FLOPs, 4/m bytes a FLOP; at the FP32 FLOP-to-DRAM-byte ratio of the
- * GPUs it runs on (tens of FLOPs a byte) that is a few hundredths of the
- * GEMM's time at m = 1024 and shrinks as 1/m, less than what the 4-byte
- * copies cost the k-loop; and the copy's launch and ramp (microseconds,
- * whatever its size) stay small only beside a GEMM of billions of
- * multiply-adds (1025x1023x1021 is under the line).
- * When no buffer can be had (out of memory, ordinal past 63) the call runs
- * the 4-byte kernel, noted. sgemm_tuned_own_bytes is the buffer the rule
- * needs (compare's up-front memory check counts it).
- *
  * Constraints: any m, n, k >= 1 (edges as in sgemm_tuned.cuh). A stream-K
  * pick needs a cooperative launch (every block resident at once). When the
  * runtime refuses it (cudaErrorCooperativeLaunchTooLarge when fewer SMs are
@@ -129,28 +103,11 @@
  * Run just this: ./compare --variants tuned; re-time the candidates at the
  * rule's shapes: ./compare-search --family fp32 --n 129,256,512,1024,1537
  * --shape 16x14336x4096,129x4099x257,1024x50257x768,65536x256x256,896x4864x1024. */
-#include <limits.h>
-#include <stdint.h>
-
 #include "kernel_ran.h"
 #include "policy.h"
 #include "sgemm.h"
-#include "sgemm_tf32_stage.cuh"
 #include "sgemm_tuned.cuh"
 #include "sgemm_tuned_thin.cuh"
-
-/* B staged (the header's "B staged"): 1 on, 0 off (every unaligned B read
- * in place by the 4-byte kernels, as before). MIN_M and MIN_MNK: the least
- * m, and the least m x n x k, at which the rule stages B. */
-#ifndef SGEMM_TUNED_STAGE_B
-#define SGEMM_TUNED_STAGE_B 1
-#endif
-#ifndef SGEMM_TUNED_STAGE_B_MIN_M
-#define SGEMM_TUNED_STAGE_B_MIN_M 1024
-#endif
-#ifndef SGEMM_TUNED_STAGE_B_MIN_MNK
-#define SGEMM_TUNED_STAGE_B_MIN_MNK 4294967296.0 /* 2^32 multiply-adds */
-#endif
 
 /* The picks, overridable without an edit through CMake:
  * -DCOMPARE_KERNEL_DEFS="SGEMM_TUNED_LARGE=NAME;SGEMM_TUNED_SMALL=NAME" (and
@@ -329,134 +286,28 @@ extern "C" void sgemm_tuned_force_fallback(int on)
     sgemm_tuned_forced = on != 0;
 }
 
-/* The reason noted for a run on staged B (SGEMM_TUNED_STAGE_B) */
-#define SGEMM_TUNED_STAGED_REASON                                                                  \
-    "n not a multiple of 4 or B misaligned: B staged with padded rows (16-byte copies), C by 4-byte stores"
-/* ... and for the 4-byte kernel when B's staging buffer could not be had */
-#define SGEMM_TUNED_NO_STAGE_REASON "no device memory to stage B (or ordinal past 63): 4-byte accesses"
-/* the reason for a refused cooperative launch `what`, on B in place or staged */
-#define SGEMM_TUNED_REFUSED(what, staged)                                                         \
-    ((staged) ? "cooperative launch refused: " what "; B staged with padded rows"              \
-              : "cooperative launch refused: " what)
-
-/* The fallback reason for a refused cooperative launch (staged: the call
- * runs on staged B), NULL for any other result (success or an error that
- * is the caller's). Static strings. */
-static const char *sgemm_tuned_refusal(int err, int staged)
+/* The fallback reason for a refused cooperative launch, NULL for any other
+ * result (success or an error that is the caller's). Static strings. */
+static const char *sgemm_tuned_refusal(int err)
 {
     switch (err) {
     case cudaErrorCooperativeLaunchTooLarge:
-        return SGEMM_TUNED_REFUSED("cudaErrorCooperativeLaunchTooLarge", staged);
+        return "cooperative launch refused: cudaErrorCooperativeLaunchTooLarge";
     case cudaErrorNotSupported:
-        return SGEMM_TUNED_REFUSED("cudaErrorNotSupported", staged);
+        return "cooperative launch refused: cudaErrorNotSupported";
     case cudaErrorNotPermitted:
-        return SGEMM_TUNED_REFUSED("cudaErrorNotPermitted", staged);
+        return "cooperative launch refused: cudaErrorNotPermitted";
     default:
         return NULL;
     }
 }
 
-/* Runs pick c (its kind as a template argument) on B in place (PADB 0) or
- * on B's staged copy (PADB 1: B points at it, rows ldb floats apart); a
- * refused stream-K launch falls back to st at the same shape, and so does a
- * stream-K pick under a policy without stream-K (stream_k 0: noted as the
- * st kernel it is, no fallback reason). The note names the candidate; its
- * reason is the fallback's, else `reason` (the edge kernel's, the staging's,
- * or NULL for the 16-byte kernel on B in place). */
-template <int PADB, int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
-          int GROUP, int SP, int B0, int RULE>
-static int sgemm_tuned_run_on(const sgemm_tuned_cfg &c, int stream_k, const char *reason, const float *A,
-                              const float *B, float *C, int m, int n, int k, cudaStream_t stream)
-{
-    if constexpr (KIND != SGEMM_TUNED_KIND_sk) {
-        kernel_ran_note(c.name, reason);
-        return sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE, PADB>(
-            A, B, C, m, n, k, stream);
-    } else {
-        const char *why = SGEMM_TUNED_REFUSED("forced by sgemm_tuned_force_fallback (test)", PADB);
-        if (!stream_k)
-            why = reason;
-        else if (!sgemm_tuned_forced) {
-            const int err = sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP,
-                                               B0, RULE, PADB>(A, B, C, m, n, k, stream);
-            why = sgemm_tuned_refusal(err, PADB);
-            if (!why) {
-                kernel_ran_note(c.name, reason);
-                return err;
-            }
-            (void)cudaGetLastError(); /* the refusal is handled here, not the caller's error */
-        }
-        kernel_ran_note(c.fallback, why);
-        return sgemm_tuned_launch<SGEMM_TUNED_KIND_st, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP,
-                                  SP, B0, RULE, PADB>(A, B, C, m, n, k, stream);
-    }
-}
-
-static int sgemm_tuned_stage_forced; /* sgemm_tuned_force_stage_b's switch */
-
-extern "C" int sgemm_tuned_force_stage_b(int on)
-{
-    sgemm_tuned_stage_forced = on != 0;
-    return SGEMM_TUNED_STAGE_B != 0;
-}
-
-/* The header's rule for staging B, for a tile pick of a kind that copies A
- * 4 bytes at a time (not rowa: the caller's to check): B's rows unaligned
- * (n % 4 != 0, or B not 16-byte aligned; NULL: aligned, as cudaMalloc's
- * pointers, for sgemm_tuned_own_bytes) and the GEMM large; never past the
- * copy kernel's column limit (2^31 - 256: sgemm_tf32_stage.cuh). */
-static int sgemm_tuned_stage_rule(const float *B, int m, int n, int k)
-{
-    return SGEMM_TUNED_STAGE_B && n <= INT_MAX - 256 && (n % 4 != 0 || ((uintptr_t)B & 15) != 0) &&
-           m >= SGEMM_TUNED_STAGE_B_MIN_M && (double)m * n * k >= SGEMM_TUNED_STAGE_B_MIN_MNK;
-}
-
-/* Whether the call stages B: the rule, or a test's sgemm_tuned_force_stage_b
- * (any shape, while the switch is built on). */
-static int sgemm_tuned_stages_b(const float *B, int m, int n, int k)
-{
-    if (sgemm_tuned_stage_forced)
-        return SGEMM_TUNED_STAGE_B && n <= INT_MAX - 256;
-    return sgemm_tuned_stage_rule(B, m, n, k);
-}
-
-/* Bytes of B's staged copy: k rows of n rounded up to 4 floats. */
-static size_t sgemm_tuned_stage_b_bytes(int n, int k)
-{
-    return (size_t)k * (((size_t)n + 3) / 4 * 4) * sizeof(float);
-}
-
-/* Pick c on staged B: the copy (sgemm_tf32_stage.cuh's kernel: B's k x n
- * into k x ldb, columns n .. ldb-1 zeros), then the padded-B kernel, both on
- * `stream`, between the pool's acquire and release. Returns 0, a
- * cudaError_t value, or -1 after launching and noting nothing when the
- * buffer cannot be had (the caller runs B in place). */
-template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB, int GROUP,
-          int SP, int B0, int RULE>
-static int sgemm_tuned_staged(const sgemm_tuned_cfg &c, int stream_k, const float *A, const float *B, float *C,
-                              int m, int n, int k, cudaStream_t stream)
-{
-    void *buf = NULL;
-    int slot = 0;
-    int rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_COPY, sgemm_tuned_stage_b_bytes(n, k), stream, &buf, &slot);
-    if (rc == (int)cudaErrorMemoryAllocation || rc == (int)cudaErrorNotSupported)
-        return -1;
-    if (rc != 0)
-        return rc;
-    const int ldb = (n + 3) / 4 * 4;
-    const sgemm_stage_copy copy_b = {B, (float *)buf, n, ldb, k, n, k, ldb};
-    rc = sgemm_stage_launch(&copy_b, NULL, stream);
-    if (rc == 0)
-        rc = sgemm_tuned_run_on<1, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
-            c, stream_k, SGEMM_TUNED_STAGED_REASON, A, (const float *)buf, C, m, n, k, stream);
-    const int rel = sgemm_stage_release(slot, stream);
-    return rc != 0 ? rc : rel;
-}
-
-/* Runs pick c: on staged B when the rule says so (sgemm_tuned_stages_b; not
- * for rowa), else on B in place, the 16-byte or the edge kernel by the
- * pick's rule (RULE, sgemm_tuned_vec_of) at n, k, the edge kernel noted
- * with its reason. */
+/* Runs pick c (its kind as a template argument); a refused stream-K launch
+ * falls back to st at the same shape, and so does a stream-K pick under a
+ * policy without stream-K (stream_k 0: noted as the st kernel it is, no
+ * fallback reason). The note names the candidate; its reason is the
+ * fallback's, else the edge kernel's when the pick's rule (RULE,
+ * sgemm_tuned_vec_of) does not take the 16-byte kernel at n, k. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
           int GROUP, int SP, int B0, int RULE>
 static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *A, const float *B,
@@ -466,17 +317,28 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
     const char *scalar = vec == SGEMM_TUNED_VEC_16B     ? NULL
                          : vec == SGEMM_TUNED_VEC_LANES ? SGEMM_TUNED_LANES_REASON
                                                         : SGEMM_SCALAR_REASON;
-    if constexpr (KIND != SGEMM_TUNED_KIND_rowa && SGEMM_TUNED_STAGE_B != 0) { /* 0: no padded-B kernels */
-        if (sgemm_tuned_stages_b(B, m, n, k)) {
-            const int rc = sgemm_tuned_staged<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
-                c, stream_k, A, B, C, m, n, k, stream);
-            if (rc != -1)
-                return rc;
-            scalar = SGEMM_TUNED_NO_STAGE_REASON;
+    if constexpr (KIND != SGEMM_TUNED_KIND_sk) {
+        kernel_ran_note(c.name, scalar);
+        return sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
+            A, B, C, m, n, k, stream);
+    } else {
+        const char *why = "cooperative launch refused: forced by sgemm_tuned_force_fallback (test)";
+        if (!stream_k)
+            why = scalar;
+        else if (!sgemm_tuned_forced) {
+            const int err = sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP,
+                                               B0, RULE>(A, B, C, m, n, k, stream);
+            why = sgemm_tuned_refusal(err);
+            if (!why) {
+                kernel_ran_note(c.name, scalar);
+                return err;
+            }
+            (void)cudaGetLastError(); /* the refusal is handled here, not the caller's error */
         }
+        kernel_ran_note(c.fallback, why);
+        return sgemm_tuned_launch<SGEMM_TUNED_KIND_st, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP,
+                                  SP, B0, RULE>(A, B, C, m, n, k, stream);
     }
-    return sgemm_tuned_run_on<0, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
-        c, stream_k, scalar, A, B, C, m, n, k, stream);
 }
 
 extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int n, int k,
@@ -590,43 +452,4 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
     default:
         return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
     }
-}
-
-/* The tile candidate of pick `pick` (SGEMM_TUNED_PICK_*), NULL for a thin kernel. */
-static const sgemm_tuned_cfg *sgemm_tuned_cfg_of(int pick)
-{
-    switch (pick) {
-    case SGEMM_TUNED_PICK_THIN_N:
-    case SGEMM_TUNED_PICK_THIN_M:
-    case SGEMM_TUNED_PICK_THIN_MW:
-        return NULL;
-    case SGEMM_TUNED_PICK_LARGE_ST:
-        return &sgemm_tuned_large_st;
-    case SGEMM_TUNED_PICK_SMALL:
-        return &sgemm_tuned_small;
-    case SGEMM_TUNED_PICK_SLICED_FEW:
-        return &sgemm_tuned_sliced_few;
-    case SGEMM_TUNED_PICK_SLICED_MANY:
-        return &sgemm_tuned_sliced_many;
-    case SGEMM_TUNED_PICK_SHORT_K:
-        return &sgemm_tuned_short_k;
-    case SGEMM_TUNED_PICK_NARROW:
-        return &sgemm_tuned_narrow;
-    default:
-        return &sgemm_tuned_large;
-    }
-}
-
-extern "C" size_t sgemm_tuned_own_bytes(int m, int n, int k)
-{
-    if (m < 1 || n < 1 || k < 1 || !sgemm_tuned_stage_rule(NULL, m, n, k))
-        return 0;
-    const size_t own = sgemm_stage_rounded(sgemm_tuned_stage_b_bytes(n, k));
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        return own; /* the pick unknown: counted as staged (more, never less) */
-    const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
-    const sgemm_tuned_cfg *c = sgemm_tuned_cfg_of(sgemm_tuned_pick(p, m, n, k, sms < 1 ? 1 : sms));
-    return c && c->kind != SGEMM_TUNED_KIND_rowa ? own : 0;
 }

@@ -28,10 +28,7 @@
  * Constraints: any m, n, k >= 1. vec (k % 4 == 0 and n % 4 == 0: rows of A
  * and B 16-byte aligned) selects 16-byte copies and float4 stores of C, else
  * the same kernel with 4-byte copies and scalar stores (rowa and tile copy A
- * element by element in every case, so A needs no alignment); a third
- * kernel of tile / st / sk / sl reads B from a staged copy with padded
- * rows by 16-byte copies and stores C as the 4-byte one does (VEC 3 and 4,
- * SGEMM_TUNED_VEC_16B_PADB: sgemm_tuned.cu's staged B). Shape
+ * element by element in every case, so A needs no alignment). Shape
  * constraints are static_asserts (sgemm_tuned_tile_checks, sgemm_tuned_rowa_
  * kernel); every kernel uses dynamic shared memory, opted in by its launcher.
  * sk launches cooperatively (every block resident, or the launch is refused:

@@ -92,31 +92,6 @@
 #define SGEMM_TUNED_VEC_SCALAR 0 /* four 4-byte copies per chunk, lanes 16 bytes apart */
 #define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
 #define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
-/* B staged (kernels/sgemm_tuned.cu, SGEMM_TUNED_STAGE_B): B read from a copy
- * whose rows are ldb = n rounded up to a multiple of 4 floats apart (16-byte
- * aligned), by VEC 1's 16-byte copies; C keeps its rows of n floats and the
- * stores of the candidate's edge kernel: VEC 0's (rule NK) or VEC 2's
- * (rule N_LANES). Taken only by a caller that staged B (sgemm_tuned_launch's
- * PADB); never chosen by sgemm_tuned_vec_of. */
-#define SGEMM_TUNED_VEC_16B_PADB 3       /* B as VEC 1 at row stride ldb, C as VEC 0 */
-#define SGEMM_TUNED_VEC_16B_PADB_LANES 4 /* B as VEC 1 at row stride ldb, C as VEC 2 */
-/* whether VEC reads B from a staged copy with padded rows */
-constexpr bool sgemm_tuned_padb(int vec)
-{
-    return vec == SGEMM_TUNED_VEC_16B_PADB || vec == SGEMM_TUNED_VEC_16B_PADB_LANES;
-}
-/* the VEC whose copies of B a kernel of VEC runs (the same, but VEC 1 when B is staged) */
-constexpr int sgemm_tuned_b_vec(int vec)
-{
-    return sgemm_tuned_padb(vec) ? SGEMM_TUNED_VEC_16B : vec;
-}
-/* the VEC whose stores of C a kernel of VEC runs (the same, but the edge kernel's when B is staged) */
-constexpr int sgemm_tuned_c_vec(int vec)
-{
-    return vec == SGEMM_TUNED_VEC_16B_PADB         ? SGEMM_TUNED_VEC_SCALAR
-           : vec == SGEMM_TUNED_VEC_16B_PADB_LANES ? SGEMM_TUNED_VEC_LANES
-                                                   : vec;
-}
 static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int n, int k)
 {
     if (rule == SGEMM_TUNED_RULE_N_LANES)

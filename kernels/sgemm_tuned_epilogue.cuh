@@ -7,8 +7,7 @@
  * stores at the same time (one wave); it also frees ptxas to pick registers
  * with fewer FFMA operand bank conflicts in the main loop. Reductions are
  * FP32 atomic adds in L2 (RED, no value returned): subnormal sums flush to
- * zero. C's rows are n floats long in every case: with B staged (VEC 3,
- * 4) C is stored as by the edge kernel (sgemm_tuned_c_vec). */
+ * zero. */
 #ifndef KERNELS_SGEMM_TUNED_EPILOGUE_CUH
 #define KERNELS_SGEMM_TUNED_EPILOGUE_CUH
 
@@ -28,7 +27,7 @@ static __device__ __forceinline__ void sgemm_tuned_store_direct(float *__restric
         float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
 #pragma unroll
         for (int j4 = 0; j4 < TN / 4; ++j4)
-            sgemm_store4(c_row, gr < m, bn + tn0 + j4 * (LN * 4), n, sgemm_tuned_c_vec(VEC) == SGEMM_TUNED_VEC_16B,
+            sgemm_store4(c_row, gr < m, bn + tn0 + j4 * (LN * 4), n, VEC == SGEMM_TUNED_VEC_16B,
                          make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2],
                                      acc[i][j4 * 4 + 3]));
     }
@@ -115,7 +114,7 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
         for (int j = 0; j < TN; ++j)
             c_buf[c_rl * C_LD + tn0 + (j / 4) * (LN * 4) + ((j % 4) ^ c_sw)] = acc[i][j];
         __syncthreads(); /* also: buffer (i+1) % 2 was last read before this barrier */
-        if constexpr (sgemm_tuned_c_vec(VEC) == SGEMM_TUNED_VEC_LANES) {
+        if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
             /* rows not 16-byte aligned: one element a lane, consecutive lanes on
              * consecutive columns (column c of staged row r sits at c ^ its swizzle;
              * the xor stays inside c's quad, so a warp's reads still hit 32 banks) */
@@ -139,9 +138,9 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
                 float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
                 const float4 v = sgemm_tuned_unswizzle4(*(const float4 *)&c_buf[r * C_LD + c], (r % LM) & 3);
                 if (RED)
-                    sgemm_tuned_red4(c_row, gr < m, bn + c, n, sgemm_tuned_c_vec(VEC) == SGEMM_TUNED_VEC_16B, v);
+                    sgemm_tuned_red4(c_row, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
                 else
-                    sgemm_store4(c_row, gr < m, bn + c, n, sgemm_tuned_c_vec(VEC) == SGEMM_TUNED_VEC_16B, v);
+                    sgemm_store4(c_row, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
             }
         }
     }

@@ -17,27 +17,18 @@
  * (SGEMM_TUNED_RULE_*: sgemm_tuned_vec_of), opts in to its dynamic shared
  * memory and launches it (rowa / tile / st: a BN x BM grid of tiles; sk:
  * cooperatively, see sgemm_tuned_sk_launch). Returns the launch's error;
- * m, n, k >= 1 are the caller's to check. PADB 1: B is a staged copy whose
- * rows are n rounded up to a multiple of 4 floats apart, 16-byte aligned,
- * its padding columns zeros (sgemm_tuned.cu), and the kernel is always
- * the padded-B one (VEC 3 for rule NK, 4 for N_LANES: C stored as by the
- * edge kernel); not for rowa, whose copies of A need k % 4 == 0. */
+ * m, n, k >= 1 are the caller's to check. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
-          int GROUP, int SP, int B0, int RULE = SGEMM_TUNED_RULE_NK, int PADB = 0>
+          int GROUP, int SP, int B0, int RULE = SGEMM_TUNED_RULE_NK>
 static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, int n, int k,
                               cudaStream_t stream)
 {
     static_assert(RULE == SGEMM_TUNED_RULE_NK || KIND != SGEMM_TUNED_KIND_rowa,
                   "rowa copies rows of A by 16-byte chunks: k % 4 matters to it");
-    static_assert(!PADB || KIND != SGEMM_TUNED_KIND_rowa, "B staged: the kinds that copy A 4 bytes at a time");
-    /* EDGE: the VEC argument of the kernel for rows that are not 16-byte aligned;
-     * V16: the one for rows that are (B's own, or B's staged copy when PADB) */
+    /* EDGE: the VEC argument of the kernel for rows that are not 16-byte aligned */
     constexpr int EDGE = RULE == SGEMM_TUNED_RULE_NK ? SGEMM_TUNED_VEC_SCALAR : SGEMM_TUNED_VEC_LANES;
-    constexpr int V16 = !PADB                        ? SGEMM_TUNED_VEC_16B
-                        : RULE == SGEMM_TUNED_RULE_NK ? SGEMM_TUNED_VEC_16B_PADB
-                                                      : SGEMM_TUNED_VEC_16B_PADB_LANES;
     int threads = sgemm_tuned_threads(BM, BN, WM, WN);
-    const int vec = PADB || sgemm_tuned_vec_of(RULE, n, k) == SGEMM_TUNED_VEC_16B;
+    const int vec = sgemm_tuned_vec_of(RULE, n, k) == SGEMM_TUNED_VEC_16B;
     int smem_bytes;
     const void *kernel;
     if constexpr (KIND == SGEMM_TUNED_KIND_rowa) {
@@ -47,7 +38,7 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
     } else if constexpr (KIND == SGEMM_TUNED_KIND_sk) {
         smem_bytes = ST * sgemm_tuned_stage_floats(BM, BN, BK) * (int)sizeof(float);
         kernel = vec ? (const void *)sgemm_tuned_sk_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
-                                                             GROUP, SP, B0, V16>
+                                                             GROUP, SP, B0, 1>
                      : (const void *)sgemm_tuned_sk_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                              GROUP, SP, B0, EDGE>;
     } else if constexpr (sgemm_tuned_slices(KIND) > 1) {
@@ -55,14 +46,14 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
         threads = SL * sgemm_tuned_threads(BM, BN, WM, WN);
         smem_bytes = SL * ST * sgemm_tuned_stage_floats(BM, BN, BK) * (int)sizeof(float);
         kernel = vec ? (const void *)sgemm_tuned_sliced_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
-                                                                 GROUP, SP, B0, SL, V16>
+                                                                 GROUP, SP, B0, SL, 1>
                      : (const void *)sgemm_tuned_sliced_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                                  GROUP, SP, B0, SL, EDGE>;
     } else {
         constexpr int STAGED = KIND == SGEMM_TUNED_KIND_st;
         smem_bytes = ST * sgemm_tuned_stage_floats(BM, BN, BK) * (int)sizeof(float);
         kernel = vec ? (const void *)sgemm_tuned_tile_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
-                                                               GROUP, SP, B0, STAGED, V16>
+                                                               GROUP, SP, B0, STAGED, 1>
                      : (const void *)sgemm_tuned_tile_kernel<BM, BN, BK, WM, WN, TM, TN, ST, MINB,
                                                                GROUP, SP, B0, STAGED, EDGE>;
     }

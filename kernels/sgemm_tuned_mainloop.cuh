@@ -41,8 +41,7 @@ static __device__ __forceinline__ void sgemm_tuned_copy_a(float *st, int l, cons
     cp_async4(st + l * A_RSTEP, a_ptr + (size_t)min(l * A_RSTEP, a_max_off) * k, a_kok ? 4 : 0);
 }
 
-/* Copies B chunk l (row b_r + l*B_STEP of the slab; rows n floats apart, n
- * the staged copy's padded row length when B is staged) into stage pointer st:
+/* Copies B chunk l (row b_r + l*B_STEP of the slab) into stage pointer st:
  * VEC 1 (SGEMM_TUNED_VEC_16B), one 16-byte cp.async from a column clamped
  * into B (as for A's rows: clamped columns only reach columns of C that are
  * never stored), zero-filled past k; VEC 0, four predicated 4-byte ones of
@@ -117,7 +116,6 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
     constexpr int B_STEP = THREADS / (BN / 4);
     constexpr int LAST_COPY = (SP - 1) * (BK / SP); /* k-step of the last copy group */
     constexpr int D = sgemm_tuned_ahead(BK, ST, B0);
-    constexpr int BV = sgemm_tuned_b_vec(VEC);      /* B's copies: VEC 1's when B is staged */
     float *smem = (float *)sgemm_tuned_smem + ring0;
 
     /* A: this thread copies column a_k of rows a_r + l*A_RSTEP of every slab */
@@ -130,15 +128,12 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
     int a_kok = a_k_left > 0;
     /* B: chunk at column bn + b_c (clamped into B when VEC 1) of rows b_r +
      * l*B_STEP; VEC 2: the same 128 columns of a warp, lane-interleaved (the
-     * thread's columns b_c + 32q). Rows ldb floats apart: n, or n rounded up
-     * to a multiple of 4 when B is staged (VEC 3, 4: its columns n .. ldb-1
-     * are zeros, and the clamp keeps a chunk inside the ldb columns) */
-    static_assert(BV != SGEMM_TUNED_VEC_LANES || BN % 128 == 0, "VEC 2: a warp's chunks are one row's 128 columns");
-    const int ldb = sgemm_tuned_padb(VEC) ? (n + 3) / 4 * 4 : n;
+     * thread's columns b_c + 32q) */
+    static_assert(VEC != SGEMM_TUNED_VEC_LANES || BN % 128 == 0, "VEC 2: a warp's chunks are one row's 128 columns");
     const int b_r = tid / (BN / 4);
-    const int b_c = BV == SGEMM_TUNED_VEC_LANES ? (tid % (BN / 4)) / 32 * 128 + lane : (tid % (BN / 4)) * 4;
+    const int b_c = VEC == SGEMM_TUNED_VEC_LANES ? (tid % (BN / 4)) / 32 * 128 + lane : (tid % (BN / 4)) * 4;
     const float *b_ptr =
-        B + (size_t)(b_r + ks * BK) * ldb + (BV == SGEMM_TUNED_VEC_16B ? min(bn + b_c, ldb - 4) : bn + b_c);
+        B + (size_t)(b_r + ks * BK) * n + (VEC == SGEMM_TUNED_VEC_16B ? min(bn + b_c, n - 4) : bn + b_c);
     int b_k_left = k - ks * BK - b_r;
     float *as_dst = smem + a_k * AS_LD + a_r;
     float *bs_dst = smem + BK * AS_LD + b_r * BN + b_c;
@@ -150,8 +145,8 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
             sgemm_tuned_copy_a<A_RSTEP>(as_dst + s * STAGE_FLOATS, l, a_ptr, a_max_off, k, a_kok);
 #pragma unroll
         for (int l = 0; l < B_CHUNKS; ++l)
-            sgemm_tuned_copy_b<BN, B_STEP, BV>(bs_dst + s * STAGE_FLOATS, l, b_ptr, b_k_left,
-                                               bn + b_c, ldb, B);
+            sgemm_tuned_copy_b<BN, B_STEP, VEC>(bs_dst + s * STAGE_FLOATS, l, b_ptr, b_k_left,
+                                                bn + b_c, n, B);
         /* the next slab (written out here and in the loop: as a function taking
          * these by reference it reordered the loop's values and ptxas's
          * register choice). a_ptr stays on its last slab inside A: always a
@@ -160,7 +155,7 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
         a_kok = a_k_left > 0;
         if (a_kok)
             a_ptr += BK;
-        b_ptr += (size_t)BK * ldb;
+        b_ptr += (size_t)BK * n;
         b_k_left -= BK;
         cp_async_commit();
     }
@@ -199,13 +194,13 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
 #pragma unroll
             for (int l = 0; l < B_CHUNKS; ++l)
                 if (l * SP / B_CHUNKS * (BK / SP) == kk)
-                    sgemm_tuned_copy_b<BN, B_STEP, BV>(bs_w, l, b_ptr, b_k_left, bn + b_c, ldb, B);
+                    sgemm_tuned_copy_b<BN, B_STEP, VEC>(bs_w, l, b_ptr, b_k_left, bn + b_c, n, B);
             if (kk == LAST_COPY) {
                 a_k_left -= BK;
                 a_kok = a_k_left > 0;
                 if (a_kok)
                     a_ptr += BK;
-                b_ptr += (size_t)BK * ldb;
+                b_ptr += (size_t)BK * n;
                 b_k_left -= BK;
                 cp_async_commit();
             }

@@ -115,7 +115,7 @@ sgemm_tuned_sliced_kernel(const float *__restrict__ A, const float *__restrict__
                 make_float4(acc[i][j4 * 4 + 0], acc[i][j4 * 4 + 1], acc[i][j4 * 4 + 2], acc[i][j4 * 4 + 3]);
     }
     __syncthreads();
-    if constexpr (sgemm_tuned_c_vec(VEC) == SGEMM_TUNED_VEC_LANES) {
+    if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
         /* rows of C not 16-byte aligned: one element a lane, consecutive lanes
          * on consecutive columns (sgemm_tuned_edge.cuh), summed in slice order */
         for (int e = threadIdx.x; e < BM * BN; e += SL * T) {
@@ -137,7 +137,7 @@ sgemm_tuned_sliced_kernel(const float *__restrict__ A, const float *__restrict__
                 v.x += p.x, v.y += p.y, v.z += p.z, v.w += p.w;
             }
             const int gr = bm + r;
-            sgemm_store4(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, sgemm_tuned_c_vec(VEC) == SGEMM_TUNED_VEC_16B, v);
+            sgemm_store4(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
         }
     }
 }

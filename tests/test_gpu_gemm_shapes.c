@@ -21,9 +21,7 @@
  * stream-K launch is refused, forced here with sgemm_tuned_force_fallback
  * at sizes where `tuned` runs its large pick; the TMA table's staging row
  * (tf32_tma_lean_staging) must say it staged only the operands whose rows
- * are unaligned (check_lean_note); `tuned` on staged B (B copied with
- * padded rows at n % 4 != 0, its rule or forced: check_tuned_staged) names
- * its pick with a reason saying "B staged", and only then. */
+ * are unaligned (check_lean_note). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -145,28 +143,6 @@ static const shape shapes_thin_mw[] = {
     {64, 4099, 64}, {64, 1000, 1},   {64, 129, 767},  {64, 4099, 4095},
 };
 static const shape shapes_thin_mw_quick[] = {{9, 131, 600}, {20, 70, 7}};
-
-/* `tuned` on staged B (kernels/sgemm_tuned.cu: B copied with padded rows,
- * then the pick's padded-B kernel), through sgemm_tuned alone
- * (check_tuned_staged), forced at any size by sgemm_tuned_force_stage_b so
- * that each pick kind runs it at a size the CPU reference affords, n odd or
- * not a multiple of 4 unless said: 130 x 259 x 257 (sl4), 300 x 259 x 99
- * (sl2), 17 x 1030 x 2100 (the small 32x128 sk), 1535 x 2815 x 33 (the
- * large st, one full wave), 2943 x 2943 x 20 (rule 0a's 128x128 tile: C
- * from registers), 1024 x 2047 x 529 (the large sk, every tile split),
- * 1100 x 1031 x 257 (rule 0b's 128x64 sk), 600 x 260 x 96 (n % 4 == 0: the
- * copy's rows as long as B's), 300 x 131 x 1 (one k). A stream-K pick is
- * run again with its fallback forced (the st kernel on staged B). Quick: the
- * sliced picks, small enough for the sanitizers (130 x 259 x 257 and
- * 20 x 131 x 129). */
-static const shape shapes_staged[] = {
-    {130, 259, 257},  {300, 259, 99},    {17, 1030, 2100}, {1535, 2815, 33}, {2943, 2943, 20},
-    {1024, 2047, 529}, {1100, 1031, 257}, {600, 260, 96},   {300, 131, 1},
-};
-static const shape shapes_staged_quick[] = {{130, 259, 257}, {20, 131, 129}};
-/* ... and by the rule itself (not forced): m >= 1024, n odd, m n k past the
- * rule's line (2049 x 4093 x 515) */
-static const shape shapes_staged_rule[] = {{2049, 4093, 515}};
 
 typedef struct {
     const char *family;
@@ -470,81 +446,6 @@ static void check_thin_mw(const bufs *b, const shape *sh)
           why ? why : "-", want);
 }
 
-/* `tuned` on shape sh, B staged when `forced` (sgemm_tuned_force_stage_b)
- * or by its rule: the result right over C filled with NaN, the note the
- * pick's name (sgemm_tuned_pick_name; its st fallback when the stream-K
- * launch was refused for real) and the reason saying "B staged" exactly
- * when B was staged: forced, staging built in and the pick a tile
- * candidate; else exactly when sgemm_tuned_own_bytes counts the copy (the
- * rule). A forced stream-K pick runs again with its fallback forced: the
- * st kernel of its shape, on staged B, with both reasons. */
-static void check_tuned_staged(const bufs *b, const shape *sh, int forced)
-{
-    const size_t nc = (size_t)sh->m * sh->n;
-    const char *pick = sgemm_tuned_pick_name(sh->m, sh->n, sh->k);
-    CK(cudaMemsetAsync(b->dC, 0xff, nc * 4, b->s));
-    kernel_ran_clear();
-    const int built = sgemm_tuned_force_stage_b(forced);
-    const int rc = sgemm_tuned(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s);
-    judge(b, sh, "fp32", rc, forced ? "tuned (B staged, forced)" : "tuned (B staged by the rule)");
-    const char *name = kernel_ran_name(), *why = kernel_ran_reason();
-    printf("tuned m=%d n=%d k=%d%s: %s (%s)\n", sh->m, sh->n, sh->k, forced ? " (staging forced)" : "",
-           name ? name : "no note", why ? why : "-");
-    const int tile = pick != NULL && strncmp(pick, "thin_", 5) != 0;
-    const int want = forced ? built && tile : sgemm_tuned_own_bytes(sh->m, sh->n, sh->k) > 0;
-    CHECK(name != NULL && pick != NULL, "tuned m=%d n=%d k=%d: noted %s, picked %s", sh->m, sh->n, sh->k,
-          name ? name : "nothing", pick ? pick : "(null)");
-    if (!name || !pick) {
-        sgemm_tuned_force_stage_b(0);
-        return;
-    }
-    const int refused = why != NULL && strncmp(why, REFUSED, strlen(REFUSED)) == 0;
-    CHECK(refused || strcmp(name, pick) == 0, "tuned m=%d n=%d k=%d: noted %s, picked %s", sh->m, sh->n, sh->k,
-          name, pick);
-    if (want && why && strstr(why, "no device memory to stage B"))
-        printf("note: tuned m=%d n=%d k=%d: no buffer to stage B, ran on B in place\n", sh->m, sh->n, sh->k);
-    else
-        CHECK((why != NULL && strstr(why, "B staged") != NULL) == want,
-              "tuned m=%d n=%d k=%d: staging %s, reason '%s'", sh->m, sh->n, sh->k,
-              want ? "expected" : "not expected", why ? why : "(none)");
-    if (forced && want && !refused && ends_with(name, "_sk")) {
-        CK(cudaMemsetAsync(b->dC, 0xff, nc * 4, b->s));
-        kernel_ran_clear();
-        sgemm_tuned_force_fallback(1);
-        const int rc2 = sgemm_tuned(b->dA, b->dB, b->dC, sh->m, sh->n, sh->k, b->s);
-        sgemm_tuned_force_fallback(0);
-        judge(b, sh, "fp32", rc2, "tuned (B staged, fallback forced)");
-        const char *n2 = kernel_ran_name(), *why2 = kernel_ran_reason();
-        const size_t len = strlen(name);
-        CHECK(n2 != NULL && ends_with(n2, "_st") && strlen(n2) == len && strncmp(n2, name, len - 3) == 0 &&
-                  why2 != NULL && strncmp(why2, REFUSED, strlen(REFUSED)) == 0 && strstr(why2, "B staged"),
-              "tuned m=%d n=%d k=%d (B staged): forced fallback of %s ran %s (%s)", sh->m, sh->n, sh->k, name,
-              n2 ? n2 : "nothing", why2 ? why2 : "no reason");
-    }
-    sgemm_tuned_force_stage_b(0);
-}
-
-/* The staging rule at the issue's shapes (nothing launched): B staged
- * (sgemm_tuned_own_bytes counts its copy) at the large all-odd and odd-n
- * shapes, not at 1025 x 1023 x 1021 (under the rule's m n k), not where n
- * % 4 == 0, not on a thin path; none of it when staging is built out. */
-static void check_stage_rule(void)
-{
-    static const struct {
-        int m, n, k, staged;
-    } rules[] = {{4095, 4093, 511, 1}, {2047, 2049, 2051, 1}, {3001, 1021, 2053, 1}, {8192, 2051, 4095, 1},
-                 {4096, 8191, 4096, 1}, {1025, 1023, 1021, 0}, {4096, 4096, 4096, 0}, {4095, 4096, 511, 0},
-                 {8192, 7, 4096, 0},    {33, 50257, 4096, 0}};
-    const int built = sgemm_tuned_force_stage_b(0);
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-        const size_t own = sgemm_tuned_own_bytes(rules[i].m, rules[i].n, rules[i].k);
-        const size_t copy = (size_t)rules[i].k * ((rules[i].n + 3) / 4 * 4) * 4;
-        printf("tuned's B staging at %dx%dx%d: %zu bytes\n", rules[i].m, rules[i].n, rules[i].k, own);
-        CHECK(built && rules[i].staged ? own >= copy : own == 0, "staging at %dx%dx%d: %zu bytes (expected %s)",
-              rules[i].m, rules[i].n, rules[i].k, own, built && rules[i].staged ? "B's copy" : "none");
-    }
-}
-
 /* The rule's picks at the issue's thin shapes (nothing launched): the thin
  * kernel of the shape's width, unless its switch is off. Thin-mw (thin[6]
  * 'w') also needs the 32x128 tiles to number at least the SMs: at 33 x 50257
@@ -595,10 +496,6 @@ int main(void)
     const shape *thin_mw = quick ? shapes_thin_mw_quick : shapes_thin_mw;
     const size_t nmw = quick ? sizeof shapes_thin_mw_quick / sizeof shapes_thin_mw_quick[0]
                              : sizeof shapes_thin_mw / sizeof shapes_thin_mw[0];
-    const shape *staged = quick ? shapes_staged_quick : shapes_staged;
-    const size_t nstaged = quick ? sizeof shapes_staged_quick / sizeof shapes_staged_quick[0]
-                                 : sizeof shapes_staged / sizeof shapes_staged[0];
-    const size_t nrule = quick ? 0 : sizeof shapes_staged_rule / sizeof shapes_staged_rule[0];
     size_t max_a = 0, max_b = 0, max_c = 0;
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     int runs = 0, declined = 0, hand_rows = 0, every_row_shapes = 0, skipped = 0;
@@ -613,15 +510,11 @@ int main(void)
         CK(cudaDeviceGetAttribute(&dev.cc_major, cudaDevAttrComputeCapabilityMajor, ordinal));
         CK(cudaDeviceGetAttribute(&dev.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal));
     }
-    const size_t nall = nshapes + nfallback + nthin + nmw + nstaged + nrule;
-    for (size_t i = 0; i < nall; i++) {
-        const size_t j = i - nshapes - nfallback - nthin - nmw; /* past the thin-mw shapes */
-        const shape *sh = i < nshapes                            ? &shapes[i]
-                          : i < nshapes + nfallback              ? &shapes_fallback[i - nshapes]
-                          : i < nshapes + nfallback + nthin      ? &thin[i - nshapes - nfallback]
-                          : i < nshapes + nfallback + nthin + nmw ? &thin_mw[i - nshapes - nfallback - nthin]
-                          : j < nstaged                          ? &staged[j]
-                                                                 : &shapes_staged_rule[j - nstaged];
+    for (size_t i = 0; i < nshapes + nfallback + nthin + nmw; i++) {
+        const shape *sh = i < nshapes                      ? &shapes[i]
+                          : i < nshapes + nfallback        ? &shapes_fallback[i - nshapes]
+                          : i < nshapes + nfallback + nthin ? &thin[i - nshapes - nfallback]
+                                                           : &thin_mw[i - nshapes - nfallback - nthin];
         size_t a = (size_t)sh->m * sh->k, bb = (size_t)sh->k * sh->n, c = (size_t)sh->m * sh->n;
         max_a = a > max_a ? a : max_a;
         max_b = bb > max_b ? bb : max_b;
@@ -718,20 +611,11 @@ int main(void)
         check_thin_mw(&b, &thin_mw[i]);
         runs++;
     }
-    for (size_t i = 0; i < nstaged + nrule; i++) {
-        const shape *sh = i < nstaged ? &staged[i] : &shapes_staged_rule[i - nstaged];
-        prepare(sh, hA, hB, ref, dA, dB, &rng, s);
-        b.norm_sq_a = verify_norm_sq(hA, (size_t)sh->m * sh->k);
-        b.norm_sq_b = verify_norm_sq(hB, (size_t)sh->k * sh->n);
-        check_tuned_staged(&b, sh, i < nstaged);
-        runs++;
-    }
     check_thin_picks();
-    check_stage_rule();
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
     printf("%d runs judged, %d declined (n or k %% 4 != 0), %d skipped (supports declined) over %zu shapes\n",
-           runs, declined, skipped, nall);
+           runs, declined, skipped, nshapes + nfallback + nthin + nmw);
     CHECK(runs > 0 && hand_rows >= 11 * every_row_shapes, "nothing ran (%d runs, %d of hand rows)", runs, hand_rows);
     cudaFree(dA);
     cudaFree(dB);
