@@ -47,9 +47,10 @@
  * Run just this: ./compare --ops attention --variants fa2 */
 #include "attention_common.cuh"
 
-/* The tuning switches (docs/tuning/attention.md), both 1 by default (the
+/* The tuning switches (docs/tuning/attention.md), 1 by default (the
  * schedule above); -DCOMPARE_ATTENTION_DEFS="FA2_LDSM_OFFSETS=0;FA2_SOFTMAX=0"
- * builds the schedule without them (FA2_SOFTMAX=0 alone keeps the offsets):
+ * builds the schedule without the first two (FA2_SOFTMAX=0 alone keeps the
+ * offsets):
  *  - FA2_LDSM_OFFSETS 1: each lane's ldmatrix offsets computed once, before
  *    the K/V loop. The swizzle XORs a chunk's low 3 bits with row & 7, which
  *    is the lane's own constant in every fragment, so an offset is one of 4
@@ -61,23 +62,44 @@
  *    exponent (one FFMA + one ex2 an element, the running maximum in score
  *    units, scale > 0), so the tiles without the mask have no scaling pass
  *    (0: the scores scaled to base 2 first, a pass of its own);
- * Either switch keeps head_dim 64 at 2 blocks an SM (__launch_bounds__'s
- * minimum: 128 registers), as both 0 do by their own register count; head_dim
- * 128 stays at one block of 8 warps (at 128 registers it spills). */
+ *  - FA2_WARP_ROWS 32 (head_dim 64 and 128): a warp owns 32 q rows (two m16
+ *    row tiles), 4 warps a 128-row q tile, so every K and V fragment read by
+ *    ldmatrix feeds two MMAs (16: 16 rows a warp, 8 warps, each fragment
+ *    feeding one MMA: the schedule before; it keeps head_dim 64 at 2 blocks
+ *    an SM under 128 registers and head_dim 128 at one block of 8 warps);
+ *  - FA2_Q_REGS 1 (head_dim 64 with FA2_WARP_ROWS 32): the warp's Q
+ *    fragments (32 rows x 64: 32 registers) read from shared memory once,
+ *    before the K/V loop, and kept in registers (0: re-read at every tile,
+ *    as at head_dim 128 and 256, where they do not fit beside O and S). */
 #ifndef FA2_LDSM_OFFSETS
 #define FA2_LDSM_OFFSETS 1
 #endif
 #ifndef FA2_SOFTMAX
 #define FA2_SOFTMAX 1
 #endif
-#if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
-#error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spills at head_dim 64 under 128 registers)"
+#ifndef FA2_WARP_ROWS
+#define FA2_WARP_ROWS 32
 #endif
-#define FA2_MIN_BLOCKS(D) ((D) == 64 && (FA2_LDSM_OFFSETS || FA2_SOFTMAX) ? 2 : 0)
+#ifndef FA2_Q_REGS
+#define FA2_Q_REGS 1
+#endif
+#if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
+#error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spilled at head_dim 64 under 128 registers)"
+#endif
+#if FA2_WARP_ROWS != 16 && FA2_WARP_ROWS != 32
+#error "FA2_WARP_ROWS is 16 or 32"
+#endif
 
 #define FA2_BQ(D) ((D) == 256 ? 64 : 128)
 #define FA2_BKV(D) ((D) == 256 ? 32 : 64)
-#define FA2_THREADS(D) (FA2_BQ(D) / 16 * 32)
+#define FA2_MT(D) ((D) == 256 ? 1 : FA2_WARP_ROWS / 16) /* m16 row tiles a warp */
+#define FA2_QR(D) ((D) == 64 && FA2_MT(D) == 2 && FA2_Q_REGS) /* Q's fragments kept in registers */
+#define FA2_THREADS(D) (FA2_BQ(D) / (16 * FA2_MT(D)) * 32)
+/* blocks an SM that __launch_bounds__ asks for: 32 rows a warp (128 threads):
+ * 2, the register cap 255 either way; 16 rows a warp: 2 at head_dim 64 (128
+ * registers), as many as fit otherwise */
+#define FA2_MIN_BLOCKS(D)                                                                                        \
+    ((D) == 256 ? 0 : FA2_MT(D) == 2 ? 2 : (D) == 64 && (FA2_LDSM_OFFSETS || FA2_SOFTMAX) ? 2 : 0)
 /* Q, and two stages of K and V */
 #define FA2_SMEM(D) (2 * (FA2_BQ(D) + 4 * FA2_BKV(D)) * (D))
 
@@ -88,13 +110,17 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
         BQ = FA2_BQ(D),
         BKV = FA2_BKV(D),
         NT = FA2_THREADS(D),
+        MT = FA2_MT(D), /* m16 row tiles of the warp */
+        QR = FA2_QR(D),
         CPR = D / 8,   /* 16-byte chunks of a row */
-        SNF = BKV / 8, /* n8 fragments of the warp's S */
-        ONF = D / 8,   /* n8 fragments of the warp's O */
+        SNF = BKV / 8, /* n8 fragments of a row tile's S */
+        ONF = D / 8,   /* n8 fragments of a row tile's O */
+        KS = D / 16,   /* k steps of Q K^T */
         STAGE = BKV * D
     };
     static_assert(BKV % 16 == 0 && D % 16 == 0, "k steps of 16");
     static_assert(FA2_SMEM(D) <= 99 * 1024, "fits a block on every sm_8x");
+    static_assert(SMEM_SM90_FITS(FA2_SMEM(D), FA2_MIN_BLOCKS(D)), "the blocks __launch_bounds__ asks for fit an sm_90 SM");
     typedef gemm_mma_tile<T, BQ, CPR, NT, true> tile_q;
     typedef gemm_mma_tile<T, BKV, CPR, NT, true> tile_kv;
     extern __shared__ __align__(128) unsigned char fa2_smem[];
@@ -103,7 +129,7 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     T *sV = sK + 2 * STAGE;
 
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5, g = lane >> 2, t = lane & 3;
-    const int wr = w * 16; /* the warp's first row in the tile */
+    const int wr = w * 16 * MT; /* the warp's first row in the tile */
     const T *Qh, *Kh, *Vh;
     T *Oh;
     const int q0 = attn_block_head<T, D, BQ>(p, &Qh, &Kh, &Vh, &Oh), off = p.seq_kv - p.seq_q;
@@ -113,20 +139,41 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;
 
     tile_q::copy(sQ, Qh, D, p.seq_q, D, q0, 0, tid);
+    cp_async_commit(); /* Q alone: FA2_Q_REGS waits for it before the loop */
     if (ntiles > 0) {
         tile_kv::copy(sK, Kh, D, p.seq_kv, D, 0, 0, tid);
         tile_kv::copy(sV, Vh, D, p.seq_kv, D, 0, 0, tid);
     }
     cp_async_commit();
 
-    float o[ONF][4];
-    attn_zero<ONF * 4>(&o[0][0]);
-    float m[2] = {-INFINITY, -INFINITY}; /* rows g and g + 8 of the warp: running maximum (base 2) */
-    float l[2] = {0.0f, 0.0f};           /* and this lane's part of the running sum */
+    float o[MT][ONF][4];
+    attn_zero<MT * ONF * 4>(&o[0][0][0]);
+    float m[MT][2], l[MT][2]; /* rows g and g + 8 of each row tile: running maximum, this lane's part of the sum */
+#pragma unroll
+    for (int mt = 0; mt < MT; mt++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            m[mt][h] = -INFINITY;
+            l[mt][h] = 0.0f;
+        }
     const int lq = lane >> 3, lr = lane & 7; /* ldmatrix: the lane's matrix and row within it */
     attn_ldsm<CPR> lo;
     if (FA2_LDSM_OFFSETS)
         lo.init(wr, lane);
+    /* Q's A fragment of row tile mt at k step kk: 16 rows further is 16 D elements further (the
+     * swizzle depends on row & 7 alone) */
+#define FA2_Q_AT(mt, kk)                                                                                         \
+    (FA2_LDSM_OFFSETS ? lo.q_at(kk) + (mt) * 16 * D                                                            \
+                      : gemm_mma_swz<CPR>(wr + (mt) * 16 + (lane & 15), (kk) * 2 + (lane >> 4)))
+    unsigned qf[QR ? MT : 1][QR ? KS : 1][4]; /* FA2_Q_REGS: the warp's Q fragments */
+    if (QR) {
+        cp_async_wait(1); /* this thread's Q copies; the barrier: everyone's */
+        __syncthreads();
+#pragma unroll
+        for (int mt = 0; mt < (QR ? MT : 1); mt++)
+#pragma unroll
+            for (int kk = 0; kk < (QR ? KS : 1); kk++) gemm_mma_ldsm_x4(qf[mt][kk], sQ + FA2_Q_AT(mt, kk));
+    }
 
     for (int j = 0; j < ntiles; j++) {
         const int st = j & 1;
@@ -141,22 +188,28 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
         __syncthreads();
         const T *sKs = sK + st * STAGE, *sVs = sV + st * STAGE;
 
-        /* S = Q K^T, the warp's 16 rows x BKV keys */
-        float s[SNF][4];
-        attn_zero<SNF * 4>(&s[0][0]);
+        /* S = Q K^T, the warp's MT x 16 rows x BKV keys: each K fragment feeds MT MMAs pairs */
+        float s[MT][SNF][4];
+        attn_zero<MT * SNF * 4>(&s[0][0][0]);
 #pragma unroll
-        for (int kk = 0; kk < D / 16; kk++) {
-            unsigned a[4];
-            gemm_mma_ldsm_x4(a, sQ + (FA2_LDSM_OFFSETS ? lo.q_at(kk)
-                                                       : gemm_mma_swz<CPR>(wr + (lane & 15), kk * 2 + (lane >> 4))));
+        for (int kk = 0; kk < KS; kk++) {
+            unsigned qa[QR ? 1 : MT][4];
+            if (!QR) {
+#pragma unroll
+                for (int mt = 0; mt < (QR ? 1 : MT); mt++) gemm_mma_ldsm_x4(qa[mt], sQ + FA2_Q_AT(mt, kk));
+            }
 #pragma unroll
             for (int np = 0; np < BKV / 16; np++) { /* keys np 16 + (0-7, 8-15), head_dim chunks 2 kk + (0, 1) */
                 unsigned b[4];
                 gemm_mma_ldsm_x4(b, sKs + (FA2_LDSM_OFFSETS
                                                ? lo.k_at(np, kk)
                                                : gemm_mma_swz<CPR>(np * 16 + (lq >> 1) * 8 + lr, kk * 2 + (lq & 1))));
-                gemm_mma_elem<T>::mma(s[2 * np], a, b);
-                gemm_mma_elem<T>::mma(s[2 * np + 1], a, b + 2);
+#pragma unroll
+                for (int mt = 0; mt < MT; mt++) {
+                    const unsigned *a = QR ? qf[QR ? mt : 0][QR ? kk : 0] : qa[QR ? 0 : mt];
+                    gemm_mma_elem<T>::mma(s[mt][2 * np], a, b);
+                    gemm_mma_elem<T>::mma(s[mt][2 * np + 1], a, b + 2);
+                }
             }
         }
 
@@ -166,100 +219,118 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
         if (j >= nfull) {
             const int k0 = j * BKV;
 #pragma unroll
-            for (int nf = 0; nf < SNF; nf++)
+            for (int mt = 0; mt < MT; mt++)
 #pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const int key = k0 + nf * 8 + 2 * t + (e & 1), row = q0 + wr + g + (e >> 1) * 8;
-                    s[nf][e] = attn_masked(key, row, p.seq_kv, off, p.causal) ? -INFINITY : s[nf][e] * sl;
-                }
+                for (int nf = 0; nf < SNF; nf++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        const int key = k0 + nf * 8 + 2 * t + (e & 1), row = q0 + wr + mt * 16 + g + (e >> 1) * 8;
+                        s[mt][nf][e] = attn_masked(key, row, p.seq_kv, off, p.causal) ? -INFINITY : s[mt][nf][e] * sl;
+                    }
         } else if (!FA2_SOFTMAX) {
 #pragma unroll
-            for (int nf = 0; nf < SNF; nf++)
+            for (int mt = 0; mt < MT; mt++)
 #pragma unroll
-                for (int e = 0; e < 4; e++) s[nf][e] *= p.scale_log2;
+                for (int nf = 0; nf < SNF; nf++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) s[mt][nf][e] *= p.scale_log2;
         }
 
-        /* the online softmax of rows g (h 0) and g + 8 (h 1): one rescale of O per tile */
+        /* the online softmax of rows g (h 0) and g + 8 (h 1) of each row tile: one rescale of O per tile */
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            float mx = -INFINITY;
+        for (int mt = 0; mt < MT; mt++)
 #pragma unroll
-            for (int nf = 0; nf < SNF; nf++) mx = fmaxf(mx, fmaxf(s[nf][2 * h], s[nf][2 * h + 1]));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            const float m_new = fmaxf(m[h], mx);
-            float sh, f;
-            if (FA2_SOFTMAX) { /* m in score units: exponent s scale - m scale as one FFMA */
-                sh = m_new == -INFINITY ? 0.0f : __fmul_rn(m_new, p.scale_log2);
-                f = m_new == m[h] ? 1.0f : softmax_ex2(__fmul_rn(m[h], p.scale_log2) - sh);
-            } else {
-                sh = attn_shift(m_new);
-                f = softmax_ex2(m[h] - sh);
-            }
-            m[h] = m_new;
-            float sum = 0.0f;
+            for (int h = 0; h < 2; h++) {
+                float mx = -INFINITY;
 #pragma unroll
-            for (int nf = 0; nf < SNF; nf++) {
-                if (FA2_SOFTMAX) {
-                    s[nf][2 * h] = softmax_ex2(fmaf(s[nf][2 * h], p.scale_log2, -sh));
-                    s[nf][2 * h + 1] = softmax_ex2(fmaf(s[nf][2 * h + 1], p.scale_log2, -sh));
+                for (int nf = 0; nf < SNF; nf++) mx = fmaxf(mx, fmaxf(s[mt][nf][2 * h], s[mt][nf][2 * h + 1]));
+                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+                mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+                const float m_new = fmaxf(m[mt][h], mx);
+                float sh, f;
+                if (FA2_SOFTMAX) { /* m in score units: exponent s scale - m scale as one FFMA */
+                    sh = m_new == -INFINITY ? 0.0f : __fmul_rn(m_new, p.scale_log2);
+                    f = m_new == m[mt][h] ? 1.0f : softmax_ex2(__fmul_rn(m[mt][h], p.scale_log2) - sh);
                 } else {
-                    s[nf][2 * h] = softmax_ex2(s[nf][2 * h] - sh);
-                    s[nf][2 * h + 1] = softmax_ex2(s[nf][2 * h + 1] - sh);
+                    sh = attn_shift(m_new);
+                    f = softmax_ex2(m[mt][h] - sh);
                 }
-                sum += s[nf][2 * h] + s[nf][2 * h + 1];
-            }
-            l[h] = l[h] * f + sum;
+                m[mt][h] = m_new;
+                float sum = 0.0f;
 #pragma unroll
-            for (int nf = 0; nf < ONF; nf++) {
-                o[nf][2 * h] *= f;
-                o[nf][2 * h + 1] *= f;
+                for (int nf = 0; nf < SNF; nf++) {
+                    float *x = &s[mt][nf][2 * h];
+                    if (FA2_SOFTMAX) {
+                        x[0] = softmax_ex2(fmaf(x[0], p.scale_log2, -sh));
+                        x[1] = softmax_ex2(fmaf(x[1], p.scale_log2, -sh));
+                    } else {
+                        x[0] = softmax_ex2(x[0] - sh);
+                        x[1] = softmax_ex2(x[1] - sh);
+                    }
+                    sum += x[0] + x[1];
+                }
+                l[mt][h] = l[mt][h] * f + sum;
+#pragma unroll
+                for (int nf = 0; nf < ONF; nf++) {
+                    o[mt][nf][2 * h] *= f;
+                    o[mt][nf][2 * h + 1] *= f;
+                }
             }
-        }
 
-        /* O += P V: P's A fragments are S's accumulators of key fragments 2 kk and 2 kk + 1 */
+        /* O += P V: P's A fragments are S's accumulators of key fragments 2 kk and 2 kk + 1; each V
+         * fragment feeds MT MMA pairs */
 #pragma unroll
         for (int kk = 0; kk < BKV / 16; kk++) {
-            unsigned a[4];
-            a[0] = gemm_mma_out<T>::pack(s[2 * kk][0], s[2 * kk][1]);
-            a[1] = gemm_mma_out<T>::pack(s[2 * kk][2], s[2 * kk][3]);
-            a[2] = gemm_mma_out<T>::pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-            a[3] = gemm_mma_out<T>::pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+            unsigned a[MT][4];
+#pragma unroll
+            for (int mt = 0; mt < MT; mt++) {
+                a[mt][0] = gemm_mma_out<T>::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
+                a[mt][1] = gemm_mma_out<T>::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
+                a[mt][2] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
+                a[mt][3] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
+            }
 #pragma unroll
             for (int np = 0; np < D / 16; np++) { /* keys kk 16 + (0-7, 8-15), columns np 16 + (0-7, 8-15) */
                 unsigned b[4];
                 gemm_mma_ldsm_x4_trans(b, sVs + (FA2_LDSM_OFFSETS
                                                      ? lo.v_at(kk, np)
                                                      : gemm_mma_swz<CPR>(kk * 16 + (lq & 1) * 8 + lr, np * 2 + (lq >> 1))));
-                gemm_mma_elem<T>::mma(o[2 * np], a, b);
-                gemm_mma_elem<T>::mma(o[2 * np + 1], a, b + 2);
+#pragma unroll
+                for (int mt = 0; mt < MT; mt++) {
+                    gemm_mma_elem<T>::mma(o[mt][2 * np], a[mt], b);
+                    gemm_mma_elem<T>::mma(o[mt][2 * np + 1], a[mt], b + 2);
+                }
             }
         }
         __syncthreads(); /* stage st is refilled at tile j + 1 */
     }
+#undef FA2_Q_AT
     cp_async_wait(0); /* with no tile, Q's copies (any thread's) must land before its rows are reused */
     __syncthreads();
 
     /* O / l into the warp's own Q rows (read by it alone), then 16-byte rows to global */
-    float inv[2];
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        float sum = l[h];
-        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        inv[h] = sum > 0.0f ? 1.0f / sum : 0.0f;
-    }
-#pragma unroll
-    for (int nf = 0; nf < ONF; nf++)
+    for (int mt = 0; mt < MT; mt++) {
+        float inv[2];
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-            const int c = nf * 8 + 2 * t;
-            *(unsigned *)(sQ + gemm_mma_swz<CPR>(wr + g + h * 8, c / 8) + c % 8) =
-                gemm_mma_out<T>::pack(o[nf][2 * h] * inv[h], o[nf][2 * h + 1] * inv[h]);
+            float sum = l[mt][h];
+            sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+            sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+            inv[h] = sum > 0.0f ? 1.0f / sum : 0.0f;
         }
+#pragma unroll
+        for (int nf = 0; nf < ONF; nf++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int c = nf * 8 + 2 * t;
+                *(unsigned *)(sQ + gemm_mma_swz<CPR>(wr + mt * 16 + g + h * 8, c / 8) + c % 8) =
+                    gemm_mma_out<T>::pack(o[mt][nf][2 * h] * inv[h], o[mt][nf][2 * h + 1] * inv[h]);
+            }
+    }
     __syncwarp();
 #pragma unroll
-    for (int i = lane; i < 16 * CPR; i += 32) {
+    for (int i = lane; i < 16 * MT * CPR; i += 32) {
         const int r = i / CPR, c = i % CPR;
         if (q0 + wr + r < p.seq_q)
             *(uint4 *)(Oh + (long long)(q0 + wr + r) * D + c * 8) = *(const uint4 *)(sQ + gemm_mma_swz<CPR>(wr + r, c));
@@ -276,4 +347,9 @@ static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
     return attn_launch((const void *)attention_fa2_kernel<T, D>, &p, FA2_THREADS(D), FA2_SMEM(D), &done, s);
 }
 
+/* the run's name: q tile x K/V tile, w4: 4 warps of 32 rows (FA2_WARP_ROWS 32) */
+#if FA2_WARP_ROWS == 32
+ATTN_ENTRY(attention_fa2, attention_fa2_launch, FA2_SOFTMAX, "fa2_128x64w4_d64", "fa2_128x64w4_d128", "fa2_64x32_d256")
+#else
 ATTN_ENTRY(attention_fa2, attention_fa2_launch, FA2_SOFTMAX, "fa2_128x64_d64", "fa2_128x64_d128", "fa2_64x32_d256")
+#endif
