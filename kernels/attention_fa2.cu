@@ -103,6 +103,32 @@
 /* Q, and two stages of K and V */
 #define FA2_SMEM(D) (2 * (FA2_BQ(D) + 4 * FA2_BKV(D)) * (D))
 
+/* R rows x D of a head's Q, K or V (row-major, D elements a row, `rows` in
+ * all) from row row0 into the swizzled tile s, by cp.async (zero-fill past
+ * `rows`), NT threads. When a pass of NT threads covers whole rows and a
+ * multiple of 8 of them, each thread's chunk column and row & 7 (the
+ * swizzle's input) are the same in every pass: one shared and one global
+ * offset, the passes compile-time steps from them (gemm_mma_tile's copy
+ * computes each pass's swizzle, and ptxas keeps those addresses live across
+ * the K/V loop); otherwise (head_dim 256) gemm_mma_tile's copy. */
+template <typename T, int D, int R, int NT>
+static __device__ __forceinline__ void fa2_copy(T *s, const T *g, int rows, int row0, int tid)
+{
+    enum { CPR = D / 8, RPP = NT / CPR /* rows a pass */ };
+    if (NT % CPR == 0 && RPP % 8 == 0 && R % RPP == 0) {
+        const int r = tid / CPR, c = tid % CPR;
+        T *sp = s + gemm_mma_swz<CPR>(r, c);
+        const T *gp = g + (long long)(row0 + r) * D + c * 8;
+#pragma unroll
+        for (int i = 0; i < R / RPP; i++) {
+            const bool in = row0 + r + i * RPP < rows;
+            cp_async16(sp + i * RPP * D, in ? (const void *)(gp + (long long)i * RPP * D) : (const void *)g, in ? 16 : 0);
+        }
+    } else {
+        gemm_mma_tile<T, R, CPR, NT, true>::copy(s, g, D, rows, D, row0, 0, tid);
+    }
+}
+
 template <typename T, int D>
 static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) attention_fa2_kernel(const attn_params p)
 {
@@ -121,8 +147,6 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     static_assert(BKV % 16 == 0 && D % 16 == 0, "k steps of 16");
     static_assert(FA2_SMEM(D) <= 99 * 1024, "fits a block on every sm_8x");
     static_assert(SMEM_SM90_FITS(FA2_SMEM(D), FA2_MIN_BLOCKS(D)), "the blocks __launch_bounds__ asks for fit an sm_90 SM");
-    typedef gemm_mma_tile<T, BQ, CPR, NT, true> tile_q;
-    typedef gemm_mma_tile<T, BKV, CPR, NT, true> tile_kv;
     extern __shared__ __align__(128) unsigned char fa2_smem[];
     T *sQ = (T *)fa2_smem;
     T *sK = sQ + BQ * D; /* [2][BKV x D], swizzled */
@@ -138,11 +162,11 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal);
     const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;
 
-    tile_q::copy(sQ, Qh, D, p.seq_q, D, q0, 0, tid);
+    fa2_copy<T, D, BQ, NT>(sQ, Qh, p.seq_q, q0, tid);
     cp_async_commit(); /* Q alone: FA2_Q_REGS waits for it before the loop */
     if (ntiles > 0) {
-        tile_kv::copy(sK, Kh, D, p.seq_kv, D, 0, 0, tid);
-        tile_kv::copy(sV, Vh, D, p.seq_kv, D, 0, 0, tid);
+        fa2_copy<T, D, BKV, NT>(sK, Kh, p.seq_kv, 0, tid);
+        fa2_copy<T, D, BKV, NT>(sV, Vh, p.seq_kv, 0, tid);
     }
     cp_async_commit();
 
@@ -178,8 +202,8 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     for (int j = 0; j < ntiles; j++) {
         const int st = j & 1;
         if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
-            tile_kv::copy(sK + (st ^ 1) * STAGE, Kh, D, p.seq_kv, D, (j + 1) * BKV, 0, tid);
-            tile_kv::copy(sV + (st ^ 1) * STAGE, Vh, D, p.seq_kv, D, (j + 1) * BKV, 0, tid);
+            fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
+            fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
             cp_async_commit();
             cp_async_wait(1);
         } else {
@@ -236,7 +260,11 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
                     for (int e = 0; e < 4; e++) s[mt][nf][e] *= p.scale_log2;
         }
 
-        /* the online softmax of rows g (h 0) and g + 8 (h 1) of each row tile: one rescale of O per tile */
+        /* the online softmax of rows g (h 0) and g + 8 (h 1) of each row tile: one rescale of O per tile;
+         * P packed to the input type as soon as a row tile's exponentials are taken (pf: the A
+         * fragments of P V, key fragments 2 kk and 2 kk + 1 -> pf[mt][kk]), so that S's FP32
+         * registers are free before P V */
+        unsigned pf[MT][BKV / 16][4];
 #pragma unroll
         for (int mt = 0; mt < MT; mt++)
 #pragma unroll
@@ -275,20 +303,20 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
                     o[mt][nf][2 * h] *= f;
                     o[mt][nf][2 * h + 1] *= f;
                 }
+                if (h == 1) {
+#pragma unroll
+                    for (int kk = 0; kk < BKV / 16; kk++) {
+                        pf[mt][kk][0] = gemm_mma_out<T>::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
+                        pf[mt][kk][1] = gemm_mma_out<T>::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
+                        pf[mt][kk][2] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
+                        pf[mt][kk][3] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
+                    }
+                }
             }
 
-        /* O += P V: P's A fragments are S's accumulators of key fragments 2 kk and 2 kk + 1; each V
-         * fragment feeds MT MMA pairs */
+        /* O += P V: each V fragment feeds MT MMA pairs */
 #pragma unroll
         for (int kk = 0; kk < BKV / 16; kk++) {
-            unsigned a[MT][4];
-#pragma unroll
-            for (int mt = 0; mt < MT; mt++) {
-                a[mt][0] = gemm_mma_out<T>::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
-                a[mt][1] = gemm_mma_out<T>::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
-                a[mt][2] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
-                a[mt][3] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
-            }
 #pragma unroll
             for (int np = 0; np < D / 16; np++) { /* keys kk 16 + (0-7, 8-15), columns np 16 + (0-7, 8-15) */
                 unsigned b[4];
@@ -297,8 +325,8 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
                                                      : gemm_mma_swz<CPR>(kk * 16 + (lq & 1) * 8 + lr, np * 2 + (lq >> 1))));
 #pragma unroll
                 for (int mt = 0; mt < MT; mt++) {
-                    gemm_mma_elem<T>::mma(o[mt][2 * np], a[mt], b);
-                    gemm_mma_elem<T>::mma(o[mt][2 * np + 1], a[mt], b + 2);
+                    gemm_mma_elem<T>::mma(o[mt][2 * np], pf[mt][kk], b);
+                    gemm_mma_elem<T>::mma(o[mt][2 * np + 1], pf[mt][kk], b + 2);
                 }
             }
         }
