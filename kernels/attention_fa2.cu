@@ -129,6 +129,35 @@ static __device__ __forceinline__ void fa2_copy(T *s, const T *g, int rows, int 
     }
 }
 
+/* This lane's swizzled ldmatrix offsets (FA2_LDSM_OFFSETS), one register
+ * each for Q, K and V: the swizzle XORs a chunk's low 3 bits with row & 7,
+ * and the steps i = 0..3 of a fragment's chunk pair (2 i, 2 i + 1) differ
+ * from step 0 in bits 1-2 of the chunk alone, so step i's offset is step
+ * 0's XOR 16 i (elements; a row is a multiple of 64), step i + 4 that plus
+ * 64 (attn_ldsm keeps the four values of each instead: 9 registers more,
+ * which the 32-row warps at head_dim 128 do not have). */
+template <int CPR>
+struct fa2_ldsm {
+    int q, k, v;
+    __device__ __forceinline__ void init(int wr, int lane)
+    {
+        const int lq = lane >> 3, lr = lane & 7;
+        q = gemm_mma_swz<CPR>(wr + (lane & 15), lane >> 4);
+        k = gemm_mma_swz<CPR>((lq >> 1) * 8 + lr, lq & 1);
+        v = gemm_mma_swz<CPR>((lq & 1) * 8 + lr, lq >> 1);
+    }
+    /* Q at k step kk; K at key block np (16 keys), k step kk; V at key block kk, n step np */
+    __device__ __forceinline__ int q_at(int kk) const { return (q ^ ((kk & 3) * 16)) + (kk >> 2) * 64; }
+    __device__ __forceinline__ int k_at(int np, int kk) const
+    {
+        return (k ^ ((kk & 3) * 16)) + np * 16 * CPR * 8 + (kk >> 2) * 64;
+    }
+    __device__ __forceinline__ int v_at(int kk, int np) const
+    {
+        return (v ^ ((np & 3) * 16)) + kk * 16 * CPR * 8 + (np >> 2) * 64;
+    }
+};
+
 template <typename T, int D>
 static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) attention_fa2_kernel(const attn_params p)
 {
@@ -181,7 +210,7 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
             l[mt][h] = 0.0f;
         }
     const int lq = lane >> 3, lr = lane & 7; /* ldmatrix: the lane's matrix and row within it */
-    attn_ldsm<CPR> lo;
+    fa2_ldsm<CPR> lo;
     if (FA2_LDSM_OFFSETS)
         lo.init(wr, lane);
     /* Q's A fragment of row tile mt at k step kk: 16 rows further is 16 D elements further (the
