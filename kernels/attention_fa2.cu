@@ -92,14 +92,17 @@
 
 #define FA2_BQ(D) ((D) == 256 ? 64 : 128)
 #define FA2_BKV(D) ((D) == 256 ? 32 : 64)
-#define FA2_MT(D) ((D) == 256 ? 1 : FA2_WARP_ROWS / 16) /* m16 row tiles a warp */
-#define FA2_QR(D) ((D) == 64 && FA2_MT(D) == 2 && FA2_Q_REGS) /* Q's fragments kept in registers */
-#define FA2_THREADS(D) (FA2_BQ(D) / (16 * FA2_MT(D)) * 32)
+/* m16 row tiles a warp owns (the kernel's MT): FA2_WARP_ROWS / 16 at head_dim
+ * 64 and 128, 1 at 256; head_dim 128 has the MT 1 instance too, for a device
+ * where two blocks of MT 2 do not fit an SM's shared memory (the launcher) */
+#define FA2_MT(D) ((D) == 256 ? 1 : FA2_WARP_ROWS / 16)
+#define FA2_QR(D, MT) ((D) == 64 && (MT) == 2 && FA2_Q_REGS) /* Q's fragments kept in registers */
+#define FA2_THREADS(D, MT) (FA2_BQ(D) / (16 * (MT)) * 32)
 /* blocks an SM that __launch_bounds__ asks for: 32 rows a warp (128 threads):
  * 2, the register cap 255 either way; 16 rows a warp: 2 at head_dim 64 (128
  * registers), as many as fit otherwise */
-#define FA2_MIN_BLOCKS(D)                                                                                        \
-    ((D) == 256 ? 0 : FA2_MT(D) == 2 ? 2 : (D) == 64 && (FA2_LDSM_OFFSETS || FA2_SOFTMAX) ? 2 : 0)
+#define FA2_MIN_BLOCKS(D, MT)                                                                                    \
+    ((D) == 256 ? 0 : (MT) == 2 ? 2 : (D) == 64 && (FA2_LDSM_OFFSETS || FA2_SOFTMAX) ? 2 : 0)
 /* Q, and two stages of K and V */
 #define FA2_SMEM(D) (2 * (FA2_BQ(D) + 4 * FA2_BKV(D)) * (D))
 
@@ -158,15 +161,15 @@ struct fa2_ldsm {
     }
 };
 
-template <typename T, int D>
-static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) attention_fa2_kernel(const attn_params p)
+template <typename T, int D, int MT>
+static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, MT))
+    attention_fa2_kernel(const attn_params p)
 {
     enum {
         BQ = FA2_BQ(D),
         BKV = FA2_BKV(D),
-        NT = FA2_THREADS(D),
-        MT = FA2_MT(D), /* m16 row tiles of the warp */
-        QR = FA2_QR(D),
+        NT = FA2_THREADS(D, MT),
+        QR = FA2_QR(D, MT),
         CPR = D / 8,   /* 16-byte chunks of a row */
         SNF = BKV / 8, /* n8 fragments of a row tile's S */
         ONF = D / 8,   /* n8 fragments of a row tile's O */
@@ -175,7 +178,8 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
     };
     static_assert(BKV % 16 == 0 && D % 16 == 0, "k steps of 16");
     static_assert(FA2_SMEM(D) <= 99 * 1024, "fits a block on every sm_8x");
-    static_assert(SMEM_SM90_FITS(FA2_SMEM(D), FA2_MIN_BLOCKS(D)), "the blocks __launch_bounds__ asks for fit an sm_90 SM");
+    static_assert(MT == 1 || MT == 2, "one or two m16 row tiles a warp");
+    static_assert(SMEM_SM90_FITS(FA2_SMEM(D), FA2_MIN_BLOCKS(D, MT)), "the blocks __launch_bounds__ asks for fit an sm_90 SM");
     extern __shared__ __align__(128) unsigned char fa2_smem[];
     T *sQ = (T *)fa2_smem;
     T *sK = sQ + BQ * D; /* [2][BKV x D], swizzled */
@@ -397,11 +401,29 @@ static __global__ void __launch_bounds__(FA2_THREADS(D), FA2_MIN_BLOCKS(D)) atte
 template <typename T, int D>
 static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
 {
-    static unsigned long long done; /* smem opt-in, a bit per device */
+    static unsigned long long done[2]; /* smem opt-in, a bit per device: MT = FA2_MT(D), MT = 1 */
+    static int resident[64];           /* blocks of FA2_MT(D) an SM, per device (0: not yet queried) */
+    enum { MT = FA2_MT(D) };
     if (FA2_SOFTMAX && !(a->scale > 0.0f)) /* its maximum is taken before the scale */
         return (int)cudaErrorNotSupported;
     const attn_params p = attn_params_of(a, FA2_BQ(D));
-    return attn_launch((const void *)attention_fa2_kernel<T, D>, &p, FA2_THREADS(D), FA2_SMEM(D), &done, s);
+    const void *kern = (const void *)attention_fa2_kernel<T, D, MT>;
+    if (D == 128 && MT == 2) {
+        /* 4 warps of 32 rows want 2 blocks an SM (sm_90: 2 x 96 KiB); where one block is all
+         * that fits (sm_86 / sm_89: 100 KiB an SM, sm_80: 164 KiB), 8 warps of 16 rows hide
+         * more latency than 4 of 32 */
+        int e = smem_opt_in(kern, FA2_SMEM(D), &done[0]), per_sm = 0;
+        if (e == 0)
+            e = smem_resident_per_sm(kern, FA2_THREADS(D, MT), FA2_SMEM(D), resident, &per_sm);
+        if (e != 0)
+            return e;
+        if (per_sm < 2) {
+            kernel_ran_note("fa2_128x64_d128", "two blocks of 4 warps (32 rows each) do not fit an SM");
+            return attn_launch((const void *)attention_fa2_kernel<T, D, (D == 128 ? 1 : MT)>, &p, FA2_THREADS(D, 1), FA2_SMEM(D),
+                               &done[1], s);
+        }
+    }
+    return attn_launch(kern, &p, FA2_THREADS(D, MT), FA2_SMEM(D), &done[0], s);
 }
 
 /* the run's name: q tile x K/V tile, w4: 4 warps of 32 rows (FA2_WARP_ROWS 32) */
