@@ -2,43 +2,64 @@
  * kernels/attention.h), FlashAttention-2's schedule on mma.sync.
  *
  * Idea: one block per (batch, head, q tile), as in fa1, but the warps split
- * the q tile, not the keys: each warp owns 16 query rows and does the whole
- * row's work itself. Its S tile (16 x BKV) stays in the MMA accumulators; the
- * row maximum and sum are reduced across the 4 lanes that hold a row with
- * two shuffles, never through shared memory; the accumulator layout of S
- * is already the A-operand layout of P V, so P goes from registers (rounded
- * to the input type) straight into the second MMA. Per K/V tile each row's
- * O accumulator is rescaled once (by exp2(m_old - m_new)); the division by
+ * the q tile, not the keys: each warp owns 32 query rows (two m16 row tiles,
+ * MT = 2; FlashAttention-2's layout at head_dim 128) and does the whole
+ * rows' work itself. Its S tile (32 x BKV) stays in the MMA accumulators;
+ * the row maximum and sum are reduced across the 4 lanes that hold a row
+ * with two shuffles, never through shared memory; the accumulator layout of
+ * S is already the A-operand layout of P V, so P goes from registers
+ * (rounded to the input type as soon as a row tile's exponentials are
+ * taken) straight into the second MMA. Per K/V tile each row's O
+ * accumulator is rescaled once (by exp2(m_old - m_new)); the division by
  * the row sum happens once, at the end (each lane keeps its partial sum
  * until then). No barrier is needed between the two GEMMs: a K/V tile costs
  * two barriers, both for the shared stages.
+ *
+ * Why 32 rows a warp: mma.sync's operands come from registers, so every K
+ * and V fragment is first read from shared memory by ldmatrix. With 16 rows
+ * a warp a fragment feeds one m16 MMA pair; with two row tiles it feeds two,
+ * which halves the ldmatrix traffic (and its issue slots) per MMA, and each
+ * Q fragment read serves a whole key block row. The price is registers: O is
+ * 32 x d FP32 a warp (d registers a thread), S 32 x 64 (64), so at head_dim
+ * 128 a block is 4 warps (128 rows) at up to 255 registers, two blocks an SM
+ * on sm_90 (2 x 96 KiB of shared memory); Q is re-read from shared memory at
+ * every tile there, while at head_dim 64 the warp's Q fragments (32
+ * registers) are read once and kept (FA2_Q_REGS).
  *
  * What it adds over fa1:
  *  - no S / P round trip through shared memory, no softmax phase with its
  *    own thread layout, rescale and division in registers;
  *  - P's A fragments come from registers (S's accumulators), so ldmatrix
  *    reads only Q, K and V (ldmatrix.x4, .trans for V, from XOR-swizzled
- *    shared memory: kernels/gemm_mma_core.cuh's layout and tile copies,
- *    each lane's offsets computed once, before the K/V loop:
- *    FA2_LDSM_OFFSETS, below; attn_ldsm; fa1 reads its fragments the same
- *    way, P's from shared memory);
+ *    shared memory: kernels/gemm_mma_core.cuh's layout), each lane's offsets
+ *    computed once, before the K/V loop (FA2_LDSM_OFFSETS, fa2_ldsm, below),
+ *    and each K / V fragment feeding both of the warp's row tiles;
  *  - the scale folded into the exponent (one FFMA + ex2 an element, the
  *    running maximum in score units: FA2_SOFTMAX, below);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
  *    tile j is multiplied, two stages of each (fa1 overlaps one tile's
- *    copies with the other GEMM and the softmax, with one buffer each);
+ *    copies with the other GEMM and the softmax, with one buffer each); each
+ *    thread's copies are one shared and one global offset plus compile-time
+ *    steps (fa2_copy);
  *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
  *    mask, the others skip it (as in fa1, the loop stops at the last tile
  *    the q tile can see and the q tiles with the most keys go first);
  *  - O leaves through shared memory (the warp's own Q rows) as 16-byte rows.
  *
- * Tiles (BQ q rows x BKV keys, 2 stages of K and V): head_dim 64 and 128:
- * 128 x 64 with 8 warps (48 and 96 KiB of shared memory); head_dim 256:
- * 64 x 32 with 4 warps (96 KiB): a warp's O accumulators are 16 x 256 FP32,
- * 128 registers a thread, so S shrinks to 16 x 32 and Q is read from shared
- * memory at every tile rather than kept in registers (for every head_dim,
- * to keep one body). All fit the 99 KiB a block may have on sm_86 / sm_89
- * where the compute_80 PTX may run.
+ * Tiles (BQ q rows x BKV keys, 2 stages of K and V; shared memory 2 (BQ + 4
+ * BKV) d bytes):
+ *  - head_dim 64: 128 x 64, 4 warps of 32 rows, Q in registers (48 KiB);
+ *  - head_dim 128: 128 x 64, 4 warps of 32 rows (96 KiB). Where two such
+ *    blocks do not fit an SM's shared memory (sm_86 / sm_89: 100 KiB, sm_80:
+ *    164 KiB) one block of 4 warps would leave one warp an SM sub-partition,
+ *    so the launcher runs the MT = 1 instance there instead: 8 warps of 16
+ *    rows (the layout before), one block an SM;
+ *  - head_dim 256: 64 x 32 with 4 warps of 16 rows (96 KiB): a warp's O
+ *    accumulators are 16 x 256 FP32, 128 registers a thread, so S shrinks
+ *    to 16 x 32 and Q is read from shared memory at every tile.
+ * All fit the 99 KiB a block may have on sm_86 / sm_89 where the compute_80
+ * PTX may run. A third stage (128 KiB at head_dim 128) would leave one block
+ * an SM on sm_90, so there are two.
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors, sm_80+ (attn_supports_common); scale > 0 under
@@ -403,7 +424,7 @@ static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
 {
     static unsigned long long done[2]; /* smem opt-in, a bit per device: MT = FA2_MT(D), MT = 1 */
     static int resident[64];           /* blocks of FA2_MT(D) an SM, per device (0: not yet queried) */
-    enum { MT = FA2_MT(D) };
+    enum { MT = FA2_MT(D), MT_ONE_BLOCK = D == 128 ? 1 : MT /* the fallback's (head_dim 128 only) */ };
     if (FA2_SOFTMAX && !(a->scale > 0.0f)) /* its maximum is taken before the scale */
         return (int)cudaErrorNotSupported;
     const attn_params p = attn_params_of(a, FA2_BQ(D));
@@ -419,8 +440,8 @@ static int attention_fa2_launch(const attention_args *a, cudaStream_t s)
             return e;
         if (per_sm < 2) {
             kernel_ran_note("fa2_128x64_d128", "two blocks of 4 warps (32 rows each) do not fit an SM");
-            return attn_launch((const void *)attention_fa2_kernel<T, D, (D == 128 ? 1 : MT)>, &p, FA2_THREADS(D, 1), FA2_SMEM(D),
-                               &done[1], s);
+            return attn_launch((const void *)attention_fa2_kernel<T, D, MT_ONE_BLOCK>, &p,
+                               FA2_THREADS(D, MT_ONE_BLOCK), FA2_SMEM(D), &done[1], s);
         }
     }
     return attn_launch(kern, &p, FA2_THREADS(D, MT), FA2_SMEM(D), &done[0], s);
