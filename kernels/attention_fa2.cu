@@ -74,11 +74,12 @@
  * offsets):
  *  - FA2_LDSM_OFFSETS 1: each lane's ldmatrix offsets computed once, before
  *    the K/V loop. The swizzle XORs a chunk's low 3 bits with row & 7, which
- *    is the lane's own constant in every fragment, so an offset is one of 4
- *    per-lane values (by the k or n step mod 4) plus a constant: the loop
+ *    is the lane's own constant in every fragment, so an offset is its step
+ *    0 value XOR a constant of the step mod 4, plus a constant: the loop
  *    adds a stage base to it, instead of recomputing the swizzle per
- *    ldmatrix (0: recomputed per ldmatrix, gemm_mma_swz; attn_ldsm in
- *    kernels/attention_common.cuh holds them, shared with fa1);
+ *    ldmatrix (0: recomputed per ldmatrix, gemm_mma_swz; fa2_ldsm below
+ *    keeps one register each for Q, K and V, fa1's attn_ldsm in
+ *    kernels/attention_common.cuh the four values of each);
  *  - FA2_SOFTMAX 1 (needs FA2_LDSM_OFFSETS 1): the scale folded into the
  *    exponent (one FFMA + one ex2 an element, the running maximum in score
  *    units, scale > 0), so the tiles without the mask have no scaling pass
@@ -87,7 +88,9 @@
  *    row tiles), 4 warps a 128-row q tile, so every K and V fragment read by
  *    ldmatrix feeds two MMAs (16: 16 rows a warp, 8 warps, each fragment
  *    feeding one MMA: the schedule before; it keeps head_dim 64 at 2 blocks
- *    an SM under 128 registers and head_dim 128 at one block of 8 warps);
+ *    an SM under 128 registers and head_dim 128 at one block of 8 warps,
+ *    the instance head_dim 128 falls back to where two blocks of 32-row warps
+ *    do not fit an SM);
  *  - FA2_Q_REGS 1 (head_dim 64 with FA2_WARP_ROWS 32): the warp's Q
  *    fragments (32 rows x 64: 32 registers) read from shared memory once,
  *    before the K/V loop, and kept in registers (0: re-read at every tile,
