@@ -94,7 +94,14 @@
  *  - FA2_Q_REGS 1 (head_dim 64 with FA2_WARP_ROWS 32): the warp's Q
  *    fragments (32 rows x 64: 32 registers) read from shared memory once,
  *    before the K/V loop, and kept in registers (0: re-read at every tile,
- *    as at head_dim 128 and 256, where they do not fit beside O and S). */
+ *    as at head_dim 128 and 256, where they do not fit beside O and S);
+ *  - FA2_LAZY_RESCALE 1 (with FA2_WARP_ROWS 32): a row tile's O rescale
+ *    skipped (one warp vote) when no row of it moved its maximum, f exactly
+ *    1 in every lane, so the result is the same bits (fa3's
+ *    FA3_LAZY_RESCALE); besides the multiplies it saves, the branch keeps
+ *    ptxas from overlapping one row tile's softmax with the other's P V
+ *    across it, which is what made head_dim 128 spill at the register cap
+ *    (0: rescaled every tile). */
 #ifndef FA2_LDSM_OFFSETS
 #define FA2_LDSM_OFFSETS 1
 #endif
@@ -106,6 +113,9 @@
 #endif
 #ifndef FA2_Q_REGS
 #define FA2_Q_REGS 1
+#endif
+#ifndef FA2_LAZY_RESCALE
+#define FA2_LAZY_RESCALE 1
 #endif
 #if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
 #error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spilled at head_dim 64 under 128 registers)"
@@ -120,6 +130,7 @@
  * 64 and 128, 1 at 256; head_dim 128 has the MT 1 instance too, for a device
  * where two blocks of MT 2 do not fit an SM's shared memory (the launcher) */
 #define FA2_MT(D) ((D) == 256 ? 1 : FA2_WARP_ROWS / 16)
+#define FA2_LAZY(MT) ((MT) == 2 && FA2_LAZY_RESCALE) /* O's rescale skipped when f is 1 */
 #define FA2_QR(D, MT) ((D) == 64 && (MT) == 2 && FA2_Q_REGS) /* Q's fragments kept in registers */
 #define FA2_THREADS(D, MT) (FA2_BQ(D) / (16 * (MT)) * 32)
 /* blocks an SM that __launch_bounds__ asks for: 32 rows a warp (128 threads):
@@ -323,7 +334,8 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
          * registers are free before P V */
         unsigned pf[MT][BKV / 16][4];
 #pragma unroll
-        for (int mt = 0; mt < MT; mt++)
+        for (int mt = 0; mt < MT; mt++) {
+            float f[2]; /* rows g, g + 8: O's rescale factors */
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 float mx = -INFINITY;
@@ -332,13 +344,13 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
                 mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
                 mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
                 const float m_new = fmaxf(m[mt][h], mx);
-                float sh, f;
+                float sh;
                 if (FA2_SOFTMAX) { /* m in score units: exponent s scale - m scale as one FFMA */
                     sh = m_new == -INFINITY ? 0.0f : __fmul_rn(m_new, p.scale_log2);
-                    f = m_new == m[mt][h] ? 1.0f : softmax_ex2(__fmul_rn(m[mt][h], p.scale_log2) - sh);
+                    f[h] = m_new == m[mt][h] ? 1.0f : softmax_ex2(__fmul_rn(m[mt][h], p.scale_log2) - sh);
                 } else {
                     sh = attn_shift(m_new);
-                    f = softmax_ex2(m[mt][h] - sh);
+                    f[h] = softmax_ex2(m[mt][h] - sh);
                 }
                 m[mt][h] = m_new;
                 float sum = 0.0f;
@@ -354,22 +366,27 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
                     }
                     sum += x[0] + x[1];
                 }
-                l[mt][h] = l[mt][h] * f + sum;
+                l[mt][h] = l[mt][h] * f[h] + sum;
+            }
+            /* FA2_LAZY_RESCALE: skipped when no row of the warp's row tile moved its maximum (f
+             * exactly 1 in every lane: the result is the same bits) */
+            if (!FA2_LAZY(MT) || __any_sync(0xffffffffu, f[0] != 1.0f || f[1] != 1.0f)) {
 #pragma unroll
                 for (int nf = 0; nf < ONF; nf++) {
-                    o[mt][nf][2 * h] *= f;
-                    o[mt][nf][2 * h + 1] *= f;
-                }
-                if (h == 1) {
-#pragma unroll
-                    for (int kk = 0; kk < BKV / 16; kk++) {
-                        pf[mt][kk][0] = gemm_mma_out<T>::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
-                        pf[mt][kk][1] = gemm_mma_out<T>::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
-                        pf[mt][kk][2] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
-                        pf[mt][kk][3] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
-                    }
+                    o[mt][nf][0] *= f[0];
+                    o[mt][nf][1] *= f[0];
+                    o[mt][nf][2] *= f[1];
+                    o[mt][nf][3] *= f[1];
                 }
             }
+#pragma unroll
+            for (int kk = 0; kk < BKV / 16; kk++) {
+                pf[mt][kk][0] = gemm_mma_out<T>::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
+                pf[mt][kk][1] = gemm_mma_out<T>::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
+                pf[mt][kk][2] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
+                pf[mt][kk][3] = gemm_mma_out<T>::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
+            }
+        }
 
         /* O += P V: each V fragment feeds MT MMA pairs */
 #pragma unroll
