@@ -280,7 +280,7 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
         __syncthreads();
         const T *sKs = sK + st * STAGE, *sVs = sV + st * STAGE;
 
-        /* S = Q K^T, the warp's MT x 16 rows x BKV keys: each K fragment feeds MT MMAs pairs */
+        /* S = Q K^T, the warp's MT x 16 rows x BKV keys: each K fragment feeds MT MMA pairs */
         float s[MT][SNF][4];
         attn_zero<MT * SNF * 4>(&s[0][0][0]);
 #pragma unroll
