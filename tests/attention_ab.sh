@@ -6,11 +6,13 @@
 #
 # The combinations of switches: COMBOS, "name|DEFS" words, DEFS as for
 # -DCOMPARE_ATTENTION_DEFS (';'-separated; empty: the defaults). Since the
-# defaults have the six switches below on, each default combination but the
-# last names all six: base (every one 0: the schedule before the A/B's
-# winners became the defaults), soft (base + FA3_SOFTMAX, FA2_LDSM_OFFSETS,
-# FA2_SOFTMAX), soft_qk2 (soft + FA3_QK_EARLY=2), all (soft_qk2 +
-# FA3_LAZY_RESCALE and ATTN_HEAD_MAJOR: the defaults, no defines). For
+# defaults have the seven switches below on, each default combination but the
+# last names all seven: base (every one 0, fa2's warps of 16 rows: the
+# schedule before the A/B's winners became the defaults), soft (base +
+# FA3_SOFTMAX, FA2_LDSM_OFFSETS, FA2_SOFTMAX), soft_qk2 (soft +
+# FA3_QK_EARLY=2), rows32 (soft_qk2 + fa2's warps of 32 rows,
+# FA2_WARP_ROWS=32, FA2_LAZY_RESCALE=0), all (rows32 + FA3_LAZY_RESCALE,
+# ATTN_HEAD_MAJOR and FA2_LAZY_RESCALE: the defaults, no defines). For
 # each: reconfigure ${BUILD:-build-gpu} with
 # -DCOMPARE_ATTENTION_DEFS=DEFS (only the attention files recompile),
 # rebuild compare and the attention GPU tests, run test_gpu_attention_fa
@@ -22,7 +24,7 @@
 # (NCU=0 skips), the build put back to the defaults (no defines), and a
 # table of % of cudnn_sdpa per combination (LOGDIR/ab.md). A build that
 # fails or a test that fails stops that combination (its rows missing) and
-# the exit status is 1. About 6-8 minutes on an H200 with the default
+# the exit status is 1. About 8-10 minutes on an H200 with the default
 # combinations.
 set -u
 LOG=${1:?usage: tests/attention_ab.sh LOGDIR}
@@ -30,11 +32,11 @@ mkdir -p "$LOG" || exit 2
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
-sw() { # FA3_SOFTMAX FA3_QK_EARLY FA3_LAZY_RESCALE FA2_LDSM_OFFSETS FA2_SOFTMAX ATTN_HEAD_MAJOR -> DEFS
-    printf 'FA3_SOFTMAX=%s;FA3_QK_EARLY=%s;FA3_LAZY_RESCALE=%s;FA2_LDSM_OFFSETS=%s;FA2_SOFTMAX=%s;ATTN_HEAD_MAJOR=%s' "$@"
+sw() { # FA3_SOFTMAX FA3_QK_EARLY FA3_LAZY_RESCALE FA2_LDSM_OFFSETS FA2_SOFTMAX ATTN_HEAD_MAJOR FA2_WARP_ROWS -> DEFS
+    printf 'FA3_SOFTMAX=%s;FA3_QK_EARLY=%s;FA3_LAZY_RESCALE=%s;FA2_LDSM_OFFSETS=%s;FA2_SOFTMAX=%s;ATTN_HEAD_MAJOR=%s;FA2_WARP_ROWS=%s' "$@"
 }
 # (FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1: attention_fa2.cu's #error)
-COMBOS=${COMBOS:-"base|$(sw 0 0 0 0 0 0) soft|$(sw 1 0 0 1 1 0) soft_qk2|$(sw 1 2 0 1 1 0) all|"}
+COMBOS=${COMBOS:-"base|$(sw 0 0 0 0 0 0 16) soft|$(sw 1 0 0 1 1 0 16) soft_qk2|$(sw 1 2 0 1 1 0 16) rows32|$(sw 1 2 0 1 1 0 32);FA2_LAZY_RESCALE=0 all|"}
 SHAPE=(--axis batch=2 --axis heads=32 --axis seq_q=8192 --axis seq_kv=8192 --axis "head_dim=128,64"
        --axis "causal=0,1" --axis type=bf16)
 fail=0

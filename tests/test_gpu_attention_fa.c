@@ -11,7 +11,9 @@
  * (one row, one key), 1 x 1000 (one query row seeing every key, causal or
  * not) and 1000 x 1 (causal: only the last row sees its key, the other 999
  * are zeros), 200 x 400 (fa3 at head_dim 256: 5 whole K/V tiles of 80, the
- * causal limit off the diagonal), batch 1-2, heads 1-2,
+ * causal limit off the diagonal), 130 x 130 (fa2: the last q tile's two
+ * rows lie in its first warp's first row tile; its second row tile and the
+ * other warps have no valid row), batch 1-2, heads 1-2,
  * head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
@@ -56,7 +58,7 @@ typedef struct {
 
 static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333},
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
-                               {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}};
+                               {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
