@@ -117,6 +117,9 @@
 #ifndef FA2_LAZY_RESCALE
 #define FA2_LAZY_RESCALE 1
 #endif
+#ifndef FA2_KV_GROUPS
+#define FA2_KV_GROUPS 1
+#endif
 #if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
 #error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spilled at head_dim 64 under 128 registers)"
 #endif
@@ -232,10 +235,12 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
 
     fa2_copy<T, D, BQ, NT>(sQ, Qh, p.seq_q, q0, tid);
     cp_async_commit(); /* Q alone: FA2_Q_REGS waits for it before the loop */
-    if (ntiles > 0) {
+    if (ntiles > 0)
         fa2_copy<T, D, BKV, NT>(sK, Kh, p.seq_kv, 0, tid);
+    if (FA2_KV_GROUPS)
+        cp_async_commit(); /* K 0 alone: S 0 waits for Q and it, not for V 0 */
+    if (ntiles > 0)
         fa2_copy<T, D, BKV, NT>(sV, Vh, p.seq_kv, 0, tid);
-    }
     cp_async_commit();
 
     float o[MT][ONF][4];
@@ -259,7 +264,7 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
                       : gemm_mma_swz<CPR>(wr + (mt) * 16 + (lane & 15), (kk) * 2 + (lane >> 4)))
     unsigned qf[QR ? MT : 1][QR ? KS : 1][4]; /* FA2_Q_REGS: the warp's Q fragments */
     if (QR) {
-        cp_async_wait(1); /* this thread's Q copies; the barrier: everyone's */
+        cp_async_wait(FA2_KV_GROUPS ? 2 : 1); /* this thread's Q copies; the barrier: everyone's */
         __syncthreads();
 #pragma unroll
         for (int mt = 0; mt < (QR ? MT : 1); mt++)
@@ -269,15 +274,27 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
 
     for (int j = 0; j < ntiles; j++) {
         const int st = j & 1;
-        if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
-            fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
-            fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
-            cp_async_commit();
+        if (FA2_KV_GROUPS) {
+            /* the groups, oldest first: ..., K j (committed at tile j - 1's start), V j (at its
+             * middle): all but the newest is K j. The barrier makes everyone's K j visible and
+             * ends everyone's S j - 1, the last reader of K's other stage, which K j + 1 refills
+             * (a group is committed even when empty, so that the counts stay the same) */
             cp_async_wait(1);
+            __syncthreads();
+            if (j + 1 < ntiles)
+                fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
+            cp_async_commit();
         } else {
-            cp_async_wait(0);
+            if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
+                fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
+                fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
+                cp_async_commit();
+                cp_async_wait(1);
+            } else {
+                cp_async_wait(0);
+            }
+            __syncthreads();
         }
-        __syncthreads();
         const T *sKs = sK + st * STAGE, *sVs = sV + st * STAGE;
 
         /* S = Q K^T, the warp's MT x 16 rows x BKV keys: each K fragment feeds MT MMA pairs */
@@ -388,6 +405,16 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
             }
         }
 
+        if (FA2_KV_GROUPS) {
+            /* V j: all but the newest group (K j + 1). The barrier makes everyone's V j visible
+             * and ends everyone's P V j - 1, the last reader of V's other stage */
+            cp_async_wait(1);
+            __syncthreads();
+            if (j + 1 < ntiles)
+                fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
+            cp_async_commit();
+        }
+
         /* O += P V: each V fragment feeds MT MMA pairs */
 #pragma unroll
         for (int kk = 0; kk < BKV / 16; kk++) {
@@ -404,7 +431,8 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
                 }
             }
         }
-        __syncthreads(); /* stage st is refilled at tile j + 1 */
+        if (!FA2_KV_GROUPS)
+            __syncthreads(); /* stage st is refilled at tile j + 1 */
     }
 #undef FA2_Q_AT
     cp_async_wait(0); /* with no tile, Q's copies (any thread's) must land before its rows are reused */
