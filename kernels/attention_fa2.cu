@@ -275,15 +275,22 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
     for (int j = 0; j < ntiles; j++) {
         const int st = j & 1;
         if (FA2_KV_GROUPS) {
-            /* the groups, oldest first: ..., K j (committed at tile j - 1's start), V j (at its
-             * middle): all but the newest is K j. The barrier makes everyone's K j visible and
-             * ends everyone's S j - 1, the last reader of K's other stage, which K j + 1 refills
-             * (a group is committed even when empty, so that the counts stay the same) */
+            /* the groups, oldest first: ..., K j, V j (both committed at tile j - 1's start, or
+             * before the loop): all but the newest is K j. The barrier makes everyone's K j
+             * visible and ends everyone's tile j - 1, the last reader of the other stages, which
+             * K j + 1 and V j + 1 refill, each its own group (committed even when empty, so that
+             * the counts stay the same) */
             cp_async_wait(1);
             __syncthreads();
-            if (j + 1 < ntiles)
+            if (j + 1 < ntiles) {
                 fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
-            cp_async_commit();
+                cp_async_commit();
+                fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
+                cp_async_commit();
+            } else {
+                cp_async_commit();
+                cp_async_commit();
+            }
         } else {
             if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
                 fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
@@ -405,14 +412,9 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
             }
         }
 
-        if (FA2_KV_GROUPS) {
-            /* V j: all but the newest group (K j + 1). The barrier makes everyone's V j visible
-             * and ends everyone's P V j - 1, the last reader of V's other stage */
-            cp_async_wait(1);
+        if (FA2_KV_GROUPS) { /* V j: all but the two newest groups (K j + 1, V j + 1); the barrier: everyone's */
+            cp_async_wait(2);
             __syncthreads();
-            if (j + 1 < ntiles)
-                fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
-            cp_async_commit();
         }
 
         /* O += P V: each V fragment feeds MT MMA pairs */
