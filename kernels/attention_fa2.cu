@@ -12,8 +12,10 @@
  * taken) straight into the second MMA. Per K/V tile each row's O
  * accumulator is rescaled once (by exp2(m_old - m_new)); the division by
  * the row sum happens once, at the end (each lane keeps its partial sum
- * until then). No barrier is needed between the two GEMMs: a K/V tile costs
- * two barriers, both for the shared stages.
+ * until then). A K/V tile costs two barriers, both for the shared stages:
+ * one at the top (K j has landed; tile j - 1's stages are free for K and V
+ * j + 1) and one between the softmax and P V (V j has landed), since K and
+ * V travel as separate cp.async groups (FA2_KV_GROUPS).
  *
  * Why 32 rows a warp: mma.sync's operands come from registers, so every K
  * and V fragment is first read from shared memory by ldmatrix. With 16 rows
@@ -38,9 +40,11 @@
  *    running maximum in score units: FA2_SOFTMAX, below);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
  *    tile j is multiplied, two stages of each (fa1 overlaps one tile's
- *    copies with the other GEMM and the softmax, with one buffer each); each
- *    thread's copies are one shared and one global offset plus compile-time
- *    steps (fa2_copy);
+ *    copies with the other GEMM and the softmax, with one buffer each), K
+ *    and V in separate groups, so that S j waits for K j alone and V j's
+ *    copies have until the softmax ends (FA2_KV_GROUPS); each thread's
+ *    copies are one shared and one global offset plus compile-time steps
+ *    (fa2_copy);
  *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
  *    mask, the others skip it (as in fa1, the loop stops at the last tile
  *    the q tile can see and the q tiles with the most keys go first);
@@ -101,7 +105,17 @@
  *    FA3_LAZY_RESCALE); besides the multiplies it saves, the branch keeps
  *    ptxas from overlapping one row tile's softmax with the other's P V
  *    across it, which is what made head_dim 128 spill at the register cap
- *    (0: rescaled every tile). */
+ *    (0: rescaled every tile);
+ *  - FA2_KV_GROUPS 1: K and V of a tile committed as separate cp.async
+ *    groups (Q, K 0, V 0 before the loop; K j + 1, V j + 1 after tile j's top
+ *    barrier, a group each, empty past the last tile so that the counts stay
+ *    fixed): the top of tile j waits for K j alone (wait_group 1), S = Q K^T
+ *    and the softmax run while V j may still be landing, and a barrier
+ *    before P V waits for it (wait_group 2). The barrier that ended a tile
+ *    goes: the top barrier of tile j already follows every read of tile
+ *    j - 1's stages. Still two barriers a tile, the same registers (0: K and
+ *    V of a tile one group, waited for together at the top, a barrier at the
+ *    end). */
 #ifndef FA2_LDSM_OFFSETS
 #define FA2_LDSM_OFFSETS 1
 #endif
