@@ -12,8 +12,10 @@
  * taken) straight into the second MMA. Per K/V tile each row's O
  * accumulator is rescaled once (by exp2(m_old - m_new)); the division by
  * the row sum happens once, at the end (each lane keeps its partial sum
- * until then). No barrier is needed between the two GEMMs: a K/V tile costs
- * two barriers, both for the shared stages.
+ * until then). A K/V tile costs two barriers, both for the shared stages:
+ * one at the top (K j has landed; tile j - 1's stages are free for K and V
+ * j + 1) and one between the softmax and P V (V j has landed), since K and
+ * V travel as separate cp.async groups (FA2_KV_GROUPS).
  *
  * Why 32 rows a warp: mma.sync's operands come from registers, so every K
  * and V fragment is first read from shared memory by ldmatrix. With 16 rows
@@ -38,9 +40,11 @@
  *    running maximum in score units: FA2_SOFTMAX, below);
  *  - cp.async double buffering: the K and V tiles j + 1 are in flight while
  *    tile j is multiplied, two stages of each (fa1 overlaps one tile's
- *    copies with the other GEMM and the softmax, with one buffer each); each
- *    thread's copies are one shared and one global offset plus compile-time
- *    steps (fa2_copy);
+ *    copies with the other GEMM and the softmax, with one buffer each), K
+ *    and V in separate groups, so that S j waits for K j alone and V j's
+ *    copies have until the softmax ends (FA2_KV_GROUPS); each thread's
+ *    copies are one shared and one global offset plus compile-time steps
+ *    (fa2_copy);
  *  - causal: only the tiles that straddle the diagonal (or seq_kv) test the
  *    mask, the others skip it (as in fa1, the loop stops at the last tile
  *    the q tile can see and the q tiles with the most keys go first);
@@ -101,7 +105,17 @@
  *    FA3_LAZY_RESCALE); besides the multiplies it saves, the branch keeps
  *    ptxas from overlapping one row tile's softmax with the other's P V
  *    across it, which is what made head_dim 128 spill at the register cap
- *    (0: rescaled every tile). */
+ *    (0: rescaled every tile);
+ *  - FA2_KV_GROUPS 1: K and V of a tile committed as separate cp.async
+ *    groups (Q, K 0, V 0 before the loop; K j + 1, V j + 1 after tile j's top
+ *    barrier, a group each, empty past the last tile so that the counts stay
+ *    fixed): the top of tile j waits for K j alone (wait_group 1), S = Q K^T
+ *    and the softmax run while V j may still be landing, and a barrier
+ *    before P V waits for it (wait_group 2). The barrier that ended a tile
+ *    goes: the top barrier of tile j already follows every read of tile
+ *    j - 1's stages. Still two barriers a tile, the same registers (0: K and
+ *    V of a tile one group, waited for together at the top, a barrier at the
+ *    end). */
 #ifndef FA2_LDSM_OFFSETS
 #define FA2_LDSM_OFFSETS 1
 #endif
@@ -116,6 +130,9 @@
 #endif
 #ifndef FA2_LAZY_RESCALE
 #define FA2_LAZY_RESCALE 1
+#endif
+#ifndef FA2_KV_GROUPS
+#define FA2_KV_GROUPS 1
 #endif
 #if FA2_SOFTMAX && !FA2_LDSM_OFFSETS
 #error "FA2_SOFTMAX=1 needs FA2_LDSM_OFFSETS=1 (alone it spilled at head_dim 64 under 128 registers)"
@@ -232,10 +249,12 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
 
     fa2_copy<T, D, BQ, NT>(sQ, Qh, p.seq_q, q0, tid);
     cp_async_commit(); /* Q alone: FA2_Q_REGS waits for it before the loop */
-    if (ntiles > 0) {
+    if (ntiles > 0)
         fa2_copy<T, D, BKV, NT>(sK, Kh, p.seq_kv, 0, tid);
+    if (FA2_KV_GROUPS)
+        cp_async_commit(); /* K 0 alone: S 0 waits for Q and it, not for V 0 */
+    if (ntiles > 0)
         fa2_copy<T, D, BKV, NT>(sV, Vh, p.seq_kv, 0, tid);
-    }
     cp_async_commit();
 
     float o[MT][ONF][4];
@@ -259,7 +278,7 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
                       : gemm_mma_swz<CPR>(wr + (mt) * 16 + (lane & 15), (kk) * 2 + (lane >> 4)))
     unsigned qf[QR ? MT : 1][QR ? KS : 1][4]; /* FA2_Q_REGS: the warp's Q fragments */
     if (QR) {
-        cp_async_wait(1); /* this thread's Q copies; the barrier: everyone's */
+        cp_async_wait(FA2_KV_GROUPS ? 2 : 1); /* this thread's Q copies; the barrier: everyone's */
         __syncthreads();
 #pragma unroll
         for (int mt = 0; mt < (QR ? MT : 1); mt++)
@@ -269,15 +288,34 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
 
     for (int j = 0; j < ntiles; j++) {
         const int st = j & 1;
-        if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
-            fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
-            fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
-            cp_async_commit();
+        if (FA2_KV_GROUPS) {
+            /* the groups, oldest first: ..., K j, V j (both committed at tile j - 1's start, or
+             * before the loop): all but the newest is K j. The barrier makes everyone's K j
+             * visible and ends everyone's tile j - 1, the last reader of the other stages, which
+             * K j + 1 and V j + 1 refill, each its own group (committed even when empty, so that
+             * the counts stay the same) */
             cp_async_wait(1);
+            __syncthreads();
+            if (j + 1 < ntiles) {
+                fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
+                cp_async_commit();
+                fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
+                cp_async_commit();
+            } else {
+                cp_async_commit();
+                cp_async_commit();
+            }
         } else {
-            cp_async_wait(0);
+            if (j + 1 < ntiles) { /* tile j + 1 into the other stage, read last in tile j - 1 (barrier below) */
+                fa2_copy<T, D, BKV, NT>(sK + (st ^ 1) * STAGE, Kh, p.seq_kv, (j + 1) * BKV, tid);
+                fa2_copy<T, D, BKV, NT>(sV + (st ^ 1) * STAGE, Vh, p.seq_kv, (j + 1) * BKV, tid);
+                cp_async_commit();
+                cp_async_wait(1);
+            } else {
+                cp_async_wait(0);
+            }
+            __syncthreads();
         }
-        __syncthreads();
         const T *sKs = sK + st * STAGE, *sVs = sV + st * STAGE;
 
         /* S = Q K^T, the warp's MT x 16 rows x BKV keys: each K fragment feeds MT MMA pairs */
@@ -388,6 +426,11 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
             }
         }
 
+        if (FA2_KV_GROUPS) { /* V j: all but the two newest groups (K j + 1, V j + 1); the barrier: everyone's */
+            cp_async_wait(2);
+            __syncthreads();
+        }
+
         /* O += P V: each V fragment feeds MT MMA pairs */
 #pragma unroll
         for (int kk = 0; kk < BKV / 16; kk++) {
@@ -404,7 +447,8 @@ static __global__ void __launch_bounds__(FA2_THREADS(D, MT), FA2_MIN_BLOCKS(D, M
                 }
             }
         }
-        __syncthreads(); /* stage st is refilled at tile j + 1 */
+        if (!FA2_KV_GROUPS)
+            __syncthreads(); /* stage st is refilled at tile j + 1 */
     }
 #undef FA2_Q_AT
     cp_async_wait(0); /* with no tile, Q's copies (any thread's) must land before its rows are reused */
