@@ -74,6 +74,13 @@
 #ifndef FA1_S_ROWS_D256
 #define FA1_S_ROWS_D256 2
 #endif
+/* Head_dim 256: the mask (past seq_kv, causal) tested only in a tile that
+ * may need it (one past seq_kv, or one straddling a causal limit); 0: on
+ * every tile */
+#ifndef FA1_EDGE_MASK_D256
+#define FA1_EDGE_MASK_D256 1
+#endif
+#define FA1_EDGE_MASK(D) ((D) == 256 && FA1_EDGE_MASK_D256)
 /* 1: separate K and V buffers (V_j's copy under S_j and the softmax, K_j+1's
  * under the softmax and P V_j); 0: one K/V buffer, V over K. The instance a
  * head_dim prefers; head_dim 256's single-buffer one is its fallback */
@@ -199,6 +206,9 @@ static __global__ void __launch_bounds__(FA1_WARPS(D) * 32, FA1_MIN_BLOCKS(D)) a
                     for (int nf = 0; nf < SNF; nf++) gemm_mma_elem<T>::mma(s[mi][nf], a, b[h][nf]);
                 }
         }
+        /* 0 when no score of the tile is masked: every key below seq_kv and, causal, at most
+         * the first row's limit (FA1_EDGE_MASK; else always tested) */
+        const bool edge = !FA1_EDGE_MASK(D) || k0 + FA1_BKV > p.seq_kv || (p.causal && k0 + FA1_BKV - 1 > q0 + off);
 #pragma unroll
         for (int mi = 0; mi < SMF; mi++)
 #pragma unroll
@@ -207,9 +217,9 @@ static __global__ void __launch_bounds__(FA1_WARPS(D) * 32, FA1_MIN_BLOCKS(D)) a
                 for (int h = 0; h < 2; h++) { /* scaled to base 2, masked, two scores a store */
                     const int r = (rw * SMF + mi) * 16 + g + h * 8, c = kw * SNF * 8 + nf * 8 + 2 * t;
                     float2 v;
-                    v.x = attn_masked(k0 + c, q0 + r, p.seq_kv, off, p.causal) ? -INFINITY
-                                                                                : s[mi][nf][2 * h] * p.scale_log2;
-                    v.y = attn_masked(k0 + c + 1, q0 + r, p.seq_kv, off, p.causal)
+                    v.x = edge && attn_masked(k0 + c, q0 + r, p.seq_kv, off, p.causal) ? -INFINITY
+                                                                                        : s[mi][nf][2 * h] * p.scale_log2;
+                    v.y = edge && attn_masked(k0 + c + 1, q0 + r, p.seq_kv, off, p.causal)
                               ? -INFINITY
                               : s[mi][nf][2 * h + 1] * p.scale_log2;
                     *(float2 *)(sS + r * FA1_LDS + c) = v;
