@@ -27,11 +27,15 @@
  * and the rung's gap to fa2 is the schedule (S and P through shared memory,
  * the barriers, the softmax's own thread layout), not exposed loads. The
  * overlap stops at one tile: no K/V tile is prefetched two ahead, so the
- * three barriers per tile remain. Head_dim 256 has a single K/V buffer
- * (FA1_SPLIT 0): Q, K and V of 64 x 256 with S and P would pass the 99 KiB
- * a block may have on sm_86 / sm_89, where the compute_80 PTX may run; there
- * V_j's copy (over K_j, once S_j is done) overlaps only the softmax, and
- * K_j+1's is issued after P V_j.
+ * three barriers per tile remain. At head_dim 256, Q, K and V of 64 x 256
+ * with S and P pass the 99 KiB a block may have on sm_86 / sm_89, where the
+ * compute_80 PTX may run: the launcher reads the device's opt-in shared
+ * memory per block once (cudaDevAttrMaxSharedMemoryPerBlockOptin) and runs
+ * the two buffers where they fit (sm_80, sm_90: fa1_64x64kv2_d256), else a
+ * second instance with a single K/V buffer (FA1_SPLIT 0, named
+ * fa1_64x64_d256 with a note): there V_j's copy (over K_j, once S_j is done)
+ * overlaps only the softmax, and K_j+1's is issued after P V_j
+ * (FA1_SPLIT_D256 0: that instance everywhere).
  *
  * Fragments: Q, K, V (rows of head_dim) and P (rows of 64 keys) are stored
  * XOR-swizzled (kernels/gemm_mma_core.cuh's layout, which its cp.async tile
@@ -45,15 +49,24 @@
  * the exponent, which needs scale > 0, is fa2's).
  *
  * Tiles: 64 x 64 (q rows x keys), 4 warps (8 at head_dim 256, so each
- * warp's slice of O stays at most 32 columns: 64 x 32 accumulators).
+ * warp's slice of O stays at most 32 columns: 64 x 32 accumulators; two row
+ * groups x four column groups would read as many fragments per MMA). For S
+ * at head_dim 256 the 8 warps are 2 row groups (32 rows) x 4 key groups (16
+ * keys; FA1_S_ROWS_D256): a warp with all 64 rows and 8 keys would read
+ * 4 Q fragments and half a K fragment per 4 MMAs, one with 32 rows and 16
+ * keys reads 2 and 1 (the S phase is bound by its shared-memory reads).
  * Shared memory (FA1_SMEM): Q, K, V, S and P; without padding in Q, K, V
  * and P, head_dim 128 keeps 3 blocks an SM on sm_90 (228 KiB an SM, 1 KiB
  * reserved a block) and head_dim 64 keeps 4, as with the one padded K/V
  * buffer before; __launch_bounds__ asks for those (head_dim 256: 1 block, as
  * its registers allow); the launcher asks for the largest shared carveout.
- * The causal mask is tested on every score of every tile, though the loop
- * stops at the last tile a q tile's rows can see (and the blocks of the
- * last q tiles, which see the most keys, are scheduled first).
+ * The causal mask is tested on every score of every tile (at head_dim 256,
+ * FA1_EDGE_MASK_D256: only in a tile past seq_kv or straddling the first
+ * row's causal limit, a warp-uniform test), though the loop stops at the
+ * last tile a q tile's rows can see (and the blocks of the last q tiles,
+ * which see the most keys, are scheduled first). Head_dim 256 stays at one
+ * block an SM either way: two would need the single buffer and at most 128
+ * registers, under which ptxas spills.
  *
  * Constraints: fp16 / bf16, head_dim 64, 128 or 256, any seq_q, seq_kv >= 1,
  * 16-byte aligned tensors, sm_80+ (attn_supports_common).
