@@ -7,7 +7,8 @@
  * SKIP with its reason, and only the rows that may decline may SKIP
  * (cudnn_sdpa: no cuDNN, or causal with seq_q > seq_kv; fa1, fa2: a head_dim
  * or architecture they decline; fa3: a device off the sm_90 policy only,
- * head_dim 256 included); cublas_unfused and naive must pass. The
+ * head_dim 256 included); cublas_unfused and naive must pass, and fa1 at
+ * head_dim 256 (333 x 1000, causal 0 and 1) too. The
  * planted rows must FAIL: test_norescale (the online softmax without its
  * rescale) in every case, test_nomask (the causal mask dropped) in every
  * causal case (it declines the others). The chunking of naive and
@@ -36,6 +37,7 @@ typedef struct {
     int rows, ok, skipped;
     int norescale_failed, nomask_failed, nomask_skipped;
     int fa3_ok, fa3_skipped; /* fa3's rows: ok, SKIP (off the sm_90 policy) */
+    int fa1_ok;              /* fa1's rows: ok */
     const char *what;
 } collect;
 
@@ -92,6 +94,7 @@ static void collect_case(void *ctx, result_row *rows, int count)
         CHECK(r->flops > 0, "%s %s: no FLOP count", r->shape, r->variant);
         if (r->status == STATUS_OK) c->ok++;
         if (r->status == STATUS_OK && strcmp(r->variant, "fa3") == 0) c->fa3_ok++;
+        if (r->status == STATUS_OK && strcmp(r->variant, "fa1") == 0) c->fa1_ok++;
     }
 }
 
@@ -218,6 +221,9 @@ int main(void)
      * declined off the sm_90 policy */
     CHECK(c2.fa3_ok == 4 || c2.fa3_skipped == 4, "head_dim 256: fa3 ok in %d, skipped in %d of 4 cases", c2.fa3_ok,
           c2.fa3_skipped);
+    /* fa1 runs head_dim 256 on every sm_80+ device (separate K and V buffers
+     * where the device's shared memory per block takes them, else one) */
+    CHECK(c2.fa1_ok == 4, "head_dim 256: fa1 ok in %d of 4 cases", c2.fa1_ok);
     c3.what = "planted";
     run_op(&dev, odd, 7, 1, seed + 2, &c3);
     CHECK(c3.norescale_failed == 32, "planted: test_norescale failed in %d of 32 cases", c3.norescale_failed);

@@ -13,7 +13,9 @@
  * are zeros), 200 x 400 (fa3 at head_dim 256: 5 whole K/V tiles of 80, the
  * causal limit off the diagonal), 130 x 130 (fa2: the last q tile's two
  * rows lie in its first warp's first row tile; its second row tile and the
- * other warps have no valid row), batch 1-2, heads 1-2,
+ * other warps have no valid row), 333 x 1000 (causal: the limit off the
+ * diagonal across 16 K/V tiles, fa1's tiles that straddle it masked and the
+ * others not), batch 1-2, heads 1-2,
  * head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
@@ -39,7 +41,9 @@
  * Also: both supports queries decline head_dim 96, fp32 and a q pointer off
  * 16 bytes with a reason, and the launchers then return
  * cudaErrorNotSupported; each run names its kernel
- * (kernel_ran_name). */
+ * (kernel_ran_name); fa1 at head_dim 256 runs its separate K and V buffers
+ * (fa1_64x64kv2_d256) where the device's opt-in shared memory per block
+ * takes them (FA1_SPLIT_BYTES_D256), else its one buffer with a reason. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +55,11 @@
 #include "testlib_gpu.h"
 
 #define GUARD_BYTES 256
+/* fa1's head_dim 256 instance with separate K and V buffers: Q, K, V
+ * (64 x 256 each), S (64 x 72 floats), P (64 x 64) and 3 x 64 floats
+ * (kernels/attention_fa1.cu, FA1_SMEM(256, 1)) */
+#define FA1_SPLIT_BYTES_D256 (2 * 3 * 64 * 256 + 4 * 64 * 72 + 2 * 64 * 64 + 3 * 4 * 64)
+static int optin_bytes; /* the device's opt-in shared memory per block */
 
 typedef struct {
     long long b, h, sq, skv;
@@ -58,7 +67,8 @@ typedef struct {
 
 static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333},
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
-                               {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130}};
+                               {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
+                               {1, 1, 333, 1000}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
@@ -218,6 +228,7 @@ int main(void)
     CK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     const char *forced = getenv("COMPARE_POLICY_ARCH");
     hopper_native = major == 9 && minor == 0 && !(forced && forced[0]);
+    CK(cudaDeviceGetAttribute(&optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     check_declines(st);
@@ -280,6 +291,15 @@ int main(void)
                         CK(cudaStreamSynchronize(st));
                         const char *kn = kernel_ran_name();
                         CHECK(kn && strncmp(kn, label, 3) == 0, "%s names its kernel (%s)", label, kn ? kn : "none");
+                        if (strcmp(label, "fa1") == 0 && d == 256) {
+                            const char *why = kernel_ran_reason();
+                            if (optin_bytes >= FA1_SPLIT_BYTES_D256)
+                                CHECK(kn && strcmp(kn, "fa1_64x64kv2_d256") == 0,
+                                      "fa1 d 256 runs separate K and V buffers (%s)", kn ? kn : "none");
+                            else
+                                CHECK(kn && strcmp(kn, "fa1_64x64_d256") == 0 && why && why[0],
+                                      "fa1 d 256 runs its one K/V buffer, with a reason (%s)", kn ? kn : "none");
+                        }
                         if (strcmp(label, "fa3") == 0 && d == 256)
                             CHECK(kn && strstr(kn, "_d256") != NULL, "fa3 d 256 runs its d256 kernel (%s)",
                                   kn ? kn : "none");
