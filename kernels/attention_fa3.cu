@@ -157,8 +157,13 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
     if (rc != 0)
         return rc;
     void *args[] = {(void *)&fp};
-    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)(fp.p.qtiles * fp.p.nbh)), dim3(FA3_THREADS), args,
-                               (size_t)FA3_SMEM(D), s);
+    long long grid = fp.p.qtiles * fp.p.nbh;
+    if (FA3_PERS(D)) { /* persistent: a CTA per SM (one fits an SM), at most one per work tile */
+        const int sms = sgemm_tma_sms();
+        if (sms > 0 && grid > sms)
+            grid = sms;
+    }
+    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS), args, (size_t)FA3_SMEM(D), s);
     return rc != 0 ? rc : (int)cudaGetLastError();
 }
 
