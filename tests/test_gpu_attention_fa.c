@@ -19,12 +19,13 @@
  * K/V rings' stages and Q's barrier running on across them: 4 x 100 x
  * 1 x 300 (400 work tiles of 3 K/V tiles: an odd count, the rings' parity
  * shifts from one work tile to the next), 2 x 70 x 1 x 1100 (140 work
- * tiles of 9 K/V tiles), 1 x 70 x 140 x 140 (140 work tiles; causal: 2 and
- * 1 K/V tiles back to back), 1 x 67 x 260 x 40 (201 work tiles of a single
- * partial K/V tile; causal: work tiles whose rows see no key, zeros, between
- * ones with keys); the shapes above have fewer work tiles than SMs (one
- * each). Batch 1-4, heads 1-100, head_dim 64, 128 and 256, causal 0 and 1,
- * fp16 and bf16.
+ * tiles of 9 K/V tiles), 1 x 70 x 140 x 140 (140 work tiles; causal: of 2
+ * or 1 K/V tiles), 1 x 67 x 260 x 40 (201 work tiles of a single partial
+ * K/V tile; causal: some see no key: zeros), 1 x 27 x 520 x 140 (135 work
+ * tiles, 5 q tiles a head, so a CTA's two work tiles are different q tiles;
+ * causal, on 132 SMs: 2 then 1 K/V tiles, 2 then none, 1 then none); the
+ * shapes above have fewer work tiles than SMs (one each). Batch 1-4,
+ * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
  * included: fa3 runs it at 128 x 80 tiles, its kernel named _d256).
@@ -69,7 +70,8 @@ typedef struct {
 static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333},
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
                                {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
-                               {4, 100, 1, 300},   {2, 70, 1, 1100},  {1, 70, 140, 140}, {1, 67, 260, 40}};
+                               {4, 100, 1, 300},   {2, 70, 1, 1100},  {1, 70, 140, 140}, {1, 67, 260, 40},
+                               {1, 27, 520, 140}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
