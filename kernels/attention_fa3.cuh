@@ -269,8 +269,9 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
  * it: K j+2 waits for the release of K j, V j+1 for that of V j-1, both
  * released once K j+1 and V j (issued before) have landed.
  * Persistent (FA3_PERS): one work tile of the CTA's, kb: the K/V tiles of
- * its earlier work tiles (the rings' stages and parities run on across work
- * tiles: load g = kb + j), qi: its earlier work tiles with keys; Q is
+ * its earlier work tiles mod 2 ST (the rings' stages and parities run on
+ * across work tiles: load g = kb + j), qi: its earlier work tiles with keys
+ * (mod 2); Q is
  * overwritten once both consumers released the previous tile's Q (their
  * last Q K^T done), which they do before its last P V: the next Q and its
  * first K/V tiles load under that P V and O's store. Still no wait on a
@@ -622,8 +623,8 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
  *    packed; P j V j issued and waited (P's registers are then free), S j+1
  *    issued and waited: within a warpgroup the GEMMs and the softmax serial.
  * Persistent (FA3_PERS): one work tile of the CTA's; kb: the K/V tiles of
- * its earlier work tiles (the rings' load numbers run on: tile j is load kb
- * + j), qph: the parity of this work tile's Q (its earlier work tiles with
+ * its earlier work tiles mod 2 ST (the rings' load numbers run on: tile j
+ * is load kb + j), qph: the parity of this work tile's Q (its earlier work tiles with
  * keys, mod 2); m, l and O start afresh. The ping-pong runs on across work
  * tiles: consumer 0's first arrive and last wait are the kernel's
  * (fa3_body), and consumer 1 arrives after its last P V of every work tile
@@ -766,7 +767,9 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
  * below qtiles x nbh, each (q tile, batch x head) by attn_block_tile as the
  * one-tile-per-CTA grid's blocks: the producer thread loads them one after
  * another, the consumers take them in the same order, both counting the
- * K/V tiles (kb) and the work tiles with keys (qi: Q's parity) alike. A work
+ * K/V tiles (kb, mod 2 x the ring's depth: all that a stage and its parity
+ * need, and no overflow) and the work tiles with keys (qi: Q's parity, mod
+ * 2) alike. A work
  * tile with no key (causal, seq_kv < seq_q) loads nothing and joins no
  * barrier: its rows are zeros. Consumer 0 opens the ping-pong once and
  * closes it after its last work tile (its barrier's last generation: that
@@ -791,8 +794,8 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                 const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
                 if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
                     fa3_produce<D>(fp, sm, q0, (int)bh, n, kb, qi);
-                    kb += n;
-                    qi++;
+                    kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
+                    qi ^= 1;
                 }
             }
         }
@@ -811,10 +814,10 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
             const int q0 = (int)qt * FA3_BQ;
             const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
             T *Oh = (T *)p.o + bh * p.seq_q * D;
-            fa3_consume<T, D>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi & 1u, failed);
+            fa3_consume<T, D>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
             if (n > 0) {
-                kb += n;
-                qi++;
+                kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
+                qi ^= 1u;
             }
         }
         if (cw == 0)
