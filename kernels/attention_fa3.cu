@@ -3,9 +3,21 @@
  * an mbarrier ring, warp specialisation, wgmma for both GEMMs, two consumer
  * warpgroups in ping-pong. The device side: kernels/attention_fa3.cuh.
  *
- * Idea: one CTA per (batch, head, q tile of 128 rows), 3 warpgroups; the
- * grid's q tile runs fastest (ATTN_HEAD_MAJOR 1, attention_common.cuh), so
- * the CTAs resident at once share a few heads' K / V in the L2.
+ * Idea: a CTA per work tile (batch, head, q tile of 128 rows), 3
+ * warpgroups; the q tile runs fastest (ATTN_HEAD_MAJOR 1,
+ * attention_common.cuh), so the CTAs resident at once share a few heads' K /
+ * V in the L2. Persistent at head_dim 64 and 128 (FA3_PERSISTENT 1, the
+ * default; FlashAttention-3's): min(SMs, work tiles) CTAs, CTA b taking work
+ * tiles b, b + grid, ... in that order, so the fixed start of a work tile
+ * (Q's load, the ring's first fill) runs under the previous one's end (its
+ * last P V, O's store) instead of between a CTA's exit and the next launch:
+ * at seq 2K a work tile is only 16 K/V tiles long. The K/V rings' stages and
+ * parities run on across a CTA's work tiles (both sides count its loads), Q
+ * has an empty barrier of its own (released by the consumers at their work
+ * tile's last step, before its last P V), and the ping-pong runs on across
+ * work tiles (attention_fa3.cuh: fa3_body_pers, fa3_produce, fa3_consume).
+ * head_dim 256 stays one CTA per work tile (its Q and ring fill the shared
+ * memory: one Q buffer, little to overlap).
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
  *    TMA loads of the CTA's Q tile once, then of K and V tiles of BKV keys
  *    (128; 80 at head_dim 256),
