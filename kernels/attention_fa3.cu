@@ -79,8 +79,9 @@
  *    builds the first, serial schedule (the softmax of S j with the mask
  *    and scale per element, O rescaled every tile, P j packed, then P j V j
  *    waited and S j+1, the consumer's waits trapping; the head fastest).
- *    Also FA3_ST 3 (rings of 3 stages) and FA3_PINGPONG 0 (no ping-pong
- *    barriers).
+ *    Also FA3_ST 3 (rings of 3 stages), FA3_PINGPONG 0 (no ping-pong
+ *    barriers) and FA3_PERSISTENT 0 (a CTA per work tile at every
+ *    head_dim, the kernel before the persistent one).
  *  - Causal: the K/V loop stops at the last tile the q tile sees (the fully
  *    masked tiles are never loaded nor multiplied); only the tiles that
  *    straddle the diagonal or seq_kv test the mask (keys >= seq_kv and keys
