@@ -171,7 +171,13 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
         return rc;
     void *args[] = {(void *)&fp};
     long long grid = fp.p.qtiles * fp.p.nbh;
-    if (FA3_PERS(D)) { /* persistent: a CTA per SM (one fits an SM), at most one per work tile */
+    /* persistent: a CTA per SM (one fits an SM), at most one per work tile.
+     * Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
+     * tiles), and the static rounds (fa3_round_block's snake) even them out
+     * only with many heads and few q tiles a head; else a CTA per work tile
+     * (the same kernel, one round each), whose order the hardware balances
+     * as CTAs finish. */
+    if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
         const int sms = sgemm_tma_sms();
         if (sms > 0 && grid > sms)
             grid = sms;

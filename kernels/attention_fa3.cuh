@@ -60,6 +60,18 @@
 #define FA3_PERSISTENT 1
 #endif
 #define FA3_PERS(D) (FA3_PERSISTENT && (D) != 256)
+/* causal: persistent rounds only with at least this many heads (batch x
+ * heads) and at most this many q tiles a head (attention_fa3.cu's grid:
+ * where the static snake of unequal causal work tiles balances the CTAs at
+ * least as well as the hardware's order of one CTA per work tile, by a
+ * model of the work tiles' K/V counts; outside it the persistent kernel runs
+ * one work tile per CTA) */
+#ifndef FA3_PERS_CAUSAL_MIN_BH
+#define FA3_PERS_CAUSAL_MIN_BH 32
+#endif
+#ifndef FA3_PERS_CAUSAL_MAX_QT
+#define FA3_PERS_CAUSAL_MAX_QT 64
+#endif
 /* Q; full K, full V, empty K, empty V per stage; persistent: empty Q */
 #define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D) + (FA3_PERS(D) ? 1 : 0))
 /* Q, ST stages of K and of V (16-bit elements), the barriers, + 1024: the base
@@ -763,9 +775,23 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
 
 // ---- the kernel ----------------------------------------------------------------------
 
-/* Persistent (FA3_PERS): the CTA's work tiles, blockIdx.x, + gridDim.x, ...
+/* Persistent: the block index (attn_block_tile's) of round k of CTA b of a
+ * grid of g: k g + b in even rounds, k g + g - 1 - b in odd ones (a snake:
+ * under the causal mask a CTA that took a round's longest work tile takes
+ * the next round's shortest, so the CTAs' sums of unequal work tiles even
+ * out); the rounds still cover the block indices in order, a grid's worth
+ * at a time (the heads' K / V shared in the L2 as without persistence). May
+ * be >= qtiles x nbh in the last round: no work tile. */
+static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned g, unsigned b)
+{
+    return k * g + ((k & 1u) ? g - 1u - b : b); /* < qtiles x nbh + g <= 2^32: ATTN_GRID_MAX */
+}
+
+/* Persistent (FA3_PERS): the CTA's work tiles, a block index a round
+ * (fa3_round_block: blockIdx.x, then 2 gridDim.x - 1 - blockIdx.x, ...)
  * below qtiles x nbh, each (q tile, batch x head) by attn_block_tile as the
- * one-tile-per-CTA grid's blocks: the producer thread loads them one after
+ * one-tile-per-CTA grid's blocks (a grid of qtiles x nbh CTAs: one work tile
+ * each, the hardware's order; attention_fa3.cu picks the grid): the producer thread loads them one after
  * another, the consumers take them in the same order, both counting the
  * K/V tiles (kb, mod 2 x the ring's depth: all that a stage and its parity
  * need, and no overflow) and the work tiles with keys (qi: Q's parity, mod
@@ -780,14 +806,17 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
 {
     typedef fa3_smem<D> L;
     const attn_params &p = fp.p;
-    const long long total = p.qtiles * p.nbh;
+    const unsigned total = (unsigned)(p.qtiles * p.nbh); /* <= ATTN_GRID_MAX */
     const int tid = threadIdx.x;
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
         if (tid == 0) {
             int kb = 0, qi = 0;
 #pragma unroll 1
-            for (long long blk = blockIdx.x; blk < total; blk += gridDim.x) {
+            for (unsigned k = 0; k * gridDim.x < total; k++) {
+                const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
+                if (blk >= total)
+                    continue;
                 long long qt, bh;
                 attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
                 const int q0 = (int)qt * FA3_BQ;
@@ -808,7 +837,10 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
         if (cw == 0)
             fa3_sched_arrive(FA3_SCHED_BAR); /* the ping-pong's start: consumer 0 issues first */
 #pragma unroll 1
-        for (long long blk = blockIdx.x; blk < total; blk += gridDim.x) {
+        for (unsigned k = 0; k * gridDim.x < total; k++) { /* the producer's work tiles, in its order */
+            const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
+            if (blk >= total)
+                continue;
             long long qt, bh;
             attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
             const int q0 = (int)qt * FA3_BQ;

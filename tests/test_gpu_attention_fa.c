@@ -19,11 +19,12 @@
  * K/V rings' stages and Q's barrier running on across them: 4 x 100 x
  * 1 x 300 (400 work tiles of 3 K/V tiles: an odd count, the rings' parity
  * shifts from one work tile to the next), 2 x 70 x 1 x 1100 (140 work
- * tiles of 9 K/V tiles), 1 x 70 x 140 x 140 (140 work tiles; causal: of 2
- * or 1 K/V tiles), 1 x 67 x 260 x 40 (201 work tiles of a single partial
- * K/V tile; causal: some see no key: zeros), 1 x 27 x 520 x 140 (135 work
- * tiles, 5 q tiles a head, so a CTA's two work tiles are different q tiles;
- * causal, on 132 SMs: 2 then 1 K/V tiles, 2 then none, 1 then none); the
+ * tiles of 9 K/V tiles), 1 x 70 x 140 x 140 (140 work tiles; causal: 2
+ * then 1 K/V tiles, 1 then 2), 1 x 67 x 260 x 40 (201 work tiles of a single
+ * partial K/V tile; causal: some see no key, zeros, before or after one
+ * with keys), 1 x 33 x 520 x 140 (165 work tiles, 5 q tiles a head; causal:
+ * 2 then 1, 1 then 2, 2 then none, none then 2); orders as on 132 SMs (the
+ * CTAs' rounds, fa3_round_block; causal persistent from 32 heads); the
  * shapes above have fewer work tiles than SMs (one each). Batch 1-4,
  * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
@@ -71,7 +72,7 @@ static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333,
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
                                {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
                                {4, 100, 1, 300},   {2, 70, 1, 1100},  {1, 70, 140, 140}, {1, 67, 260, 40},
-                               {1, 27, 520, 140}};
+                               {1, 33, 520, 140}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
