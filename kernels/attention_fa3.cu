@@ -7,8 +7,11 @@
  * warpgroups; the q tile runs fastest (ATTN_HEAD_MAJOR 1,
  * attention_common.cuh), so the CTAs resident at once share a few heads' K /
  * V in the L2. Persistent at head_dim 64 and 128 (FA3_PERSISTENT 1, the
- * default; FlashAttention-3's): min(SMs, work tiles) CTAs, CTA b taking work
- * tiles b, b + grid, ... in that order, so the fixed start of a work tile
+ * default; FlashAttention-3's): min(SMs, work tiles) CTAs, CTA b taking a
+ * work tile a round of a grid's worth in that order (b, then 2 grid - 1 - b,
+ * ...: a snake, so that unequal causal work tiles even out; causal only
+ * with many heads and few q tiles a head, FA3_PERS_CAUSAL_MIN_BH / _MAX_QT,
+ * else one CTA per work tile), so the fixed start of a work tile
  * (Q's load, the ring's first fill) runs under the previous one's end (its
  * last P V, O's store) instead of between a CTA's exit and the next launch:
  * at seq 2K a work tile is only 16 K/V tiles long. The K/V rings' stages and
