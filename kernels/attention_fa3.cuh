@@ -791,16 +791,15 @@ static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned 
  * (fa3_round_block: blockIdx.x, then 2 gridDim.x - 1 - blockIdx.x, ...)
  * below qtiles x nbh, each (q tile, batch x head) by attn_block_tile as the
  * one-tile-per-CTA grid's blocks (a grid of qtiles x nbh CTAs: one work tile
- * each, the hardware's order; attention_fa3.cu picks the grid): the producer thread loads them one after
- * another, the consumers take them in the same order, both counting the
- * K/V tiles (kb, mod 2 x the ring's depth: all that a stage and its parity
- * need, and no overflow) and the work tiles with keys (qi: Q's parity, mod
- * 2) alike. A work
- * tile with no key (causal, seq_kv < seq_q) loads nothing and joins no
- * barrier: its rows are zeros. Consumer 0 opens the ping-pong once and
- * closes it after its last work tile (its barrier's last generation: that
- * wait + consumer 1's last arrive; with no work tile with keys, its own
- * arrive + wait). */
+ * each, the hardware's order; attention_fa3.cu picks the grid). The producer
+ * thread loads them one after another, the consumers take them in the same
+ * order, both counting the K/V tiles (kb, mod 2 x the ring's depth: all that
+ * a stage and its parity need, and no overflow) and the work tiles with keys
+ * (qi: Q's parity, mod 2) alike. A work tile with no key (causal, seq_kv <
+ * seq_q) loads nothing and joins no barrier: its rows are zeros. Consumer 0
+ * opens the ping-pong once and closes it after its last work tile (its
+ * barrier's last generation: that wait + consumer 1's last arrive; with no
+ * work tile with keys, its own arrive + wait). */
 template <typename T, int D>
 static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D> &sm)
 {
