@@ -3,9 +3,24 @@
  * an mbarrier ring, warp specialisation, wgmma for both GEMMs, two consumer
  * warpgroups in ping-pong. The device side: kernels/attention_fa3.cuh.
  *
- * Idea: one CTA per (batch, head, q tile of 128 rows), 3 warpgroups; the
- * grid's q tile runs fastest (ATTN_HEAD_MAJOR 1, attention_common.cuh), so
- * the CTAs resident at once share a few heads' K / V in the L2.
+ * Idea: a CTA per work tile (batch, head, q tile of 128 rows), 3
+ * warpgroups; the q tile runs fastest (ATTN_HEAD_MAJOR 1,
+ * attention_common.cuh), so the CTAs resident at once share a few heads' K /
+ * V in the L2. Persistent at head_dim 64 and 128 (FA3_PERSISTENT 1, the
+ * default; FlashAttention-3's): min(SMs, work tiles) CTAs, CTA b taking a
+ * work tile a round of a grid's worth in that order (b, then 2 grid - 1 - b,
+ * ...: a snake, so that unequal causal work tiles even out; causal only
+ * with many heads and few q tiles a head, FA3_PERS_CAUSAL_MIN_BH / _MAX_QT,
+ * else one CTA per work tile), so the fixed start of a work tile
+ * (Q's load, the ring's first fill) runs under the previous one's end (its
+ * last P V, O's store) instead of between a CTA's exit and the next launch:
+ * at seq 2K a work tile is only 16 K/V tiles long. The K/V rings' stages and
+ * parities run on across a CTA's work tiles (both sides count its loads), Q
+ * has an empty barrier of its own (released by the consumers at their work
+ * tile's last step, before its last P V), and the ping-pong runs on across
+ * work tiles (attention_fa3.cuh: fa3_body_pers, fa3_produce, fa3_consume).
+ * head_dim 256 stays one CTA per work tile (its Q and ring fill the shared
+ * memory: one Q buffer, little to overlap).
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
  *    TMA loads of the CTA's Q tile once, then of K and V tiles of BKV keys
  *    (128; 80 at head_dim 256),
@@ -67,8 +82,9 @@
  *    builds the first, serial schedule (the softmax of S j with the mask
  *    and scale per element, O rescaled every tile, P j packed, then P j V j
  *    waited and S j+1, the consumer's waits trapping; the head fastest).
- *    Also FA3_ST 3 (rings of 3 stages) and FA3_PINGPONG 0 (no ping-pong
- *    barriers).
+ *    Also FA3_ST 3 (rings of 3 stages), FA3_PINGPONG 0 (no ping-pong
+ *    barriers) and FA3_PERSISTENT 0 (a CTA per work tile at every
+ *    head_dim, the kernel before the persistent one).
  *  - Causal: the K/V loop stops at the last tile the q tile sees (the fully
  *    masked tiles are never loaded nor multiplied); only the tiles that
  *    straddle the diagonal or seq_kv test the mask (keys >= seq_kv and keys
@@ -157,8 +173,19 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
     if (rc != 0)
         return rc;
     void *args[] = {(void *)&fp};
-    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)(fp.p.qtiles * fp.p.nbh)), dim3(FA3_THREADS), args,
-                               (size_t)FA3_SMEM(D), s);
+    long long grid = fp.p.qtiles * fp.p.nbh;
+    /* persistent: a CTA per SM (one fits an SM), at most one per work tile.
+     * Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
+     * tiles), and the static rounds (fa3_round_block's snake) even them out
+     * only with many heads and few q tiles a head; else a CTA per work tile
+     * (the same kernel, one round each), whose order the hardware balances
+     * as CTAs finish. */
+    if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
+        const int sms = sgemm_tma_sms();
+        if (sms > 0 && grid > sms)
+            grid = sms;
+    }
+    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS), args, (size_t)FA3_SMEM(D), s);
     return rc != 0 ? rc : (int)cudaGetLastError();
 }
 

@@ -49,7 +49,31 @@
 /* the ring depth at head_dim D: FA3_ST, but 2 at 256 (3 stages of 80-key K
  * and V tiles and Q exceed the shared memory) */
 #define FA3_STAGES(D) ((D) == 256 ? 2 : FA3_ST)
-#define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D)) /* Q; full K, full V, empty K, empty V per stage */
+/* FA3_PERSISTENT 1 (the default): at head_dim 64 and 128 the kernel is
+ * persistent (attention_fa3.cu: one CTA per SM, each looping over work tiles
+ * in the grid's order, the K/V rings' stages counted across its tiles, Q
+ * released by an empty barrier of its own); 0, or head_dim 256 (whose Q and
+ * ring fill the shared memory: no overlap to gain from a single Q buffer
+ * beyond the launch), one CTA per work tile:
+ * -DCOMPARE_ATTENTION_DEFS=FA3_PERSISTENT=0 */
+#ifndef FA3_PERSISTENT
+#define FA3_PERSISTENT 1
+#endif
+#define FA3_PERS(D) (FA3_PERSISTENT && (D) != 256)
+/* causal: persistent rounds only with at least this many heads (batch x
+ * heads) and at most this many q tiles a head (attention_fa3.cu's grid:
+ * where the static snake of unequal causal work tiles balances the CTAs at
+ * least as well as the hardware's order of one CTA per work tile, by a
+ * model of the work tiles' K/V counts; outside it the persistent kernel runs
+ * one work tile per CTA) */
+#ifndef FA3_PERS_CAUSAL_MIN_BH
+#define FA3_PERS_CAUSAL_MIN_BH 32
+#endif
+#ifndef FA3_PERS_CAUSAL_MAX_QT
+#define FA3_PERS_CAUSAL_MAX_QT 64
+#endif
+/* Q; full K, full V, empty K, empty V per stage; persistent: empty Q */
+#define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D) + (FA3_PERS(D) ? 1 : 0))
 /* Q, ST stages of K and of V (16-bit elements), the barriers, + 1024: the base
  * is rounded up to a 1024-byte boundary (the 128-byte swizzle's period) */
 #define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_STAGES(D) * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
@@ -210,7 +234,8 @@ static __device__ __forceinline__ void fa3_mma_rs_tb(float *d, const unsigned *a
 
 /* Where things sit (shared addresses): Q as D / 64 column blocks of BQ rows x
  * 128 bytes; stage s of K (and of V) as D / 64 column blocks of BKV rows x 128
- * bytes; barriers: Q, then full K[ST], full V[ST], empty K[ST], empty V[ST]. */
+ * bytes; barriers: Q, then full K[ST], full V[ST], empty K[ST], empty V[ST],
+ * then (FA3_PERS(D)) empty Q. */
 template <int D>
 struct fa3_smem {
     enum {
@@ -226,19 +251,23 @@ struct fa3_smem {
     __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_STAGES(D) + s); }
     __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_STAGES(D) + s); }
     __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_STAGES(D) + s); }
+    /* FA3_PERS(D): Q's release (8 consumer-warp arrives a tile) */
+    __device__ __forceinline__ unsigned empty_q() const { return bars + 8 * (1 + 4 * FA3_STAGES(D)); }
 };
 
 // ---- producer --------------------------------------------------------------------------
 
-/* Tile j of K or V (map) into its stage: wait until both consumers released
- * the stage's previous round (round 0: parity 1 passes at once), arm `full`
- * with the stage's bytes, issue its D / 64 boxes (rows past seq_kv: zeros). */
+/* Tile j of K or V (map) into its stage, the ring's load number g (j plus
+ * the K/V tiles of the CTA's earlier work tiles, FA3_PERS; else j): wait
+ * until both consumers released the stage's previous round (round 0: parity
+ * 1 passes at once), arm `full` with the stage's bytes, issue its D / 64
+ * boxes (rows past seq_kv: zeros). */
 template <int D>
 static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsigned base, unsigned full,
-                                                   unsigned empty, int j, int bh)
+                                                   unsigned empty, int j, int g, int bh)
 {
     typedef fa3_smem<D> L;
-    const unsigned ph = (unsigned)(j / FA3_STAGES(D)) & 1u;
+    const unsigned ph = (unsigned)(g / FA3_STAGES(D)) & 1u;
     sgemm_tma_bar_wait(empty, ph ^ 1u);
     sgemm_tma_bar_expect(full, L::KVBYTES);
 #pragma unroll
@@ -250,25 +279,38 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
  * one tile ahead (K 0, K 1, V 0, K 2, V 1, ...: at step j a consumer waits
  * for V j and K j+1 together). No wait here depends on a load issued after
  * it: K j+2 waits for the release of K j, V j+1 for that of V j-1, both
- * released once K j+1 and V j (issued before) have landed. */
+ * released once K j+1 and V j (issued before) have landed.
+ * Persistent (FA3_PERS): one work tile of the CTA's, kb: the K/V tiles of
+ * its earlier work tiles mod 2 ST (the rings' stages and parities run on
+ * across work tiles: load g = kb + j), qi: its earlier work tiles with keys
+ * (mod 2); Q is
+ * overwritten once both consumers released the previous tile's Q (their
+ * last Q K^T done), which they do before its last P V: the next Q and its
+ * first K/V tiles load under that P V and O's store. Still no wait on a
+ * later load: the loads keep the consumers' order across work tiles (V
+ * n-1, then Q', K 0', ...), Q's release needs V n-1 at most. */
 template <int D>
 static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D> &sm, int q0, int bh,
-                                                   int ntiles)
+                                                   int ntiles, int kb, int qi)
 {
     typedef fa3_smem<D> L;
+    constexpr int ST = FA3_STAGES(D);
+    if (FA3_PERS(D))
+        sgemm_tma_bar_wait(sm.empty_q(), ((unsigned)qi & 1u) ^ 1u); /* the first: parity 1 passes at once */
     sgemm_tma_bar_expect(sm.bar_q(), L::QBYTES);
 #pragma unroll
     for (int c = 0; c < D / 64; c++)
         fa3_tma_load_3d(sm.q + c * L::QBLK, &fp.tq, c * 64, q0, bh, sm.bar_q());
-    fa3_load_kv<D>(&fp.tk, sm.k, sm.full_k(0), sm.empty_k(0), 0, bh);
+    const int s0 = kb % ST;
+    fa3_load_kv<D>(&fp.tk, sm.k + s0 * L::KVBYTES, sm.full_k(s0), sm.empty_k(s0), 0, kb, bh);
 #pragma unroll 1
     for (int j = 1; j < ntiles; j++) {
-        const int s = j % FA3_STAGES(D), sp = (j - 1) % FA3_STAGES(D);
-        fa3_load_kv<D>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, bh);
-        fa3_load_kv<D>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, bh);
+        const int s = (kb + j) % ST, sp = (kb + j - 1) % ST;
+        fa3_load_kv<D>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, kb + j, bh);
+        fa3_load_kv<D>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, kb + j - 1, bh);
     }
-    const int sl = (ntiles - 1) % FA3_STAGES(D);
-    fa3_load_kv<D>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, bh);
+    const int sl = (kb + ntiles - 1) % ST;
+    fa3_load_kv<D>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, kb + ntiles - 1, bh);
 }
 
 // ---- consumer pieces -----------------------------------------------------------------
@@ -556,17 +598,25 @@ static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigne
 }
 
 /* The last tile's O += P V (stage sl, its fill's parity ph), waited; the
- * ping-pong's last arrive (consumer 0 only: see fa3_consume) */
+ * ping-pong's last arrive (consumer 0 only: see fa3_consume). FA3_PERS: Q
+ * released first (every Q K^T of the work tile is done: the producer loads
+ * the next one's Q under this P V), and both consumers arrive, right behind
+ * the issue (the other may issue its next GEMM, maybe the next work
+ * tile's first Q K^T, while this P V runs) */
 template <int ET, int D>
 static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
     fa3_consumer_wait<D>(sm.full_v(sl), ph, failed);
+    if (FA3_PERS(D))
+        fa3_release(sm.empty_q(), lane);
     fa3_sched_sync(own);
     fa3_issue_pv<ET, D>(o, pr, sm.v + sl * fa3_smem<D>::KVBYTES);
+    if (FA3_PERS(D))
+        fa3_sched_arrive(other);
     fa3_wait_all<D / 2>(o);
     fa3_release(sm.empty_v(sl), lane);
-    if (cw == 0)
+    if (!FA3_PERS(D) && cw == 0)
         fa3_sched_arrive(other);
 }
 
@@ -583,10 +633,21 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
  *    softmax of S j+1, O rescaled, P j+1 packed;
  *  - 0: the softmax of S j (O rescaled at once: no P V is in flight), P j
  *    packed; P j V j issued and waited (P's registers are then free), S j+1
- *    issued and waited: within a warpgroup the GEMMs and the softmax serial. */
+ *    issued and waited: within a warpgroup the GEMMs and the softmax serial.
+ * Persistent (FA3_PERS): one work tile of the CTA's; kb: the K/V tiles of
+ * its earlier work tiles mod 2 ST (the rings' load numbers run on: tile j
+ * is load kb + j), qph: the parity of this work tile's Q (its earlier work tiles with
+ * keys, mod 2); m, l and O start afresh. The ping-pong runs on across work
+ * tiles: consumer 0's first arrive and last wait are the kernel's
+ * (fa3_body), and consumer 1 arrives after its last P V of every work tile
+ * too, so the two warpgroups' GEMMs alternate over the whole CTA (consumer
+ * 0's barrier: its first arrive + 1 + the sum of (ntiles + 1) waits against
+ * consumer 1's as many arrives; consumer 1's: as many waits as consumer
+ * 0's arrives). failed: FA3_QK_EARLY's waits that gave up (the caller traps
+ * after the last wgmma). */
 template <typename T, int D>
 static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D> &sm, T *Oh, int q0,
-                                                   int ntiles, int cw, int ct)
+                                                   int ntiles, int cw, int ct, int kb, unsigned qph, bool &failed)
 {
     typedef fa3_smem<D> L;
     constexpr int BKV = L::BKV, ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
@@ -601,8 +662,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
     attn_zero<D / 2>(o);
     if (ntiles > 0) {
-        bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait) */
         float s[BKV / 2];
+        const int s0 = kb % ST;
         /* the ping-pong's start: consumer 0's barrier gets its first half
          * from consumer 0 itself, so consumer 0 issues first (FlashAttention-3's
          * order); every later generation of a barrier is one warpgroup's wait
@@ -610,15 +671,15 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * arrives as often, but consumer 1 skips its last arrive: consumer 0's
          * barrier then counts its own first arrive + its ntiles + 1 waits +
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
-        if (cw == 0)
+        if (!FA3_PERS(D) && cw == 0)
             fa3_sched_arrive(own);
-        fa3_consumer_wait<D>(sm.bar_q(), 0, &failed);
-        fa3_consumer_wait<D>(sm.full_k(0), 0, &failed);
+        fa3_consumer_wait<D>(sm.bar_q(), qph, &failed);
+        fa3_consumer_wait<D>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
         fa3_sched_sync(own);
-        fa3_issue_qk<ET, D>(s, qw, sm.k);
+        fa3_issue_qk<ET, D>(s, qw, sm.k + s0 * L::KVBYTES);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
-        fa3_release(sm.empty_k(0), lane);
+        fa3_release(sm.empty_k(s0), lane);
 
         if (FA3_EARLY(D)) {
             unsigned pr[BKV / 4];
@@ -628,10 +689,10 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             fa3_softmax_p<T, D>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
-                const int st = j % ST, sn = (j + 1) % ST;
+                const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 float sj[BKV / 2];
-                fa3_bar_wait(sm.full_v(st), (unsigned)(j / ST) & 1u, &failed);
-                fa3_bar_wait(sm.full_k(sn), (unsigned)((j + 1) / ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
+                fa3_bar_wait(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 if (FA3_EARLY(D) == 2) {
                     /* FlashAttention-3's intra-warpgroup overlap: S j+1
@@ -665,16 +726,16 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                     fa3_softmax_p<T, D>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
-            fa3_last_pv<ET, D>(o, pr, sm, (ntiles - 1) % ST, (unsigned)((ntiles - 1) / ST) & 1u, own, other, cw, lane,
-                               &failed);
+            const int gl = kb + ntiles - 1;
+            fa3_last_pv<ET, D>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
-                const int st = j % ST, sn = (j + 1) % ST;
+                const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 unsigned pr[BKV / 4];
                 fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(j / ST) & 1u, &failed);
-                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((j + 1) / ST) & 1u, &failed);
+                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
+                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
@@ -684,13 +745,13 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 fa3_wait_all<BKV / 2>(s);
                 fa3_release(sm.empty_k(sn), lane);
             }
-            /* the last tile: P V only; consumer 1 skips its arrive (see above) */
-            const int sl = (ntiles - 1) % ST;
+            /* the last tile: P V only; consumer 1 skips its arrive (see above; not when FA3_PERS) */
+            const int gl = kb + ntiles - 1;
             unsigned pr[BKV / 4];
             fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
-            fa3_last_pv<ET, D>(o, pr, sm, sl, (unsigned)((ntiles - 1) / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         }
-        if (failed)
+        if (!FA3_PERS(D) && failed)
             __trap();
     }
 
@@ -714,10 +775,93 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
 
 // ---- the kernel ----------------------------------------------------------------------
 
-/* One CTA per (q tile of 128 rows, batch x head), attn_block_tile's order:
- * barriers set up by thread 0, then the producer warpgroup (one thread
- * issues every TMA copy) gives registers away and the two consumer
- * warpgroups take them. */
+/* Persistent: the block index (attn_block_tile's) of round k of CTA b of a
+ * grid of g: k g + b in even rounds, k g + g - 1 - b in odd ones (a snake:
+ * under the causal mask a CTA that took a round's longest work tile takes
+ * the next round's shortest, so the CTAs' sums of unequal work tiles even
+ * out); the rounds still cover the block indices in order, a grid's worth
+ * at a time (the heads' K / V shared in the L2 as without persistence). May
+ * be >= qtiles x nbh in the last round: no work tile. */
+static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned g, unsigned b)
+{
+    return k * g + ((k & 1u) ? g - 1u - b : b); /* < qtiles x nbh + g <= 2^32: ATTN_GRID_MAX */
+}
+
+/* Persistent (FA3_PERS): the CTA's work tiles, a block index a round
+ * (fa3_round_block: blockIdx.x, then 2 gridDim.x - 1 - blockIdx.x, ...)
+ * below qtiles x nbh, each (q tile, batch x head) by attn_block_tile as the
+ * one-tile-per-CTA grid's blocks (a grid of qtiles x nbh CTAs: one work tile
+ * each, the hardware's order; attention_fa3.cu picks the grid). The producer
+ * thread loads them one after another, the consumers take them in the same
+ * order, both counting the K/V tiles (kb, mod 2 x the ring's depth: all that
+ * a stage and its parity need, and no overflow) and the work tiles with keys
+ * (qi: Q's parity, mod 2) alike. A work tile with no key (causal, seq_kv <
+ * seq_q) loads nothing and joins no barrier: its rows are zeros. Consumer 0
+ * opens the ping-pong once and closes it after its last work tile (its
+ * barrier's last generation: that wait + consumer 1's last arrive; with no
+ * work tile with keys, its own arrive + wait). */
+template <typename T, int D>
+static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D> &sm)
+{
+    typedef fa3_smem<D> L;
+    const attn_params &p = fp.p;
+    const unsigned total = (unsigned)(p.qtiles * p.nbh); /* <= ATTN_GRID_MAX */
+    const int tid = threadIdx.x;
+    if (tid < 128) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
+        if (tid == 0) {
+            int kb = 0, qi = 0;
+#pragma unroll 1
+            for (unsigned k = 0; k * gridDim.x < total; k++) {
+                const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
+                if (blk >= total)
+                    continue;
+                long long qt, bh;
+                attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
+                const int q0 = (int)qt * FA3_BQ;
+                const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
+                if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
+                    fa3_produce<D>(fp, sm, q0, (int)bh, n, kb, qi);
+                    kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
+                    qi ^= 1;
+                }
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER) : "memory");
+        const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
+        bool failed = false; /* a consumer wait gave up (fa3_bar_wait) */
+        int kb = 0;
+        unsigned qi = 0;
+        if (cw == 0)
+            fa3_sched_arrive(FA3_SCHED_BAR); /* the ping-pong's start: consumer 0 issues first */
+#pragma unroll 1
+        for (unsigned k = 0; k * gridDim.x < total; k++) { /* the producer's work tiles, in its order */
+            const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
+            if (blk >= total)
+                continue;
+            long long qt, bh;
+            attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
+            const int q0 = (int)qt * FA3_BQ;
+            const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
+            T *Oh = (T *)p.o + bh * p.seq_q * D;
+            fa3_consume<T, D>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
+            if (n > 0) {
+                kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
+                qi ^= 1u;
+            }
+        }
+        if (cw == 0)
+            fa3_sched_sync(FA3_SCHED_BAR); /* the ping-pong's end: consumer 1's last arrive */
+        if (failed)
+            __trap();
+    }
+}
+
+/* One CTA per (q tile of 128 rows, batch x head), attn_block_tile's order
+ * (FA3_PERS: fa3_body_pers, the CTA's work tiles in that order): barriers
+ * set up by thread 0, then the producer warpgroup (one thread issues every
+ * TMA copy) gives registers away and the two consumer warpgroups take them. */
 template <typename T, int D>
 static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 {
@@ -728,6 +872,22 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     sm.k = sm.q + L::QBYTES;
     sm.v = sm.k + FA3_STAGES(D) * L::KVBYTES;
     sm.bars = sm.v + FA3_STAGES(D) * L::KVBYTES;
+    if constexpr (FA3_PERS(D)) {
+        if (threadIdx.x == 0) {
+            sgemm_tma_bar_init(sm.bar_q(), 1);
+            sgemm_tma_bar_init(sm.empty_q(), 8); /* one arrive per consumer warp */
+            for (int s = 0; s < FA3_STAGES(D); s++) {
+                sgemm_tma_bar_init(sm.full_k(s), 1);
+                sgemm_tma_bar_init(sm.full_v(s), 1);
+                sgemm_tma_bar_init(sm.empty_k(s), 8);
+                sgemm_tma_bar_init(sm.empty_v(s), 8);
+            }
+            sgemm_tma_bar_init_fence();
+        }
+        __syncthreads();
+        fa3_body_pers<T, D>(fp, sm);
+        return;
+    }
     const attn_params &p = fp.p;
     long long qt, bh;
     attn_block_tile(blockIdx.x, p.qtiles, p.nbh, p.causal, &qt, &bh);
@@ -749,14 +909,15 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
         if (tid == 0 && ntiles > 0) /* no key to see: nothing to load, the consumers write zeros */
-            fa3_produce<D>(fp, sm, q0, (int)bh, ntiles);
+            fa3_produce<D>(fp, sm, q0, (int)bh, ntiles, 0, 0);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER) : "memory");
         T *Oh = (T *)p.o + bh * p.seq_q * D;
         /* the consumer index, broadcast from lane 0: warp-uniform for the
          * compiler too (descriptors in uniform registers) */
         const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
-        fa3_consume<T, D>(p, sm, Oh, q0, ntiles, cw, tid & 127);
+        bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait; fa3_consume traps) */
+        fa3_consume<T, D>(p, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed);
     }
 }
 

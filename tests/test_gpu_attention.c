@@ -3,7 +3,9 @@
  * (plan, poison, run once, verify) at small odd cases: batch 2, heads 3,
  * seq_q and seq_kv each 1000 or 333 (seq_q != seq_kv both ways: the
  * bottom-right causal mask, rows that see no key), head_dim 64 and 128
- * (and 256 at one shape), causal 0 and 1, bf16 and fp16. A row is ok, or
+ * (and 256 at one shape), causal 0 and 1, bf16 and fp16; and batch 2 x
+ * heads 20 x 1000 x 1000 (more work tiles than SMs: fa3's persistent CTAs
+ * take several). A row is ok, or
  * SKIP with its reason, and only the rows that may decline may SKIP
  * (cudnn_sdpa: no cuDNN, or causal with seq_q > seq_kv; fa1, fa2: a head_dim
  * or architecture they decline; fa3: a device off the sm_90 policy only,
@@ -207,9 +209,14 @@ int main(void)
                                          {"type", "bf16,fp16"}};
     static const char *const wide[][2] = {{"batch", "1"},  {"heads", "2"},    {"seq_q", "333"},     {"seq_kv", "1000"},
                                           {"head_dim", "256"}, {"causal", "0,1"}, {"type", "bf16,fp16"}};
+    /* more work tiles (q tiles of 128 x batch x heads: 320) than the SMs of
+     * an H200 (132): fa3's persistent CTAs take 2-3 work tiles each, of
+     * different q tiles (8 a head) */
+    static const char *const many[][2] = {{"batch", "2"},  {"heads", "20"},   {"seq_q", "1000"},  {"seq_kv", "1000"},
+                                          {"head_dim", "64,128"}, {"causal", "0,1"}, {"type", "bf16"}};
     /* the op's rows: cudnn_sdpa, cublas_unfused, naive, fa1, fa2, fa3 */
     enum { ROWS = 6 };
-    collect c1 = {0}, c2 = {0}, c3 = {0};
+    collect c1 = {0}, c2 = {0}, c3 = {0}, c4 = {0};
     c1.what = "odd cases";
     run_op(&dev, odd, 7, 0, seed, &c1);
     CHECK(c1.rows == 32 * ROWS, "odd cases: %d rows, expected %d", c1.rows, 32 * ROWS);
@@ -224,6 +231,11 @@ int main(void)
     /* fa1 runs head_dim 256 on every sm_80+ device (separate K and V buffers
      * where the device's shared memory per block takes them, else one) */
     CHECK(c2.fa1_ok == 4, "head_dim 256: fa1 ok in %d of 4 cases", c2.fa1_ok);
+    c4.what = "many work tiles";
+    run_op(&dev, many, 7, 0, seed + 3, &c4);
+    CHECK(c4.rows == 4 * ROWS, "many work tiles: %d rows, expected %d", c4.rows, 4 * ROWS);
+    CHECK(c4.fa3_ok == 4 || c4.fa3_skipped == 4, "many work tiles: fa3 ok in %d, skipped in %d of 4 cases",
+          c4.fa3_ok, c4.fa3_skipped);
     c3.what = "planted";
     run_op(&dev, odd, 7, 1, seed + 2, &c3);
     CHECK(c3.norescale_failed == 32, "planted: test_norescale failed in %d of 32 cases", c3.norescale_failed);

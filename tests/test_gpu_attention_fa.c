@@ -15,8 +15,20 @@
  * rows lie in its first warp's first row tile; its second row tile and the
  * other warps have no valid row), 333 x 1000 (causal: the limit off the
  * diagonal across 16 K/V tiles, fa1's tiles that straddle it masked and the
- * others not), batch 1-2, heads 1-2,
- * head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
+ * others not); and fa3's persistent kernel (head_dim 64
+ * and 128: a CTA per SM, on an H200 132) with more work tiles (q tile x
+ * batch x head) than CTAs, so CTAs take 2-4 work tiles back to back, its
+ * K/V rings' stages and Q's barrier running on across them: 4 x 100 x
+ * 1 x 300 (400 work tiles of 3 K/V tiles: an odd count, the rings' parity
+ * shifts from one work tile to the next), 2 x 70 x 1 x 1100 (140 work
+ * tiles of 9 K/V tiles), 1 x 70 x 140 x 140 (140 work tiles; causal: 2
+ * then 1 K/V tiles, 1 then 2), 1 x 67 x 260 x 40 (201 work tiles of a single
+ * partial K/V tile; causal: some see no key, zeros, before or after one
+ * with keys), 1 x 33 x 520 x 140 (165 work tiles, 5 q tiles a head; causal:
+ * 2 then 1, 1 then 2, 2 then none, none then 2); orders as on 132 SMs (the
+ * CTAs' rounds, fa3_round_block; causal persistent from 32 heads); the
+ * shapes above have fewer work tiles than SMs (one each). Batch 1-4,
+ * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
  * included: fa3 runs it at 128 x 80 tiles, its kernel named _d256).
@@ -68,7 +80,8 @@ typedef struct {
 static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333, 333}, {1, 2, 100, 333},
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
                                {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
-                               {1, 1, 333, 1000}};
+                               {1, 1, 333, 1000},  {4, 100, 1, 300},  {2, 70, 1, 1100},  {1, 70, 140, 140},
+                               {1, 67, 260, 40},   {1, 33, 520, 140}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
