@@ -71,46 +71,6 @@ static __device__ __forceinline__ float4 sgemm_tuned_unswizzle4(float4 p, int s)
     return p;
 }
 
-/* Four elements of a staged tile row into C's row `row` (the tile's first
- * column; 4-byte aligned, any 16-byte offset), columns at or past `lim` not
- * written; RED 0: stored, 1: added by reductions. src: the staged row
- * (sgemm_tuned_store_staged's layout, swizzle sw); c4: this slot, 0 ..
- * BN/4-1. a = the elements before the row's first 16-byte boundary. a == 0:
- * slot c4 takes columns 4 c4 .. +3 as one float4. Else slots 1 .. BN/4-1
- * take the 16-byte aligned columns 4 c4 - 4 + a .. +3 (from two staged
- * quads: a is the same for a warp's slots, which lie in one row when BN
- * >= 128, so the select does not diverge), and slot 0 the four left over (columns 0 ..
- * a-1 and BN-4+a .. BN-1) one by one. Why: rows of C that are not 16-byte
- * aligned (n % 4 != 0) still leave by float4 stores (a warp's 512 bytes in
- * 16-byte pieces) instead of four 4-byte stores per quad 16 bytes apart,
- * which cost four times the store instructions and L2 write requests. */
-template <int BN, int RED>
-static __device__ __forceinline__ void sgemm_tuned_put_quad(float *row, int c4, int lim, const float *src, int sw)
-{
-    const int a = (int)(((16u - ((unsigned)(size_t)row & 15u)) & 15u) >> 2);
-    if (a != 0 && c4 == 0) {
-#pragma unroll
-        for (int x = 0; x < 4; ++x) {
-            const int c = x < a ? x : BN - 4 + x;
-            sgemm_tuned_put1(row, 1, c, lim, RED, src[(c & ~3) | ((c & 3) ^ sw)]);
-        }
-        return;
-    }
-    const int b = a == 0 ? 4 * c4 : 4 * c4 - 4 + a; /* 16-byte aligned in C */
-    const float4 p0 = sgemm_tuned_unswizzle4(*(const float4 *)&src[b & ~3], sw);
-    float4 v = p0;
-    if (a != 0) {
-        const float4 p1 = sgemm_tuned_unswizzle4(*(const float4 *)&src[(b & ~3) + 4], sw);
-        v = a == 1   ? make_float4(p0.y, p0.z, p0.w, p1.x)
-            : a == 2 ? make_float4(p0.z, p0.w, p1.x, p1.y)
-                     : make_float4(p0.w, p1.x, p1.y, p1.z);
-    }
-    if (RED)
-        sgemm_tuned_red4(row, 1, b, lim, b + 3 < lim, v);
-    else
-        sgemm_store4(row, 1, b, lim, b + 3 < lim, v);
-}
-
 /* Writes the thread tile acc into C through shared memory (RED 0: C = acc;
  * 1: C += acc by reductions), skipping rows past m and columns past n. The
  * stages must be free: every copy is drained and a barrier passed first.
@@ -169,7 +129,7 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
                 sgemm_tuned_put1(C + (size_t)(gr < m ? gr : 0) * n, gr < m, bn + c, n, RED,
                                  c_buf[r * C_LD + (c ^ ((r % LM) & 3))]);
             }
-        } else if constexpr (VEC == SGEMM_TUNED_VEC_16B) {
+        } else {
 #pragma unroll
             for (int q = 0; q < C_F4; ++q) {
                 const int e = q * THREADS + tid;
@@ -178,21 +138,9 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
                 float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
                 const float4 v = sgemm_tuned_unswizzle4(*(const float4 *)&c_buf[r * C_LD + c], (r % LM) & 3);
                 if (RED)
-                    sgemm_tuned_red4(c_row, gr < m, bn + c, n, 1, v);
+                    sgemm_tuned_red4(c_row, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
                 else
-                    sgemm_store4(c_row, gr < m, bn + c, n, 1, v);
-            }
-        } else {
-            /* rows not 16-byte aligned: each row's aligned interior as float4,
-             * its ends element by element (sgemm_tuned_put_quad) */
-#pragma unroll
-            for (int q = 0; q < C_F4; ++q) {
-                const int e = q * THREADS + tid;
-                const int r = e / (BN / 4), c4 = e % (BN / 4);
-                const int gr = bm + (r / LM) * WM + (r % LM) * 4 + (i / 4) * (LM * 4) + i % 4;
-                if (gr < m)
-                    sgemm_tuned_put_quad<BN, RED>(C + (size_t)gr * n + bn, c4, n - bn, c_buf + r * C_LD,
-                                                  (r % LM) & 3);
+                    sgemm_store4(c_row, gr < m, bn + c, n, VEC == SGEMM_TUNED_VEC_16B, v);
             }
         }
     }
