@@ -146,6 +146,10 @@ static void test_smoke(const char *dir)
             declined++;
             continue;
         }
+        /* any other row not ok: named, so a failure says which */
+        CHECK(strcmp(test_csv_cell(&d, r, "status"), "ok") == 0, "row %d (%s %s %s): status %s, message [%s]", r,
+              test_csv_cell(&d, r, "op"), v, test_csv_cell(&d, r, "shape"), test_csv_cell(&d, r, "status"),
+              test_csv_cell(&d, r, "message"));
         const char *want = strcmp(v, "thrust") == 0 || strcmp(test_csv_cell(&d, r, "op"), "transfer") == 0 ? "host"
                            : strcmp(v, "cpu_omp") == 0                                                    ? "wall"
                                                                                                           : "gated";
