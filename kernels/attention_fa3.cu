@@ -127,77 +127,22 @@
  * Run just this: ./compare --ops attention --variants fa3 */
 #include <stdio.h>
 
-#include "attention_fa3.cuh"
-#include "gemm_wgmma_tmap.cuh"
+#include "attention_fa3_launch.cuh"
 #include "kernel_ran.h"
 #include "policy.h"
 
-/* The BHSD tensor at base (nbh heads of seq rows of d 16-bit elements) as a
- * 3-D tensor map (d, seq, nbh), boxes of 64 elements x box_rows rows x 1
- * head, 128-byte swizzle, zeros outside; 0 or a cudaError_t as int */
-static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, long long nbh, long long seq,
-                   long long d, int box_rows)
-{
-    PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
-    if (!enc)
-        return (int)cudaErrorNotSupported;
-    const cuuint64_t dims[3] = {(cuuint64_t)d, (cuuint64_t)seq, (cuuint64_t)nbh};
-    const cuuint64_t strides[2] = {(cuuint64_t)d * 2, (cuuint64_t)(seq * d * 2)};
-    const cuuint32_t box[3] = {64, (cuuint32_t)box_rows, 1};
-    const cuuint32_t estr[3] = {1, 1, 1};
-    const CUresult r = enc(map, dt, 3, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
-}
-
-template <typename T, int D>
-static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
-{
-    static_assert(SMEM_SM90_FITS(FA3_SMEM(D), 1), "Q and the K / V ring fit one CTA per SM");
-    static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
-    static_assert(FA3_BKV(D) == 64 || FA3_BKV(D) == 80 || FA3_BKV(D) == 128, "S's wgmma n (fa3_mma_ss)");
-    static unsigned long long done; /* smem opt-in, a bit per device */
-    const CUtensorMapDataType dt =
-        (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    fa3_params fp;
-    fp.p = attn_params_of(a, FA3_BQ);
-    int rc = fa3_map(&fp.tq, dt, a->q, fp.p.nbh, a->seq_q, D, FA3_BQ);
-    if (rc == 0)
-        rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, FA3_BKV(D));
-    if (rc == 0)
-        rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, FA3_BKV(D));
-    const void *kern = (const void *)attention_fa3_kernel<T, D>;
-    if (rc == 0)
-        rc = smem_opt_in(kern, FA3_SMEM(D), &done);
-    if (rc != 0)
-        return rc;
-    void *args[] = {(void *)&fp};
-    long long grid = fp.p.qtiles * fp.p.nbh;
-    /* persistent: a CTA per SM (one fits an SM), at most one per work tile.
-     * Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
-     * tiles), and the static rounds (fa3_round_block's snake) even them out
-     * only with many heads and few q tiles a head; else a CTA per work tile
-     * (the same kernel, one round each), whose order the hardware balances
-     * as CTAs finish. */
-    if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
-        const int sms = sgemm_tma_sms();
-        if (sms > 0 && grid > sms)
-            grid = sms;
-    }
-    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS), args, (size_t)FA3_SMEM(D), s);
-    return rc != 0 ? rc : (int)cudaGetLastError();
-}
-
-/* [type: fp16, bf16][head_dim: 64, 128, 256] */
-static const attn_launch_fn attention_fa3_instances[2][3] = {
-    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>, attention_fa3_launch<__half, 256>},
-    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>,
-     attention_fa3_launch<__nv_bfloat16, 256>}};
+/* [type: fp16, bf16][head_dim: 64, 128, 256][causal: 0, 1]: the K/V tile
+ * FA3_BKV_DC picks (equal picks share one instance) */
+#define FA3_INST(T, D) {attention_fa3_launch<T, D, FA3_BKV_DC(D, 0)>, attention_fa3_launch<T, D, FA3_BKV_DC(D, 1)>}
+static const attn_launch_fn attention_fa3_instances[2][3][2] = {
+    {FA3_INST(__half, 64), FA3_INST(__half, 128), FA3_INST(__half, 256)},
+    {FA3_INST(__nv_bfloat16, 64), FA3_INST(__nv_bfloat16, 128), FA3_INST(__nv_bfloat16, 256)}};
 #define FA3_STR_(x) #x
 #define FA3_STR(x) FA3_STR_(x)
-static const char *const attention_fa3_names[3] = {"fa3_128x128_d64", "fa3_128x128_d128",
-                                                   "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"};
+static const char *const attention_fa3_names[3][2] = {
+    {"fa3_128x" FA3_STR(FA3_BKV_D64) "_d64", "fa3_128x" FA3_STR(FA3_BKV_D64_CAUSAL) "_d64"},
+    {"fa3_128x" FA3_STR(FA3_BKV_D128) "_d128", "fa3_128x" FA3_STR(FA3_BKV_D128_CAUSAL) "_d128"},
+    {"fa3_128x" FA3_STR(FA3_BKV_D256) "_d256", "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"}};
 
 extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
 {
@@ -224,6 +169,7 @@ extern "C" int attention_fa3(const attention_args *a, cudaStream_t s)
     if (!attention_fa3_supports(a, why, sizeof why))
         return (int)cudaErrorNotSupported;
     const int di = attn_dim_index(a->head_dim);
-    kernel_ran_note(attention_fa3_names[di], NULL);
-    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di](a, s);
+    const int c = a->causal ? 1 : 0;
+    kernel_ran_note(attention_fa3_names[di][c], NULL);
+    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di][c](a, s);
 }
