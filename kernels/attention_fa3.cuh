@@ -420,12 +420,13 @@ static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parit
 }
 
 /* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one
- * (head_dim 256: always fa3_bar_wait, which its 128 O accumulators need for
- * the consumer's 240 registers whatever the schedule) */
-template <int D>
+ * (head_dim 256, or K/V tiles over 128 keys: always fa3_bar_wait, which
+ * their 128 O accumulators, or S and P of the larger tile, need for the
+ * consumer's 240 registers whatever the schedule) */
+template <int D, int BKV>
 static __device__ __forceinline__ void fa3_consumer_wait(unsigned bar, unsigned parity, bool *failed)
 {
-    if (FA3_EARLY(D) || D == 256)
+    if (FA3_EARLY(D) || D == 256 || BKV > 128)
         fa3_bar_wait(bar, parity, failed);
     else
         sgemm_tma_bar_wait(bar, parity);
@@ -679,7 +680,7 @@ template <int ET, int D, int BKV>
 static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D, BKV> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
-    fa3_consumer_wait<D>(sm.full_v(sl), ph, failed);
+    fa3_consumer_wait<D, BKV>(sm.full_v(sl), ph, failed);
     if (FA3_PERS(D))
         fa3_release(sm.empty_q(), lane);
     fa3_sched_sync(own);
@@ -745,8 +746,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
         if (!FA3_PERS(D) && cw == 0)
             fa3_sched_arrive(own);
-        fa3_consumer_wait<D>(sm.bar_q(), qph, &failed);
-        fa3_consumer_wait<D>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
+        fa3_consumer_wait<D, BKV>(sm.bar_q(), qph, &failed);
+        fa3_consumer_wait<D, BKV>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
         fa3_sched_sync(own);
         fa3_issue_qk<ET, D, BKV>(s, qw, sm.k + s0 * L::KVBYTES);
         fa3_sched_arrive(other);
@@ -806,8 +807,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 unsigned pr[BKV / 4];
                 fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
-                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
+                fa3_consumer_wait<D, BKV>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
+                fa3_consumer_wait<D, BKV>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
