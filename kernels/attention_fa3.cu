@@ -23,7 +23,7 @@
  * memory: one Q buffer, little to overlap).
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
  *    TMA loads of the CTA's Q tile once, then of K and V tiles of BKV keys
- *    (128; 80 at head_dim 256),
+ *    (128 by default; 80 at head_dim 256; "Tiles and why" below),
  *    each through its own ring of 2 stages (a full and an empty mbarrier
  *    per stage: expect_tx / complete_tx for the bytes, 8 consumer-warp
  *    arrives for the release), K one tile ahead of V (K 0, K 1, V 0, K 2,
@@ -92,9 +92,19 @@
  *  - O leaves straight from the accumulators as 32-bit pairs (no staging
  *    through shared memory and TMA yet).
  *
- * Tiles and why (FA3_BKV, per head_dim at compile time; FlashAttention-3's
- * tiles): BQ = 128 (2 x 64: wgmma's M is 64 per warpgroup) at every
- * head_dim; BKV = 128 keys at head_dim 64 and 128, 80 at 256. A consumer
+ * Tiles and why (FA3_BKV_DC, per head_dim and causal at compile time;
+ * FlashAttention-3's tiles): BQ = 128 (2 x 64: wgmma's M is 64 per
+ * warpgroup) at every head_dim; BKV = 128 keys at head_dim 64 and 128, 80
+ * at 256. BKV is the kernel's template parameter (attention_fa3.cuh: S's
+ * wgmma is m64nBKV for any multiple of 16 to 256, fa3_mma_ss), so other
+ * tiles build from the same source: FA3_BKV_D64, FA3_BKV_D128 and their
+ * _CAUSAL forms pick the rung's (-DCOMPARE_ATTENTION_DEFS="FA3_BKV_D128=176":
+ * the per-tile fixed work, barriers, waits, shuffles, the rescale vote,
+ * spread over more keys, as FlashAttention-3 does at d 128), and the
+ * candidate family `fa3` (kernels/search/attention_fa3_search.cu) builds
+ * 128, 176 and 192 into one binary for `compare --candidates fa3`; the
+ * launcher, a template over (type, head_dim, BKV), is attention_fa3_launch.cuh.
+ * Equal picks share one instance. A consumer
  * thread holds S: BKV / 2 floats, O: head_dim / 2, P: BKV / 4 registers,
  * and under the overlap (FA3_QK_EARLY 2) S j+1, O and P j are live at once:
  * 64 + 32 + 32 (d 64), 64 + 64 + 32 (d 128), 40 + 128 + 20 (d 256) of the
@@ -104,11 +114,13 @@
  * Shared memory: Q + 2 stages of K and V = 80 KiB (d 64), 160 KiB (d 128),
  * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
- * per SM. Ring depth 2: a stage of K and of V in flight while the other is
+ * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys). Ring depth 2: a stage of K and of V in flight while the other is
  * read, as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at
  * d 256). Register split (64 K registers a SM, launch bound 384 x 168):
  * producer 128 x 24, consumers 256 x 240. Every head_dim builds without a
- * spill or C7512 (ptxas -v, -warn-spills); d 256's switches for A/B:
+ * spill or C7512 (ptxas -v, -warn-spills; so do 176 and 192 keys at d 64
+ * and d 128, whose consumer waits never trap inside, fa3_consumer_wait;
+ * 256 keys at d 64 spill); d 256's switches for A/B:
  * FA3_BKV_D256 64 (smaller S and P, 192 KiB) and FA3_QK_EARLY_D256 1 or 0
  * (caps the schedule at d 256 alone: S j+1 not live beside P j).
  *

@@ -1,11 +1,14 @@
 /* kernels/attention_fa3.cuh: the device side of the rung fa3
- * (kernels/attention_fa3.cu: the idea, tiles, constraints and the launcher):
- * the kernel template, its producer and its consumer warpgroups, and the two
+ * (kernels/attention_fa3.cu: the idea, tiles, constraints; the launcher:
+ * attention_fa3_launch.cuh): the kernel template over (type, head_dim, K/V
+ * tile BKV), its producer and its consumer warpgroups, and the
  * instructions the GEMM ladder's Hopper helpers do not have yet:
  *   - the 3-D tiled TMA load (d, seq, batch x head): a box past seq reads
  *     zeros of its own head, never the next head's rows;
  *   - wgmma in its RS form for 16-bit types with B transposed (O += P V:
- *     P from registers, V MN-major from shared memory).
+ *     P from registers, V MN-major from shared memory);
+ *   - the SS wgmma for S at N = BKV, any multiple of 16 to 256 (fa3_mma_ss,
+ *     FA3_SS_CASE's operand lists).
  * Everything else is reused: the mbarrier / named-barrier / 2-D TMA PTX
  * (sgemm_tf32_tma_ptx.cuh), wgmma fence / commit / wait and the K-major
  * descriptor (sgemm_wgmma_common.cuh), the SS wgmma and the MN-major
