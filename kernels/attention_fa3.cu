@@ -114,8 +114,8 @@
  * Shared memory: Q + 2 stages of K and V = 80 KiB (d 64), 160 KiB (d 128),
  * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
- * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys). Ring depth 2: a stage of K and of V in flight while the other is
- * read, as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at
+ * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys).
+ * Ring depth 2: a stage of K and of V in flight while the other is read, as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at
  * d 256). Register split (64 K registers a SM, launch bound 384 x 168):
  * producer 128 x 24, consumers 256 x 240. Every head_dim builds without a
  * spill or C7512 (ptxas -v, -warn-spills; so do 176 and 192 keys at d 64

@@ -64,7 +64,8 @@ extern "C" int attention_fa3_search_run(int i, const attention_args *a, cudaStre
     char why[256];
     if (!attention_fa3_supports(a, why, sizeof why) || (a->head_dim != 64 && a->head_dim != 128))
         return (int)cudaErrorNotSupported;
-    const attn_launch_fn fn = attention_fa3_search_table[i].run[a->type == ELEM_FP16 ? 0 : 1][a->head_dim == 64 ? 0 : 1];
+    const int ti = a->type == ELEM_FP16 ? 0 : 1, di = a->head_dim == 64 ? 0 : 1;
+    const attn_launch_fn fn = attention_fa3_search_table[i].run[ti][di];
     if (!fn)
         return (int)cudaErrorNotSupported; /* the ring does not fit at this head_dim */
     kernel_ran_note(attention_fa3_search_table[i].name, NULL);
