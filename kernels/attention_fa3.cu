@@ -116,8 +116,9 @@
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
  * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys).
  * Ring depth 2: a stage of K and of V in flight while the other is read,
- * as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at d 256). Register split (64 K registers a SM, launch bound 384 x 168):
- * producer 128 x 24, consumers 256 x 240. Every head_dim builds without a
+ * as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at d 256).
+ * Register split (64 K registers a SM, launch bound 384 x 168): producer
+ * 128 x 24, consumers 256 x 240. Every head_dim builds without a
  * spill or C7512 (ptxas -v, -warn-spills; so do 176 and 192 keys at d 64
  * and d 128, whose consumer waits never trap inside, fa3_consumer_wait;
  * 256 keys at d 64 spill); d 256's switches for A/B:
