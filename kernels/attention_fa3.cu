@@ -23,7 +23,7 @@
  * memory: one Q buffer, little to overlap).
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
  *    TMA loads of the CTA's Q tile once, then of K and V tiles of BKV keys
- *    (128; 80 at head_dim 256),
+ *    (128 by default; 80 at head_dim 256; "Tiles and why" below),
  *    each through its own ring of 2 stages (a full and an empty mbarrier
  *    per stage: expect_tx / complete_tx for the bytes, 8 consumer-warp
  *    arrives for the release), K one tile ahead of V (K 0, K 1, V 0, K 2,
@@ -92,9 +92,19 @@
  *  - O leaves straight from the accumulators as 32-bit pairs (no staging
  *    through shared memory and TMA yet).
  *
- * Tiles and why (FA3_BKV, per head_dim at compile time; FlashAttention-3's
- * tiles): BQ = 128 (2 x 64: wgmma's M is 64 per warpgroup) at every
- * head_dim; BKV = 128 keys at head_dim 64 and 128, 80 at 256. A consumer
+ * Tiles and why (FA3_BKV_DC, per head_dim and causal at compile time;
+ * FlashAttention-3's tiles): BQ = 128 (2 x 64: wgmma's M is 64 per
+ * warpgroup) at every head_dim; BKV = 128 keys at head_dim 64 and 128, 80
+ * at 256. BKV is the kernel's template parameter (attention_fa3.cuh: S's
+ * wgmma is m64nBKV for any multiple of 16 to 256, fa3_mma_ss), so other
+ * tiles build from the same source: FA3_BKV_D64, FA3_BKV_D128 and their
+ * _CAUSAL forms pick the rung's (-DCOMPARE_ATTENTION_DEFS="FA3_BKV_D128=176":
+ * the per-tile fixed work, barriers, waits, shuffles, the rescale vote,
+ * spread over more keys, as FlashAttention-3 does at d 128), and the
+ * candidate family `fa3` (kernels/search/attention_fa3_search.cu) builds
+ * 128, 176 and 192 into one binary for `compare --candidates fa3`; the
+ * launcher, a template over (type, head_dim, BKV), is attention_fa3_launch.cuh.
+ * Equal picks share one instance. A consumer
  * thread holds S: BKV / 2 floats, O: head_dim / 2, P: BKV / 4 registers,
  * and under the overlap (FA3_QK_EARLY 2) S j+1, O and P j are live at once:
  * 64 + 32 + 32 (d 64), 64 + 64 + 32 (d 128), 40 + 128 + 20 (d 256) of the
@@ -104,11 +114,14 @@
  * Shared memory: Q + 2 stages of K and V = 80 KiB (d 64), 160 KiB (d 128),
  * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
- * per SM. Ring depth 2: a stage of K and of V in flight while the other is
- * read, as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at
- * d 256). Register split (64 K registers a SM, launch bound 384 x 168):
- * producer 128 x 24, consumers 256 x 240. Every head_dim builds without a
- * spill or C7512 (ptxas -v, -warn-spills); d 256's switches for A/B:
+ * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys).
+ * Ring depth 2: a stage of K and of V in flight while the other is read,
+ * as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at d 256).
+ * Register split (64 K registers a SM, launch bound 384 x 168): producer
+ * 128 x 24, consumers 256 x 240. Every head_dim builds without a
+ * spill or C7512 (ptxas -v, -warn-spills; so do 176 and 192 keys at d 64
+ * and d 128, whose consumer waits never trap inside, fa3_consumer_wait;
+ * 256 keys at d 64 spill); d 256's switches for A/B:
  * FA3_BKV_D256 64 (smaller S and P, 192 KiB) and FA3_QK_EARLY_D256 1 or 0
  * (caps the schedule at d 256 alone: S j+1 not live beside P j).
  *
@@ -127,77 +140,22 @@
  * Run just this: ./compare --ops attention --variants fa3 */
 #include <stdio.h>
 
-#include "attention_fa3.cuh"
-#include "gemm_wgmma_tmap.cuh"
+#include "attention_fa3_launch.cuh"
 #include "kernel_ran.h"
 #include "policy.h"
 
-/* The BHSD tensor at base (nbh heads of seq rows of d 16-bit elements) as a
- * 3-D tensor map (d, seq, nbh), boxes of 64 elements x box_rows rows x 1
- * head, 128-byte swizzle, zeros outside; 0 or a cudaError_t as int */
-static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, long long nbh, long long seq,
-                   long long d, int box_rows)
-{
-    PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
-    if (!enc)
-        return (int)cudaErrorNotSupported;
-    const cuuint64_t dims[3] = {(cuuint64_t)d, (cuuint64_t)seq, (cuuint64_t)nbh};
-    const cuuint64_t strides[2] = {(cuuint64_t)d * 2, (cuuint64_t)(seq * d * 2)};
-    const cuuint32_t box[3] = {64, (cuuint32_t)box_rows, 1};
-    const cuuint32_t estr[3] = {1, 1, 1};
-    const CUresult r = enc(map, dt, 3, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
-}
-
-template <typename T, int D>
-static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
-{
-    static_assert(SMEM_SM90_FITS(FA3_SMEM(D), 1), "Q and the K / V ring fit one CTA per SM");
-    static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
-    static_assert(FA3_BKV(D) == 64 || FA3_BKV(D) == 80 || FA3_BKV(D) == 128, "S's wgmma n (fa3_mma_ss)");
-    static unsigned long long done; /* smem opt-in, a bit per device */
-    const CUtensorMapDataType dt =
-        (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    fa3_params fp;
-    fp.p = attn_params_of(a, FA3_BQ);
-    int rc = fa3_map(&fp.tq, dt, a->q, fp.p.nbh, a->seq_q, D, FA3_BQ);
-    if (rc == 0)
-        rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, FA3_BKV(D));
-    if (rc == 0)
-        rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, FA3_BKV(D));
-    const void *kern = (const void *)attention_fa3_kernel<T, D>;
-    if (rc == 0)
-        rc = smem_opt_in(kern, FA3_SMEM(D), &done);
-    if (rc != 0)
-        return rc;
-    void *args[] = {(void *)&fp};
-    long long grid = fp.p.qtiles * fp.p.nbh;
-    /* persistent: a CTA per SM (one fits an SM), at most one per work tile.
-     * Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
-     * tiles), and the static rounds (fa3_round_block's snake) even them out
-     * only with many heads and few q tiles a head; else a CTA per work tile
-     * (the same kernel, one round each), whose order the hardware balances
-     * as CTAs finish. */
-    if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
-        const int sms = sgemm_tma_sms();
-        if (sms > 0 && grid > sms)
-            grid = sms;
-    }
-    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS), args, (size_t)FA3_SMEM(D), s);
-    return rc != 0 ? rc : (int)cudaGetLastError();
-}
-
-/* [type: fp16, bf16][head_dim: 64, 128, 256] */
-static const attn_launch_fn attention_fa3_instances[2][3] = {
-    {attention_fa3_launch<__half, 64>, attention_fa3_launch<__half, 128>, attention_fa3_launch<__half, 256>},
-    {attention_fa3_launch<__nv_bfloat16, 64>, attention_fa3_launch<__nv_bfloat16, 128>,
-     attention_fa3_launch<__nv_bfloat16, 256>}};
+/* [type: fp16, bf16][head_dim: 64, 128, 256][causal: 0, 1]: the K/V tile
+ * FA3_BKV_DC picks (equal picks share one instance) */
+#define FA3_INST(T, D) {attention_fa3_launch<T, D, FA3_BKV_DC(D, 0)>, attention_fa3_launch<T, D, FA3_BKV_DC(D, 1)>}
+static const attn_launch_fn attention_fa3_instances[2][3][2] = {
+    {FA3_INST(__half, 64), FA3_INST(__half, 128), FA3_INST(__half, 256)},
+    {FA3_INST(__nv_bfloat16, 64), FA3_INST(__nv_bfloat16, 128), FA3_INST(__nv_bfloat16, 256)}};
 #define FA3_STR_(x) #x
 #define FA3_STR(x) FA3_STR_(x)
-static const char *const attention_fa3_names[3] = {"fa3_128x128_d64", "fa3_128x128_d128",
-                                                   "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"};
+static const char *const attention_fa3_names[3][2] = {
+    {"fa3_128x" FA3_STR(FA3_BKV_D64) "_d64", "fa3_128x" FA3_STR(FA3_BKV_D64_CAUSAL) "_d64"},
+    {"fa3_128x" FA3_STR(FA3_BKV_D128) "_d128", "fa3_128x" FA3_STR(FA3_BKV_D128_CAUSAL) "_d128"},
+    {"fa3_128x" FA3_STR(FA3_BKV_D256) "_d256", "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"}};
 
 extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
 {
@@ -224,6 +182,7 @@ extern "C" int attention_fa3(const attention_args *a, cudaStream_t s)
     if (!attention_fa3_supports(a, why, sizeof why))
         return (int)cudaErrorNotSupported;
     const int di = attn_dim_index(a->head_dim);
-    kernel_ran_note(attention_fa3_names[di], NULL);
-    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di](a, s);
+    const int c = a->causal ? 1 : 0;
+    kernel_ran_note(attention_fa3_names[di][c], NULL);
+    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di][c](a, s);
 }

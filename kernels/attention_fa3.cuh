@@ -1,11 +1,14 @@
 /* kernels/attention_fa3.cuh: the device side of the rung fa3
- * (kernels/attention_fa3.cu: the idea, tiles, constraints and the launcher):
- * the kernel template, its producer and its consumer warpgroups, and the two
+ * (kernels/attention_fa3.cu: the idea, tiles, constraints; the launcher:
+ * attention_fa3_launch.cuh): the kernel template over (type, head_dim, K/V
+ * tile BKV), its producer and its consumer warpgroups, and the
  * instructions the GEMM ladder's Hopper helpers do not have yet:
  *   - the 3-D tiled TMA load (d, seq, batch x head): a box past seq reads
  *     zeros of its own head, never the next head's rows;
  *   - wgmma in its RS form for 16-bit types with B transposed (O += P V:
- *     P from registers, V MN-major from shared memory).
+ *     P from registers, V MN-major from shared memory);
+ *   - the SS wgmma for S at N = BKV, any multiple of 16 to 256 (fa3_mma_ss,
+ *     FA3_SS_CASE's operand lists).
  * Everything else is reused: the mbarrier / named-barrier / 2-D TMA PTX
  * (sgemm_tf32_tma_ptx.cuh), wgmma fence / commit / wait and the K-major
  * descriptor (sgemm_wgmma_common.cuh), the SS wgmma and the MN-major
@@ -40,7 +43,33 @@
 #ifndef FA3_BKV_D256
 #define FA3_BKV_D256 80
 #endif
-#define FA3_BKV(D) ((D) == 256 ? FA3_BKV_D256 : 128)
+/* keys a K/V tile at head_dim 64 and 128, without and with the causal mask
+ * (default 128 each: m64n128 for S); a multiple of 16 from 64 to 256 whose
+ * ring fits the shared memory (the launcher's static_assert) and whose S (BKV
+ * / 2 floats) and P (BKV / 4) leave the consumer no spill (ptxas -v). FlashAttention-3
+ * takes larger tiles at these head dims (176 keys at d 128 non-causal):
+ * fewer per-tile fixed costs (barriers, waits, the row maximum's shuffles,
+ * O's rescale) per GEMM. Switches, e.g.
+ * -DCOMPARE_ATTENTION_DEFS="FA3_BKV_D128=176;FA3_BKV_D64=192"
+ * (FA3_BKV_D64_CAUSAL, FA3_BKV_D128_CAUSAL likewise); the candidate family
+ * `fa3` (kernels/search/attention_fa3_search.cu) times several in one build */
+#ifndef FA3_BKV_D64
+#define FA3_BKV_D64 128
+#endif
+#ifndef FA3_BKV_D64_CAUSAL
+#define FA3_BKV_D64_CAUSAL 128
+#endif
+#ifndef FA3_BKV_D128
+#define FA3_BKV_D128 128
+#endif
+#ifndef FA3_BKV_D128_CAUSAL
+#define FA3_BKV_D128_CAUSAL 128
+#endif
+/* the K/V tile of head_dim D (causal C: 0 or 1), the launcher's pick */
+#define FA3_BKV_DC(D, C)                                                                           \
+    ((D) == 256 ? FA3_BKV_D256                                                                     \
+                : (D) == 128 ? ((C) ? FA3_BKV_D128_CAUSAL : FA3_BKV_D128)                          \
+                             : ((C) ? FA3_BKV_D64_CAUSAL : FA3_BKV_D64))
 #ifndef FA3_ST
 #define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too; d 256: 2) */
 #endif
@@ -74,9 +103,10 @@
 #endif
 /* Q; full K, full V, empty K, empty V per stage; persistent: empty Q */
 #define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D) + (FA3_PERS(D) ? 1 : 0))
-/* Q, ST stages of K and of V (16-bit elements), the barriers, + 1024: the base
- * is rounded up to a 1024-byte boundary (the 128-byte swizzle's period) */
-#define FA3_SMEM(D) ((FA3_BQ + 2 * FA3_STAGES(D) * FA3_BKV(D)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
+/* Q, ST stages of K and of V (tiles of BKV keys, 16-bit elements), the
+ * barriers, + 1024: the base is rounded up to a 1024-byte boundary (the
+ * 128-byte swizzle's period) */
+#define FA3_SMEM(D, BKV) ((FA3_BQ + 2 * FA3_STAGES(D) * (BKV)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
 #define FA3_SCHED_BAR 1                   /* named barriers 1, 2: the ping-pong of consumers 0, 1 */
 /* 0 drops the ping-pong's named barriers (the consumers then issue
  * independently): a switch for bisecting a hang or a wrong result,
@@ -158,13 +188,52 @@ template <> struct fa3_elem<__nv_bfloat16> {
 
 // ---- the two new instructions --------------------------------------------------------
 
-/* m64n80's 40 accumulator operands, %0..%39 */
-#define FA3_D40_STR                                                                                \
-    "{"                                                                                            \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                       \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "             \
-    "%32, %33, %34, %35, %36, %37, %38, %39"                                                       \
-    "}"
+/* The SS wgmma's accumulator operands for any N: FA3_DSTR_K / FA3_DOPS_K,
+ * the first 8 K operands "%0, .., %(8 K - 1)" and their "+f" bindings
+ * d[0 .. 8 K) (an m64nN tile: N / 2 = 8 K floats a thread) */
+#define FA3_DSTR_1 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define FA3_DSTR_2 FA3_DSTR_1 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define FA3_DSTR_3 FA3_DSTR_2 ", %16, %17, %18, %19, %20, %21, %22, %23"
+#define FA3_DSTR_4 FA3_DSTR_3 ", %24, %25, %26, %27, %28, %29, %30, %31"
+#define FA3_DSTR_5 FA3_DSTR_4 ", %32, %33, %34, %35, %36, %37, %38, %39"
+#define FA3_DSTR_6 FA3_DSTR_5 ", %40, %41, %42, %43, %44, %45, %46, %47"
+#define FA3_DSTR_7 FA3_DSTR_6 ", %48, %49, %50, %51, %52, %53, %54, %55"
+#define FA3_DSTR_8 FA3_DSTR_7 ", %56, %57, %58, %59, %60, %61, %62, %63"
+#define FA3_DSTR_9 FA3_DSTR_8 ", %64, %65, %66, %67, %68, %69, %70, %71"
+#define FA3_DSTR_10 FA3_DSTR_9 ", %72, %73, %74, %75, %76, %77, %78, %79"
+#define FA3_DSTR_11 FA3_DSTR_10 ", %80, %81, %82, %83, %84, %85, %86, %87"
+#define FA3_DSTR_12 FA3_DSTR_11 ", %88, %89, %90, %91, %92, %93, %94, %95"
+#define FA3_DSTR_13 FA3_DSTR_12 ", %96, %97, %98, %99, %100, %101, %102, %103"
+#define FA3_DSTR_14 FA3_DSTR_13 ", %104, %105, %106, %107, %108, %109, %110, %111"
+#define FA3_DSTR_15 FA3_DSTR_14 ", %112, %113, %114, %115, %116, %117, %118, %119"
+#define FA3_DOPS_1(d) GEMM_WG_D8_OPS(d, 0)
+#define FA3_DOPS_2(d) FA3_DOPS_1(d), GEMM_WG_D8_OPS(d, 8)
+#define FA3_DOPS_3(d) FA3_DOPS_2(d), GEMM_WG_D8_OPS(d, 16)
+#define FA3_DOPS_4(d) FA3_DOPS_3(d), GEMM_WG_D8_OPS(d, 24)
+#define FA3_DOPS_5(d) FA3_DOPS_4(d), GEMM_WG_D8_OPS(d, 32)
+#define FA3_DOPS_6(d) FA3_DOPS_5(d), GEMM_WG_D8_OPS(d, 40)
+#define FA3_DOPS_7(d) FA3_DOPS_6(d), GEMM_WG_D8_OPS(d, 48)
+#define FA3_DOPS_8(d) FA3_DOPS_7(d), GEMM_WG_D8_OPS(d, 56)
+#define FA3_DOPS_9(d) FA3_DOPS_8(d), GEMM_WG_D8_OPS(d, 64)
+#define FA3_DOPS_10(d) FA3_DOPS_9(d), GEMM_WG_D8_OPS(d, 72)
+#define FA3_DOPS_11(d) FA3_DOPS_10(d), GEMM_WG_D8_OPS(d, 80)
+#define FA3_DOPS_12(d) FA3_DOPS_11(d), GEMM_WG_D8_OPS(d, 88)
+#define FA3_DOPS_13(d) FA3_DOPS_12(d), GEMM_WG_D8_OPS(d, 96)
+#define FA3_DOPS_14(d) FA3_DOPS_13(d), GEMM_WG_D8_OPS(d, 104)
+#define FA3_DOPS_15(d) FA3_DOPS_14(d), GEMM_WG_D8_OPS(d, 112)
+/* one SS wgmma m64nN (N = 16 K) of 16-bit type ET: the K accumulator blocks,
+ * then the descriptors da, db as operands %(8 K) (DA) and %(8 K + 1) (DB);
+ * scale-d 1, imm-scale-a 1, imm-scale-b 1, both K-major (trans 0) */
+#define FA3_SS_CASE(N, K, DA, DB)                                                                  \
+    if constexpr (N_ == N) {                                                                       \
+        if constexpr (ET == ELEM_FP16)                                                             \
+            asm volatile(GEMM_WG_SHAPE_F16(N) "{" FA3_DSTR_##K "}, %" #DA ", %" #DB ", 1, 1, 1, 0, 0;\n" \
+                         : FA3_DOPS_##K(d) : "l"(da), "l"(db) : "memory");                         \
+        else                                                                                       \
+            asm volatile(GEMM_WG_SHAPE_BF16(N) "{" FA3_DSTR_##K "}, %" #DA ", %" #DB ", 1, 1, 1, 0, 0;\n" \
+                         : FA3_DOPS_##K(d) : "l"(da), "l"(db) : "memory");                         \
+        return;                                                                                    \
+    }
 
 /* 3-D tiled TMA load of the box at (c0 inner, c1, c2) into shared `dst`,
  * completing `bar`'s transaction count (sgemm_tma_load's 3-D form) */
@@ -178,22 +247,28 @@ static __device__ __forceinline__ void fa3_tma_load_3d(unsigned dst, const CUten
 }
 
 /* D[64 x N] += A[64 x 16] B[16 x N], both K-major in shared memory (the
- * SS form, by descriptor): gemm_wg_mma for N 64 and 128, and N 80 (head_dim
- * 256's K/V tile, FlashAttention-3's) here: 40 accumulators a thread */
-template <int ET, int N>
+ * SS form, by descriptor), N = the K/V tile's keys: gemm_wg_mma for N 64,
+ * 128 and 256, every other multiple of 16 from 80 to 240 here
+ * (FA3_SS_CASE: N / 2 accumulators a thread) */
+template <int ET, int N_>
 static __device__ __forceinline__ void fa3_mma_ss(float *d, unsigned long long da, unsigned long long db)
 {
-    if constexpr (N == 80) {
-        static_assert(ET == ELEM_FP16 || ET == ELEM_BF16, "16-bit types");
-        if constexpr (ET == ELEM_FP16)
-            asm volatile(GEMM_WG_SHAPE_F16(80) FA3_D40_STR ", %40, %41, 1, 1, 1, 0, 0;\n"
-                         : GEMM_WG_D32_OPS(d, 0), GEMM_WG_D8_OPS(d, 32) : "l"(da), "l"(db) : "memory");
-        else
-            asm volatile(GEMM_WG_SHAPE_BF16(80) FA3_D40_STR ", %40, %41, 1, 1, 1, 0, 0;\n"
-                         : GEMM_WG_D32_OPS(d, 0), GEMM_WG_D8_OPS(d, 32) : "l"(da), "l"(db) : "memory");
-    } else {
-        gemm_wg_mma<ET, N, 0>(d, da, db);
+    static_assert(ET == ELEM_FP16 || ET == ELEM_BF16, "16-bit types");
+    static_assert(N_ % 16 == 0 && N_ >= 64 && N_ <= 256, "S's N: a multiple of 16 from 64 to 256");
+    if constexpr (N_ == 64 || N_ == 128 || N_ == 256) {
+        gemm_wg_mma<ET, N_, 0>(d, da, db);
+        return;
     }
+    FA3_SS_CASE(80, 5, 40, 41)
+    FA3_SS_CASE(96, 6, 48, 49)
+    FA3_SS_CASE(112, 7, 56, 57)
+    FA3_SS_CASE(144, 9, 72, 73)
+    FA3_SS_CASE(160, 10, 80, 81)
+    FA3_SS_CASE(176, 11, 88, 89)
+    FA3_SS_CASE(192, 12, 96, 97)
+    FA3_SS_CASE(208, 13, 104, 105)
+    FA3_SS_CASE(224, 14, 112, 113)
+    FA3_SS_CASE(240, 15, 120, 121)
 }
 
 /* D[64 x N] += A[64 x 16] B[16 x N]: A from 4 registers (16-bit pairs, the
@@ -236,10 +311,12 @@ static __device__ __forceinline__ void fa3_mma_rs_tb(float *d, const unsigned *a
  * 128 bytes; stage s of K (and of V) as D / 64 column blocks of BKV rows x 128
  * bytes; barriers: Q, then full K[ST], full V[ST], empty K[ST], empty V[ST],
  * then (FA3_PERS(D)) empty Q. */
-template <int D>
+template <int D, int BKV_>
 struct fa3_smem {
+    static_assert(BKV_ % 16 == 0 && BKV_ >= 64 && BKV_ <= 256,
+                  "BKV: a multiple of 16 (P V's k step, the swizzle's 8-row atom) up to 256 (a TMA box's rows)");
     enum {
-        BKV = FA3_BKV(D),
+        BKV = BKV_,
         QBLK = FA3_BQ * FA3_ROW,  /* bytes of a Q column block */
         KVBLK = BKV * FA3_ROW,    /* bytes of a K or V column block */
         QBYTES = QBLK * (D / 64),
@@ -262,11 +339,11 @@ struct fa3_smem {
  * until both consumers released the stage's previous round (round 0: parity
  * 1 passes at once), arm `full` with the stage's bytes, issue its D / 64
  * boxes (rows past seq_kv: zeros). */
-template <int D>
+template <int D, int BKV>
 static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsigned base, unsigned full,
                                                    unsigned empty, int j, int g, int bh)
 {
-    typedef fa3_smem<D> L;
+    typedef fa3_smem<D, BKV> L;
     const unsigned ph = (unsigned)(g / FA3_STAGES(D)) & 1u;
     sgemm_tma_bar_wait(empty, ph ^ 1u);
     sgemm_tma_bar_expect(full, L::KVBYTES);
@@ -289,11 +366,11 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
  * first K/V tiles load under that P V and O's store. Still no wait on a
  * later load: the loads keep the consumers' order across work tiles (V
  * n-1, then Q', K 0', ...), Q's release needs V n-1 at most. */
-template <int D>
-static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D> &sm, int q0, int bh,
-                                                   int ntiles, int kb, int qi)
+template <int D, int BKV>
+static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D, BKV> &sm, int q0,
+                                                   int bh, int ntiles, int kb, int qi)
 {
-    typedef fa3_smem<D> L;
+    typedef fa3_smem<D, BKV> L;
     constexpr int ST = FA3_STAGES(D);
     if (FA3_PERS(D))
         sgemm_tma_bar_wait(sm.empty_q(), ((unsigned)qi & 1u) ^ 1u); /* the first: parity 1 passes at once */
@@ -302,15 +379,16 @@ static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const f
     for (int c = 0; c < D / 64; c++)
         fa3_tma_load_3d(sm.q + c * L::QBLK, &fp.tq, c * 64, q0, bh, sm.bar_q());
     const int s0 = kb % ST;
-    fa3_load_kv<D>(&fp.tk, sm.k + s0 * L::KVBYTES, sm.full_k(s0), sm.empty_k(s0), 0, kb, bh);
+    fa3_load_kv<D, BKV>(&fp.tk, sm.k + s0 * L::KVBYTES, sm.full_k(s0), sm.empty_k(s0), 0, kb, bh);
 #pragma unroll 1
     for (int j = 1; j < ntiles; j++) {
         const int s = (kb + j) % ST, sp = (kb + j - 1) % ST;
-        fa3_load_kv<D>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, kb + j, bh);
-        fa3_load_kv<D>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, kb + j - 1, bh);
+        fa3_load_kv<D, BKV>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, kb + j, bh);
+        fa3_load_kv<D, BKV>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, kb + j - 1, bh);
     }
     const int sl = (kb + ntiles - 1) % ST;
-    fa3_load_kv<D>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, kb + ntiles - 1, bh);
+    fa3_load_kv<D, BKV>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, kb + ntiles - 1,
+                        bh);
 }
 
 // ---- consumer pieces -----------------------------------------------------------------
@@ -345,12 +423,13 @@ static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parit
 }
 
 /* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one
- * (head_dim 256: always fa3_bar_wait, which its 128 O accumulators need for
- * the consumer's 240 registers whatever the schedule) */
-template <int D>
+ * (head_dim 256, or K/V tiles over 128 keys: always fa3_bar_wait, which
+ * their 128 O accumulators, or S and P of the larger tile, need for the
+ * consumer's 240 registers whatever the schedule) */
+template <int D, int BKV>
 static __device__ __forceinline__ void fa3_consumer_wait(unsigned bar, unsigned parity, bool *failed)
 {
-    if (FA3_EARLY(D) || D == 256)
+    if (FA3_EARLY(D) || D == 256 || BKV > 128)
         fa3_bar_wait(bar, parity, failed);
     else
         sgemm_tma_bar_wait(bar, parity);
@@ -366,11 +445,10 @@ static __device__ __forceinline__ void fa3_release(unsigned empty, int lane)
 
 /* S[64 x BKV] = Q_w K_s^T issued (not waited): zeroed, then D / 16 k steps
  * of 32 bytes along the K-major rows of both (4 per 128-byte column block) */
-template <int ET, int D>
+template <int ET, int D, int BKV>
 static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsigned ks)
 {
-    typedef fa3_smem<D> L;
-    constexpr int BKV = L::BKV;
+    typedef fa3_smem<D, BKV> L;
     unsigned long long da[D / 16], db[D / 16];
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
@@ -392,11 +470,10 @@ static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsig
 /* O[64 x D] += P[64 x BKV] V_s[BKV x D] issued (not waited): BKV / 16 k
  * steps, P's registers 4 kk.. as A, V's descriptor 16 key rows (2048 bytes)
  * further each step; LBO = one V column block (BKV rows), SBO 1024 */
-template <int ET, int D>
+template <int ET, int D, int BKV>
 static __device__ __forceinline__ void fa3_issue_pv(float *o, unsigned *pr, unsigned vs)
 {
-    typedef fa3_smem<D> L;
-    constexpr int BKV = L::BKV;
+    typedef fa3_smem<D, BKV> L;
     unsigned long long db[BKV / 16];
 #pragma unroll
     for (int kk = 0; kk < BKV / 16; kk++)
@@ -586,11 +663,10 @@ static __device__ __forceinline__ void fa3_softmax_any(float *s, float *m, float
 
 /* The softmax of S tile j, O rescaled by its factor (no P V is in flight),
  * and P packed into pr */
-template <typename T, int D>
+template <typename T, int D, int BKV>
 static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigned *pr, float *m, float *l, int j,
                                                      int r0, int t, bool masked, const attn_params &p)
 {
-    constexpr int BKV = FA3_BKV(D);
     float f[2];
     fa3_softmax_any<BKV>(s, m, l, f, j, r0, t, masked, p);
     fa3_rescale<D>(o, f);
@@ -603,15 +679,15 @@ static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigne
  * the next one's Q under this P V), and both consumers arrive, right behind
  * the issue (the other may issue its next GEMM, maybe the next work
  * tile's first Q K^T, while this P V runs) */
-template <int ET, int D>
-static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D> &sm, int sl,
+template <int ET, int D, int BKV>
+static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D, BKV> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
-    fa3_consumer_wait<D>(sm.full_v(sl), ph, failed);
+    fa3_consumer_wait<D, BKV>(sm.full_v(sl), ph, failed);
     if (FA3_PERS(D))
         fa3_release(sm.empty_q(), lane);
     fa3_sched_sync(own);
-    fa3_issue_pv<ET, D>(o, pr, sm.v + sl * fa3_smem<D>::KVBYTES);
+    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + sl * fa3_smem<D, BKV>::KVBYTES);
     if (FA3_PERS(D))
         fa3_sched_arrive(other);
     fa3_wait_all<D / 2>(o);
@@ -645,12 +721,12 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
  * consumer 1's as many arrives; consumer 1's: as many waits as consumer
  * 0's arrives). failed: FA3_QK_EARLY's waits that gave up (the caller traps
  * after the last wgmma). */
-template <typename T, int D>
-static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D> &sm, T *Oh, int q0,
+template <typename T, int D, int BKV>
+static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D, BKV> &sm, T *Oh, int q0,
                                                    int ntiles, int cw, int ct, int kb, unsigned qph, bool &failed)
 {
-    typedef fa3_smem<D> L;
-    constexpr int BKV = L::BKV, ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
+    typedef fa3_smem<D, BKV> L;
+    constexpr int ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
     const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
     const int r0 = q0 + 64 * cw + 16 * w + g;
     const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (cw ^ 1);
@@ -673,10 +749,10 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
          * consumer 1's ntiles arrives, whole generations of 256 threads. */
         if (!FA3_PERS(D) && cw == 0)
             fa3_sched_arrive(own);
-        fa3_consumer_wait<D>(sm.bar_q(), qph, &failed);
-        fa3_consumer_wait<D>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
+        fa3_consumer_wait<D, BKV>(sm.bar_q(), qph, &failed);
+        fa3_consumer_wait<D, BKV>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
         fa3_sched_sync(own);
-        fa3_issue_qk<ET, D>(s, qw, sm.k + s0 * L::KVBYTES);
+        fa3_issue_qk<ET, D, BKV>(s, qw, sm.k + s0 * L::KVBYTES);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(s0), lane);
@@ -686,7 +762,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             /* the loop rotated: P (packed) carried from step to step, S a
              * step's own (so ptxas keeps S's registers apart from the P
              * that P V reads while Q K^T writes S) */
-            fa3_softmax_p<T, D>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
+            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
@@ -699,8 +775,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                      * first, then P j V j; the softmax of S j+1 runs while
                      * P j V j is in flight; O's rescale and P's packing
                      * wait for it */
-                    fa3_issue_qk<ET, D>(sj, qw, sm.k + sn * L::KVBYTES);
-                    fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
+                    fa3_issue_qk<ET, D, BKV>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
                     fa3_sched_arrive(other);
                     sgemm_wg_wait1(); /* S j+1 done (P j V j may run on) */
 #pragma unroll
@@ -714,8 +790,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                     fa3_rescale<D>(o, f);
                     fa3_pack_p<T, BKV>(pr, sj);
                 } else {
-                    fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
-                    fa3_issue_qk<ET, D>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
+                    fa3_issue_qk<ET, D, BKV>(sj, qw, sm.k + sn * L::KVBYTES);
                     fa3_sched_arrive(other);
                     fa3_wait_pv<D, BKV>(o, pr); /* both GEMMs done: V's and K's stages free */
 #pragma unroll
@@ -723,24 +799,24 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                         sgemm_wg_fence_operand(&sj[i]);
                     fa3_release(sm.empty_v(st), lane);
                     fa3_release(sm.empty_k(sn), lane);
-                    fa3_softmax_p<T, D>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
+                    fa3_softmax_p<T, D, BKV>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
             const int gl = kb + ntiles - 1;
-            fa3_last_pv<ET, D>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D, BKV>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 unsigned pr[BKV / 4];
-                fa3_softmax_p<T, D>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
-                fa3_consumer_wait<D>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
-                fa3_consumer_wait<D>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
+                fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
+                fa3_consumer_wait<D, BKV>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
+                fa3_consumer_wait<D, BKV>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
-                fa3_issue_pv<ET, D>(o, pr, sm.v + st * L::KVBYTES);
+                fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
                 fa3_release(sm.empty_v(st), lane);
-                fa3_issue_qk<ET, D>(s, qw, sm.k + sn * L::KVBYTES);
+                fa3_issue_qk<ET, D, BKV>(s, qw, sm.k + sn * L::KVBYTES);
                 fa3_sched_arrive(other);
                 fa3_wait_all<BKV / 2>(s);
                 fa3_release(sm.empty_k(sn), lane);
@@ -748,8 +824,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             /* the last tile: P V only; consumer 1 skips its arrive (see above; not when FA3_PERS) */
             const int gl = kb + ntiles - 1;
             unsigned pr[BKV / 4];
-            fa3_softmax_p<T, D>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
-            fa3_last_pv<ET, D>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
+            fa3_last_pv<ET, D, BKV>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         }
         if (!FA3_PERS(D) && failed)
             __trap();
@@ -800,10 +876,10 @@ static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned 
  * opens the ping-pong once and closes it after its last work tile (its
  * barrier's last generation: that wait + consumer 1's last arrive; with no
  * work tile with keys, its own arrive + wait). */
-template <typename T, int D>
-static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D> &sm)
+template <typename T, int D, int BKV>
+static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D, BKV> &sm)
 {
-    typedef fa3_smem<D> L;
+    typedef fa3_smem<D, BKV> L;
     const attn_params &p = fp.p;
     const unsigned total = (unsigned)(p.qtiles * p.nbh); /* <= ATTN_GRID_MAX */
     const int tid = threadIdx.x;
@@ -821,7 +897,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                 const int q0 = (int)qt * FA3_BQ;
                 const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
                 if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
-                    fa3_produce<D>(fp, sm, q0, (int)bh, n, kb, qi);
+                    fa3_produce<D, BKV>(fp, sm, q0, (int)bh, n, kb, qi);
                     kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
                     qi ^= 1;
                 }
@@ -845,7 +921,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
             const int q0 = (int)qt * FA3_BQ;
             const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
             T *Oh = (T *)p.o + bh * p.seq_q * D;
-            fa3_consume<T, D>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
+            fa3_consume<T, D, BKV>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
             if (n > 0) {
                 kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
                 qi ^= 1u;
@@ -862,12 +938,12 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
  * (FA3_PERS: fa3_body_pers, the CTA's work tiles in that order): barriers
  * set up by thread 0, then the producer warpgroup (one thread issues every
  * TMA copy) gives registers away and the two consumer warpgroups take them. */
-template <typename T, int D>
+template <typename T, int D, int BKV>
 static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 {
-    typedef fa3_smem<D> L;
+    typedef fa3_smem<D, BKV> L;
     extern __shared__ float4 fa3_smem4[];
-    fa3_smem<D> sm;
+    fa3_smem<D, BKV> sm;
     sm.q = (smem_u32(fa3_smem4) + 1023u) & ~1023u;
     sm.k = sm.q + L::QBYTES;
     sm.v = sm.k + FA3_STAGES(D) * L::KVBYTES;
@@ -885,7 +961,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
             sgemm_tma_bar_init_fence();
         }
         __syncthreads();
-        fa3_body_pers<T, D>(fp, sm);
+        fa3_body_pers<T, D, BKV>(fp, sm);
         return;
     }
     const attn_params &p = fp.p;
@@ -909,7 +985,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
         if (tid == 0 && ntiles > 0) /* no key to see: nothing to load, the consumers write zeros */
-            fa3_produce<D>(fp, sm, q0, (int)bh, ntiles, 0, 0);
+            fa3_produce<D, BKV>(fp, sm, q0, (int)bh, ntiles, 0, 0);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER) : "memory");
         T *Oh = (T *)p.o + bh * p.seq_q * D;
@@ -917,18 +993,18 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
          * compiler too (descriptors in uniform registers) */
         const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
         bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait; fa3_consume traps) */
-        fa3_consume<T, D>(p, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed);
+        fa3_consume<T, D, BKV>(p, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed);
     }
 }
 
 /* One CTA per SM (ptxas needs both launch bounds to honour setmaxnreg,
  * C7508); the body only in the sm_90a pass, elsewhere empty and never
  * launched. */
-template <typename T, int D>
+template <typename T, int D, int BKV>
 static __global__ void __launch_bounds__(FA3_THREADS, 1) attention_fa3_kernel(const __grid_constant__ fa3_params fp)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    fa3_body<T, D>(fp);
+    fa3_body<T, D, BKV>(fp);
 #endif
 }
 

@@ -27,11 +27,18 @@
  * with keys), 1 x 33 x 520 x 140 (165 work tiles, 5 q tiles a head; causal:
  * 2 then 1, 1 then 2, 2 then none, none then 2); orders as on 132 SMs (the
  * CTAs' rounds, fa3_round_block; causal persistent from 32 heads); the
- * shapes above have fewer work tiles than SMs (one each). Batch 1-4,
+ * shapes above have fewer work tiles than SMs (one each); 1 x 48 x 400 x
+ * 400 (192 work tiles, causal persistent: 4 q tiles a head of 1-4 K/V
+ * tiles, the diagonal tile partial). Batch 1-4,
  * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
  * included: fa3 runs it at 128 x 80 tiles, its kernel named _d256).
+ * fa3's candidate family (kernels/search/attention_fa3_search.h: K/V tiles
+ * of 128, 176 and 192 keys) runs every shape at head_dim 64 and 128 as a
+ * rung of its own, named by its candidate (fa3_k176: 1000 keys are 5 tiles
+ * of 176 and a partial one of 120, 1100 are 6 and 44); it declines head_dim
+ * 256 (cudaErrorNotSupported, checked) and, like fa3, a device off sm_90.
  *
  * Inputs: Q, K, V elements k / 64 for integers k in [-128, 128] (exact in both
  * types, so the reference sees exactly what the kernels read); scale
@@ -58,11 +65,13 @@
  * takes them (FA1_SPLIT_BYTES_D256), else its one buffer with a reason. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
 
 #include "attention.h"
+#include "attention_fa3_search.h"
 #include "kernel_ran.h"
 #include "testlib_gpu.h"
 
@@ -81,19 +90,54 @@ static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333,
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
                                {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
                                {1, 1, 333, 1000},  {4, 100, 1, 300},  {2, 70, 1, 1100},  {1, 70, 140, 140},
-                               {1, 67, 260, 40},   {1, 33, 520, 140}};
+                               {1, 67, 260, 40},   {1, 33, 520, 140}, {1, 48, 400, 400}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
     const char *name;
-    attention_launcher fn;
+    attention_launcher fn; /* NULL: candidate `cand` of family fa3 */
     int (*supports)(const attention_args *, char *, size_t);
+    int cand;
 } rung;
 
-static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports},
-                             {"fa2", attention_fa2, attention_fa2_supports},
-                             {"fa3", attention_fa3, attention_fa3_supports}};
+/* fa3's candidates: the rung's supports, and head_dim 64 or 128 */
+static int cand_supports(const attention_args *a, char *why, size_t why_len)
+{
+    if (!attention_fa3_supports(a, why, why_len))
+        return 0;
+    if (a->head_dim != 64 && a->head_dim != 128) {
+        snprintf(why, why_len, "fa3 candidates: head_dim 64 and 128 only");
+        return 0;
+    }
+    return 1;
+}
+
+static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
+                             {"fa2", attention_fa2, attention_fa2_supports, -1},
+                             {"fa3", attention_fa3, attention_fa3_supports, -1},
+                             {"fa3_k128", NULL, cand_supports, 0},
+                             {"fa3_k176", NULL, cand_supports, 1},
+                             {"fa3_k192", NULL, cand_supports, 2}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
+
+static int rung_run(int r, const attention_args *a, cudaStream_t st)
+{
+    return RUNGS[r].fn ? RUNGS[r].fn(a, st) : attention_fa3_search_run(RUNGS[r].cand, a, st);
+}
+
+/* the candidate table holds what RUNGS names, in that order */
+static void check_candidates(void)
+{
+    CHECK(attention_fa3_search_count() == 3, "fa3 has 3 candidates (%d)", attention_fa3_search_count());
+    for (int r = 0; r < NRUNGS; r++)
+        if (!RUNGS[r].fn) {
+            const char *n = attention_fa3_search_name(RUNGS[r].cand);
+            CHECK(n && strcmp(n, RUNGS[r].name) == 0, "candidate %d is %s (%s)", RUNGS[r].cand, RUNGS[r].name,
+                  n ? n : "none");
+        }
+    CHECK(attention_fa3_search_name(3) == NULL && attention_fa3_search_name(-1) == NULL,
+          "candidate names out of range: NULL");
+}
 
 /* 1: the device is cc 9.0 and no policy is forced (COMPARE_POLICY_ARCH):
  * fa3 must then run */
@@ -107,8 +151,11 @@ static int rung_takes(int r, const attention_args *a)
     char why[256] = "";
     if (RUNGS[r].supports(a, why, sizeof why))
         return 1;
-    const int designed = strcmp(RUNGS[r].name, "fa3") == 0 && !hopper_native && strstr(why, "sm_90") != NULL;
+    const int designed = (strncmp(RUNGS[r].name, "fa3", 3) == 0 && !hopper_native && strstr(why, "sm_90") != NULL) ||
+                         (!RUNGS[r].fn && a->head_dim == 256);
     CHECK(designed, "%s declines: %s", RUNGS[r].name, why);
+    if (designed && !RUNGS[r].fn && a->head_dim == 256 && a->q) /* the candidate's run declines too */
+        CHECK(rung_run(r, a, NULL) == (int)cudaErrorNotSupported, "%s declines head_dim 256", RUNGS[r].name);
     if (designed)
         printf("%s d=%lld: SKIP (%s)\n", RUNGS[r].name, a->head_dim, why);
     return 0;
@@ -215,7 +262,7 @@ static void check_declines(cudaStream_t st)
         a.type = ELEM_BF16;
         CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "head_dim"), "%s declines d 96: %s",
               RUNGS[r].name, why);
-        CHECK(RUNGS[r].fn(&a, st) == (int)cudaErrorNotSupported, "%s launcher declines d 96", RUNGS[r].name);
+        CHECK(rung_run(r, &a, st) == (int)cudaErrorNotSupported, "%s launcher declines d 96", RUNGS[r].name);
         why[0] = 0;
         a.head_dim = 128;
         a.type = ELEM_FP32;
@@ -225,7 +272,7 @@ static void check_declines(cudaStream_t st)
         a.q = (const void *)(uintptr_t)0x1002; /* never dereferenced: declined first */
         CHECK(!RUNGS[r].supports(&a, why, sizeof why) && strstr(why, "aligned"), "%s declines a misaligned q: %s",
               RUNGS[r].name, why);
-        CHECK(RUNGS[r].fn(&a, st) == (int)cudaErrorNotSupported, "%s launcher declines a misaligned q",
+        CHECK(rung_run(r, &a, st) == (int)cudaErrorNotSupported, "%s launcher declines a misaligned q",
               RUNGS[r].name);
         a.q = NULL;
         (void)rung_takes(r, &a); /* fp16 d 128: taken (fa3: on an sm_90 device) */
@@ -245,6 +292,7 @@ int main(void)
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     check_declines(st);
+    check_candidates();
 
     for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
         for (size_t di = 0; di < sizeof DIMS / sizeof DIMS[0]; di++) {
@@ -298,7 +346,7 @@ int main(void)
                             continue;
                         CK(cudaMemsetAsync(dout, 0xff, (size_t)nq * 2 + GUARD_BYTES, st));
                         kernel_ran_clear();
-                        const int e = RUNGS[r].fn(&a, st);
+                        const int e = rung_run(r, &a, st);
                         CHECK(e == 0, "%s returned %d (%s)", label, e, cudaGetErrorString((cudaError_t)e));
                         CK(cudaMemcpyAsync(ho, dout, (size_t)nq * 2 + GUARD_BYTES, cudaMemcpyDeviceToHost, st));
                         CK(cudaStreamSynchronize(st));
@@ -313,6 +361,9 @@ int main(void)
                                 CHECK(kn && strcmp(kn, "fa1_64x64_d256") == 0 && why && why[0],
                                       "fa1 d 256 runs its one K/V buffer, with a reason (%s)", kn ? kn : "none");
                         }
+                        if (!RUNGS[r].fn)
+                            CHECK(kn && strcmp(kn, label) == 0, "candidate %s names itself (%s)", label,
+                                  kn ? kn : "none");
                         if (strcmp(label, "fa3") == 0 && d == 256)
                             CHECK(kn && strstr(kn, "_d256") != NULL, "fa3 d 256 runs its d256 kernel (%s)",
                                   kn ? kn : "none");

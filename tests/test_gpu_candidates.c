@@ -11,13 +11,20 @@
  * tolerance, a time) or SKIP with a reason, but the rows that take every
  * shape (check_takes_every_shape: an _edge row where its row without _edge
  * ran, tf32_tma_lean_staging on a GPU with TMA), which must be ok; the
- * library rows run beside them, the shipped hand rows do not. Exit 77
- * without a GPU. */
+ * library rows run beside them, the shipped hand rows do not. The
+ * attention family fa3 (K/V tiles, kernels/search/attention_fa3_search.h)
+ * runs through --ops attention at batch 1 x heads 3 x 1000 x 1000, head_dim
+ * 64, 128 and 256, causal 0 and 1, bf16 and fp16: cudnn_sdpa beside it, not
+ * the shipped fa3 row; each candidate a row per case, named and `kernel` as
+ * the candidate, verified ok at head_dim 64 and 128 on an unforced cc 9.0
+ * device (else SKIP naming sm_90), SKIP at head_dim 256. Exit 77 without a
+ * GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "attention_fa3_search.h"
 #include "sgemm_search.h"
 #include "sgemm_tf32_tma.h"
 #include "testlib_gpu.h"
@@ -150,9 +157,75 @@ static void check_family(const cand_family *f)
     test_csv_doc_free(&d);
 }
 
+/* The attention family fa3 (see the header): 12 cases, every candidate a row each */
+static void check_attention_family(void)
+{
+    char csv[] = "/tmp/test_gpu_candidates_XXXXXX";
+    test_proc p;
+    int fd = mkstemp(csv);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0) return;
+    close(fd);
+    int dev = 0, major = 0, minor = 0;
+    CHECK(cudaGetDevice(&dev) == cudaSuccess &&
+              cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+              cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess,
+          "device attributes");
+    const char *forced = getenv("COMPARE_POLICY_ARCH");
+    const int hopper = major == 9 && minor == 0 && !(forced && forced[0]);
+    char *argv[] = {COMPARE_BIN, "--ops", "attention", "--candidates", "fa3", "--axis", "batch=1", "--axis",
+                    "heads=3", "--axis", "seq_q=1000", "--axis", "seq_kv=1000", "--axis", "head_dim=64,128,256",
+                    "--axis", "causal=0,1", "--axis", "type=bf16,fp16", "--reps", "2", "--max-reps", "3",
+                    "--max-time", "0.1", "--warmup", "1", "--quiet", "--csv", csv, NULL};
+    test_run(argv, NULL, 0, 0, 600, &p);
+    CHECK(p.status == 0, "--candidates fa3: exit %d: %.2000s", p.status, p.err);
+    char *text = test_read_file(csv);
+    remove(csv);
+    CHECK(text != NULL, "--candidates fa3: no CSV");
+    if (!text) return;
+    test_csv_doc d;
+    test_csv_parse(text, &d);
+    free(text);
+    CHECK(d.ok && d.nrec > 1, "--candidates fa3: CSV unreadable or empty");
+    const int n = attention_fa3_search_count();
+    CHECK(n >= 1, "family fa3 has no candidate");
+    int sdpa = 0, cand_rows = 0;
+    for (int r = 1; r < d.nrec; r++) {
+        const char *v = test_csv_cell(&d, r, "variant"), *shape = test_csv_cell(&d, r, "shape");
+        const char *st = test_csv_cell(&d, r, "status");
+        sdpa += strcmp(v, "cudnn_sdpa") == 0;
+        CHECK(strcmp(v, "fa3") != 0 && strcmp(v, "fa2") != 0, "--candidates fa3 ran the shipped row %s", v);
+        int cand = -1;
+        for (int i = 0; i < n; i++)
+            if (strcmp(v, attention_fa3_search_name(i)) == 0) cand = i;
+        if (cand < 0) continue;
+        cand_rows++;
+        CHECK(strcmp(test_csv_cell(&d, r, "source"), "candidates:fa3") == 0, "%s %s: source '%s'", v, shape,
+              test_csv_cell(&d, r, "source"));
+        if (test_contains(shape, "head_dim=256")) {
+            CHECK(strcmp(st, "SKIP") == 0, "%s %s: %s (head_dim 256 is declined)", v, shape, st);
+        } else if (hopper) {
+            const double err = atof(test_csv_cell(&d, r, "rel_err"));
+            const double tol = atof(test_csv_cell(&d, r, "tolerance"));
+            CHECK(strcmp(st, "ok") == 0 && strcmp(test_csv_cell(&d, r, "kernel"), v) == 0 && err >= 0 &&
+                      err <= tol && atof(test_csv_cell(&d, r, "time_ms_median")) > 0,
+                  "%s %s %s: status %s (%s), kernel '%s', rel err %g (tolerance %g)", v,
+                  test_csv_cell(&d, r, "math"), shape, st, test_csv_cell(&d, r, "message"),
+                  test_csv_cell(&d, r, "kernel"), err, tol);
+        } else {
+            CHECK(strcmp(st, "SKIP") == 0 && test_contains(test_csv_cell(&d, r, "message"), "sm_90"),
+                  "%s %s off sm_90: status %s (%s)", v, shape, st, test_csv_cell(&d, r, "message"));
+        }
+    }
+    CHECK(sdpa == 12, "--candidates fa3: %d cudnn_sdpa rows (12 cases)", sdpa);
+    CHECK(cand_rows == 12 * n, "--candidates fa3: %d candidate rows, %d expected", cand_rows, 12 * n);
+    test_csv_doc_free(&d);
+}
+
 int main(void)
 {
     test_require_gpu();
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) check_family(&families[i]);
+    check_attention_family();
     return test_finish("test_gpu_candidates");
 }

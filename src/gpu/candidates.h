@@ -17,6 +17,7 @@
 #ifndef COMPARE_CANDIDATES_H
 #define COMPARE_CANDIDATES_H
 
+#include "attention.h"
 #include "op.h"
 
 typedef struct {
@@ -42,5 +43,11 @@ void candidates_bind(const op_case *c, op_plugin_binding *b);
 /* Each op's rows, built once (src/gpu/op_<op>_candidates.c): *rows set, their count returned. */
 int op_sgemm_candidates(const variant **rows);
 int op_transpose_candidates(const variant **rows);
+int op_attention_candidates(const variant **rows);
+
+/* The attention op has no plugin binding: its adapter takes the running
+ * case's launcher arguments (buffers, sizes, scale, causal, type; no
+ * workspace) from the op itself (src/gpu/op_attention.c). */
+attention_args op_attention_case_args(const op_case *c);
 
 #endif

@@ -42,6 +42,7 @@
 #include "attention_cublas.h"
 #include "attention_ref.h"
 #include "attention_wrong.h"
+#include "candidates.h"
 #include "check.h"
 #include "convert_kernels.h"
 #include "cudnn_sdpa.h"
@@ -261,6 +262,13 @@ static attention_args attention_call_args(const op_case *c)
     a.workspace = c->workspace;
     a.workspace_bytes = c->workspace_bytes;
     return a;
+}
+
+/* candidates.h: the arguments of a running case for the candidate rows
+ * (family fa3, src/gpu/op_attention_candidates.c) */
+attention_args op_attention_case_args(const op_case *c)
+{
+    return attention_call_args(c);
 }
 
 /* hand rows: v->fn the launcher, v->aux its supports query, v->fn2 its

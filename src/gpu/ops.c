@@ -16,7 +16,8 @@ extern const op_desc op_gemm;
 extern const op_desc op_attention;
 extern const op_desc op_conv2d;
 /* the ops' candidate rows (candidates.h) */
-static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates};
+static int (*const ops_candidate_tables[])(const variant **rows) = {op_sgemm_candidates, op_transpose_candidates,
+                                                                      op_attention_candidates};
 
 static const op_desc *const ops_table[] = {
     &op_sgemm,

@@ -1,0 +1,73 @@
+/* kernels/attention_fa3_launch.cuh: the host side of the rung fa3
+ * (kernels/attention_fa3.cu: the idea; attention_fa3.cuh: the kernel), one
+ * launcher template over (type, head_dim, K/V tile), shared by the rung's
+ * own instances and the candidate family `fa3`
+ * (kernels/search/attention_fa3_search.cu), which builds other K/V tiles
+ * in the same binary. */
+#ifndef KERNELS_ATTENTION_FA3_LAUNCH_CUH
+#define KERNELS_ATTENTION_FA3_LAUNCH_CUH
+
+#include "attention_fa3.cuh"
+#include "gemm_wgmma_tmap.cuh"
+
+/* The BHSD tensor at base (nbh heads of seq rows of d 16-bit elements) as a
+ * 3-D tensor map (d, seq, nbh), boxes of 64 elements x box_rows rows x 1
+ * head, 128-byte swizzle, zeros outside; 0 or a cudaError_t as int */
+static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, long long nbh, long long seq,
+                   long long d, int box_rows)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 enc = sgemm_tma_encoder();
+    if (!enc)
+        return (int)cudaErrorNotSupported;
+    const cuuint64_t dims[3] = {(cuuint64_t)d, (cuuint64_t)seq, (cuuint64_t)nbh};
+    const cuuint64_t strides[2] = {(cuuint64_t)d * 2, (cuuint64_t)(seq * d * 2)};
+    const cuuint32_t box[3] = {64, (cuuint32_t)box_rows, 1};
+    const cuuint32_t estr[3] = {1, 1, 1};
+    const CUresult r = enc(map, dt, 3, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                           CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+}
+
+/* The rung at head_dim D with K/V tiles of BKV keys (attention_fa3.cu's
+ * pick, FA3_BKV_DC, or a candidate's, kernels/search/attention_fa3_search.cu):
+ * tensor maps, the shared-memory opt-in once per device, the grid (below),
+ * the launch. The caller has checked attention_fa3_supports. */
+template <typename T, int D, int BKV>
+static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
+{
+    static_assert(SMEM_SM90_FITS(FA3_SMEM(D, BKV), 1), "Q and the K / V ring fit one CTA per SM");
+    static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
+    static unsigned long long done; /* smem opt-in, a bit per device */
+    const CUtensorMapDataType dt =
+        (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    fa3_params fp;
+    fp.p = attn_params_of(a, FA3_BQ);
+    int rc = fa3_map(&fp.tq, dt, a->q, fp.p.nbh, a->seq_q, D, FA3_BQ);
+    if (rc == 0)
+        rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, BKV);
+    if (rc == 0)
+        rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, BKV);
+    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV>;
+    if (rc == 0)
+        rc = smem_opt_in(kern, FA3_SMEM(D, BKV), &done);
+    if (rc != 0)
+        return rc;
+    void *args[] = {(void *)&fp};
+    long long grid = fp.p.qtiles * fp.p.nbh;
+    /* persistent: a CTA per SM (one fits an SM), at most one per work tile.
+     * Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
+     * tiles), and the static rounds (fa3_round_block's snake) even them out
+     * only with many heads and few q tiles a head; else a CTA per work tile
+     * (the same kernel, one round each), whose order the hardware balances
+     * as CTAs finish. */
+    if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
+        const int sms = sgemm_tma_sms();
+        if (sms > 0 && grid > sms)
+            grid = sms;
+    }
+    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS), args, (size_t)FA3_SMEM(D, BKV), s);
+    return rc != 0 ? rc : (int)cudaGetLastError();
+}
+
+#endif

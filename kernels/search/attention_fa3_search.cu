@@ -1,0 +1,73 @@
+/* kernels/search/attention_fa3_search.cu: the rung fa3 at several K/V tiles
+ * (BKV keys), family `fa3` of `compare --candidates` (hidden rows of the
+ * attention op, src/gpu/op_attention_candidates.c); the rung itself runs its
+ * picks (FA3_BKV_D64 / _D128 and their _CAUSAL forms, attention_fa3.cuh).
+ *
+ * Idea: one candidate = one K/V tile, the same kernel template
+ * (attention_fa3.cuh) and launcher (attention_fa3_launch.cuh) as the rung,
+ * instantiated at head_dim 64 and 128 for both types, so one binary times
+ * the tiles against cudnn_sdpa: larger tiles spend the per-tile fixed costs
+ * (barriers, waits, the row maximum's shuffles, O's rescale) on more keys,
+ * at the price of the consumer's registers (S: BKV / 2 floats, P: BKV / 4,
+ * beside O) and of the ring's shared memory. Candidates: FA3_SEARCH_CANDIDATES
+ * below; each kept one compiles without a spill and without C7512
+ * (ptxas -v; docs/tuning/attention.md).
+ * Constraints: the rung's (attention_fa3_supports), head_dim 64 or 128
+ * (head_dim 256 keeps its own tile: declined), and a ring that fits one CTA
+ * per SM (a tile that does not at a head_dim has no instance there:
+ * declined). Built for sm_90a only (CMakeLists.txt's sm_90a list).
+ * Run: ./compare --ops attention --candidates fa3 --axis head_dim=128. */
+#include "attention_fa3_launch.cuh"
+#include "attention_fa3_search.h"
+#include "kernel_ran.h"
+
+/* X(NAME, BKV): the candidates, a K/V tile each (a multiple of 16 <= 256) */
+#define FA3_SEARCH_CANDIDATES(X) X(fa3_k128, 128) X(fa3_k176, 176) X(fa3_k192, 192)
+
+/* the launcher of (T, D, BKV), or NULL where Q and the ring do not fit the
+ * shared memory of one CTA per SM */
+template <typename T, int D, int BKV>
+static constexpr attn_launch_fn fa3_search_fn()
+{
+    if constexpr (SMEM_SM90_FITS(FA3_SMEM(D, BKV), 1))
+        return attention_fa3_launch<T, D, BKV>;
+    else
+        return nullptr;
+}
+
+typedef struct {
+    const char *name;       /* the candidate's name (the rows' name and `kernel`) */
+    attn_launch_fn run[2][2]; /* [fp16, bf16][head_dim 64, 128]; NULL: declined */
+} attention_fa3_search_row;
+
+#define FA3_SEARCH_ROW(NAME, BKV)                                                                  \
+    {#NAME,                                                                                        \
+     {{fa3_search_fn<__half, 64, BKV>(), fa3_search_fn<__half, 128, BKV>()},                       \
+      {fa3_search_fn<__nv_bfloat16, 64, BKV>(), fa3_search_fn<__nv_bfloat16, 128, BKV>()}}},
+
+static const attention_fa3_search_row attention_fa3_search_table[] = {FA3_SEARCH_CANDIDATES(FA3_SEARCH_ROW)};
+
+extern "C" int attention_fa3_search_count(void)
+{
+    return (int)(sizeof attention_fa3_search_table / sizeof attention_fa3_search_table[0]);
+}
+
+extern "C" const char *attention_fa3_search_name(int i)
+{
+    return i >= 0 && i < attention_fa3_search_count() ? attention_fa3_search_table[i].name : NULL;
+}
+
+extern "C" int attention_fa3_search_run(int i, const attention_args *a, cudaStream_t stream)
+{
+    if (i < 0 || i >= attention_fa3_search_count() || !a)
+        return (int)cudaErrorInvalidValue;
+    char why[256];
+    if (!attention_fa3_supports(a, why, sizeof why) || (a->head_dim != 64 && a->head_dim != 128))
+        return (int)cudaErrorNotSupported;
+    const int ti = a->type == ELEM_FP16 ? 0 : 1, di = a->head_dim == 64 ? 0 : 1;
+    const attn_launch_fn fn = attention_fa3_search_table[i].run[ti][di];
+    if (!fn)
+        return (int)cudaErrorNotSupported; /* the ring does not fit at this head_dim */
+    kernel_ran_note(attention_fa3_search_table[i].name, NULL);
+    return fn(a, stream);
+}
