@@ -232,6 +232,8 @@ void test_csv_parse(const char *text, test_csv_doc *d)
             break;
         }
     }
+    if (*p)
+        d->ok = 0; /* more records than TEST_CSV_MAX_RECORDS: not read whole */
 }
 
 void test_csv_doc_free(test_csv_doc *d)

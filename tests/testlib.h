@@ -75,12 +75,12 @@ void test_h200_run_info(run_info *info, const char *device_name);
 /* A parsed CSV text (RFC 4180): records end with LF or CRLF; quoted fields
  * may hold , " CR LF with "" for a quote. Fields are malloc'd. */
 #define TEST_CSV_MAX_FIELDS 96
-#define TEST_CSV_MAX_RECORDS 256
+#define TEST_CSV_MAX_RECORDS 1024
 typedef struct {
     int nrec;                                                      /* records, the header included */
     int nfield[TEST_CSV_MAX_RECORDS];                              /* fields per record */
     char *field[TEST_CSV_MAX_RECORDS][TEST_CSV_MAX_FIELDS];        /* the fields */
-    int ok; /* 0 on a syntax error (a stray quote, text after a closing quote) */
+    int ok; /* 0 on a syntax error (a stray quote, text after a closing quote) or past TEST_CSV_MAX_RECORDS */
 } test_csv_doc;
 
 void test_csv_parse(const char *text, test_csv_doc *d);
