@@ -104,6 +104,9 @@
  * candidate family `fa3` (kernels/search/attention_fa3_search.cu) builds
  * 128, 176 and 192 into one binary for `compare --candidates fa3`; the
  * launcher, a template over (type, head_dim, BKV), is attention_fa3_launch.cuh.
+ * Long K/V sequences (seq_kv >= FA3_LONG_KV, default 8192) at head_dim 64 and
+ * 128 take FA3_BKV_LONG (192) keys a tile, causal or not: measured ahead of
+ * 128 there, level or behind at 2K (attention_fa3.cuh).
  * Equal picks share one instance. A consumer
  * thread holds S: BKV / 2 floats, O: head_dim / 2, P: BKV / 4 registers,
  * and under the overlap (FA3_QK_EARLY 2) S j+1, O and P j are live at once:
@@ -144,18 +147,25 @@
 #include "kernel_ran.h"
 #include "policy.h"
 
-/* [type: fp16, bf16][head_dim: 64, 128, 256][causal: 0, 1]: the K/V tile
- * FA3_BKV_DC picks (equal picks share one instance) */
-#define FA3_INST(T, D) {attention_fa3_launch<T, D, FA3_BKV_DC(D, 0)>, attention_fa3_launch<T, D, FA3_BKV_DC(D, 1)>}
-static const attn_launch_fn attention_fa3_instances[2][3][2] = {
+/* [type: fp16, bf16][head_dim: 64, 128, 256][causal: 0, 1][long K/V: 0, 1]:
+ * the K/V tile FA3_BKV_DC picks, or FA3_BKV_LONG at seq_kv >= FA3_LONG_KV
+ * (head_dim 64 and 128; equal picks share one instance) */
+#define FA3_BKV_LONG_DC(D, C) ((D) == 256 ? FA3_BKV_D256 : FA3_BKV_LONG)
+#define FA3_INST_C(T, D, C) {attention_fa3_launch<T, D, FA3_BKV_DC(D, C)>, attention_fa3_launch<T, D, FA3_BKV_LONG_DC(D, C)>}
+#define FA3_INST(T, D) {FA3_INST_C(T, D, 0), FA3_INST_C(T, D, 1)}
+static const attn_launch_fn attention_fa3_instances[2][3][2][2] = {
     {FA3_INST(__half, 64), FA3_INST(__half, 128), FA3_INST(__half, 256)},
     {FA3_INST(__nv_bfloat16, 64), FA3_INST(__nv_bfloat16, 128), FA3_INST(__nv_bfloat16, 256)}};
 #define FA3_STR_(x) #x
 #define FA3_STR(x) FA3_STR_(x)
-static const char *const attention_fa3_names[3][2] = {
-    {"fa3_128x" FA3_STR(FA3_BKV_D64) "_d64", "fa3_128x" FA3_STR(FA3_BKV_D64_CAUSAL) "_d64"},
-    {"fa3_128x" FA3_STR(FA3_BKV_D128) "_d128", "fa3_128x" FA3_STR(FA3_BKV_D128_CAUSAL) "_d128"},
-    {"fa3_128x" FA3_STR(FA3_BKV_D256) "_d256", "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"}};
+#define FA3_NAME_LONG(D) "fa3_128x" FA3_STR(FA3_BKV_LONG) "_d" #D
+static const char *const attention_fa3_names[3][2][2] = {
+    {{"fa3_128x" FA3_STR(FA3_BKV_D64) "_d64", FA3_NAME_LONG(64)},
+     {"fa3_128x" FA3_STR(FA3_BKV_D64_CAUSAL) "_d64", FA3_NAME_LONG(64)}},
+    {{"fa3_128x" FA3_STR(FA3_BKV_D128) "_d128", FA3_NAME_LONG(128)},
+     {"fa3_128x" FA3_STR(FA3_BKV_D128_CAUSAL) "_d128", FA3_NAME_LONG(128)}},
+    {{"fa3_128x" FA3_STR(FA3_BKV_D256) "_d256", "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"},
+     {"fa3_128x" FA3_STR(FA3_BKV_D256) "_d256", "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"}}};
 
 extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t why_len)
 {
@@ -183,6 +193,7 @@ extern "C" int attention_fa3(const attention_args *a, cudaStream_t s)
         return (int)cudaErrorNotSupported;
     const int di = attn_dim_index(a->head_dim);
     const int c = a->causal ? 1 : 0;
-    kernel_ran_note(attention_fa3_names[di][c], NULL);
-    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di][c](a, s);
+    const int lg = FA3_LONG_KV > 0 && a->seq_kv >= FA3_LONG_KV;
+    kernel_ran_note(attention_fa3_names[di][c][lg], NULL);
+    return attention_fa3_instances[a->type == ELEM_FP16 ? 0 : 1][di][c][lg](a, s);
 }

@@ -29,7 +29,9 @@
  * CTAs' rounds, fa3_round_block; causal persistent from 32 heads); the
  * shapes above have fewer work tiles than SMs (one each); 1 x 48 x 400 x
  * 400 (192 work tiles, causal persistent: 4 q tiles a head of 1-4 K/V
- * tiles, the diagonal tile partial). Batch 1-4,
+ * tiles, the diagonal tile partial); 1 x 2 x 130 x 8200 (seq_kv past
+ * FA3_LONG_KV: fa3 at 64 and 128 takes its FA3_BKV_LONG tiles, checked by
+ * name; causal: the last of 43 tiles of 192 keys partial and masked). Batch 1-4,
  * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
@@ -90,7 +92,7 @@ static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333,
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
                                {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
                                {1, 1, 333, 1000},  {4, 100, 1, 300},  {2, 70, 1, 1100},  {1, 70, 140, 140},
-                               {1, 67, 260, 40},   {1, 33, 520, 140}, {1, 48, 400, 400}};
+                               {1, 67, 260, 40},   {1, 33, 520, 140}, {1, 48, 400, 400}, {1, 2, 130, 8200}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
@@ -367,6 +369,11 @@ int main(void)
                         if (strcmp(label, "fa3") == 0 && d == 256)
                             CHECK(kn && strstr(kn, "_d256") != NULL, "fa3 d 256 runs its d256 kernel (%s)",
                                   kn ? kn : "none");
+                        /* a long K/V sequence at head_dim 64 / 128: the FA3_BKV_LONG tiles
+                         * (8200 keys: a partial last tile of 136 keys at 192) */
+                        if (strcmp(label, "fa3") == 0 && d != 256 && sh->skv >= 8192)
+                            CHECK(kn && strncmp(kn, "fa3_128x192_", 12) == 0, "fa3 at %lld keys runs 192-key tiles (%s)",
+                                  sh->skv, kn ? kn : "none");
                         double worst = 0.0;
                         long long bad = 0, first = -1;
                         for (long long i = 0; i < nq; i++) {
