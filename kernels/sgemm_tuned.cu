@@ -81,6 +81,16 @@
  *      shared-memory and FMA chains; the 16x128 st kernel (the small pick
  *      before sl) was no faster than sl2 at any shape measured where the
  *      rule takes the small tile.
+ *   3. Rows of B and C not 16-byte aligned (n % 4 != 0): a large pick (1.)
+ *      at m >= SGEMM_TUNED_PAD_B_MIN_M copies B first into a buffer whose
+ *      rows are padded with zeros to a multiple of 4 floats, and its main
+ *      loop then copies B 16 bytes at a time from there (`_padb` in the
+ *      note; C by 4-byte stores): the 4-byte copies of B cost the main
+ *      loop more issue slots and shared-memory bank conflicts than the
+ *      copy's read and write of B cost the call once m is large. Every
+ *      other pick, and a smaller m, copies B 4 bytes at a time. k % 4 does
+ *      not matter to any pick (A is copied 4 bytes at a time: the
+ *      transpose is in the copy's addressing).
  * A pick overridden with -D keeps its place in the rule (its own tile
  * shape and MINB are used); a kind that is not stream-K runs as it is.
  *
@@ -142,6 +152,14 @@
 #endif
 #ifndef SGEMM_TUNED_RAGGED_FEW
 #define SGEMM_TUNED_RAGGED_FEW 64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk
+#endif
+/* The large picks (sk and st) at n % 4 != 0 and m at least this: B copied
+ * into rows padded to a multiple of 4 floats, then the 16-byte kernel's
+ * copies (rule PAD_B, sgemm_tuned_configs.cuh; `_padb` in the note). 0:
+ * never (4-byte copies of B, rule NK). A switch:
+ * -DCOMPARE_KERNEL_DEFS=SGEMM_TUNED_PAD_B_MIN_M=0 */
+#ifndef SGEMM_TUNED_PAD_B_MIN_M
+#define SGEMM_TUNED_PAD_B_MIN_M 1024
 #endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
@@ -302,23 +320,27 @@ static const char *sgemm_tuned_refusal(int err)
     }
 }
 
-/* Runs pick c (its kind as a template argument); a refused stream-K launch
- * falls back to st at the same shape, and so does a stream-K pick under a
- * policy without stream-K (stream_k 0: noted as the st kernel it is, no
- * fallback reason). The note names the candidate; its reason is the
- * fallback's, else the edge kernel's when the pick's rule (RULE,
- * sgemm_tuned_vec_of) does not take the 16-byte kernel at n, k. */
+/* Runs pick c (its kind as a template argument) under rule RULE (c's own,
+ * or PAD_B: sgemm_tuned_pad_b); a refused stream-K launch falls back to st
+ * at the same shape, and so does a stream-K pick under a policy without
+ * stream-K (stream_k 0: noted as the st kernel it is, no fallback reason).
+ * The note names the candidate (its _padb name when B is copied padded);
+ * its reason is the fallback's, else the edge kernel's when the rule
+ * (sgemm_tuned_vec_of) does not take the 16-byte kernel at n, k. */
 template <int KIND, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MINB,
           int GROUP, int SP, int B0, int RULE>
 static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *A, const float *B,
                            float *C, int m, int n, int k, cudaStream_t stream)
 {
-    const int vec = sgemm_tuned_vec_of(RULE, n, k);
+    const int vec = sgemm_tuned_vec_of(RULE, KIND, n, k);
     const char *scalar = vec == SGEMM_TUNED_VEC_16B     ? NULL
                          : vec == SGEMM_TUNED_VEC_LANES ? SGEMM_TUNED_LANES_REASON
+                         : vec == SGEMM_TUNED_VEC_PADB  ? SGEMM_TUNED_PADB_REASON
                                                         : SGEMM_SCALAR_REASON;
+    const char *name = vec == SGEMM_TUNED_VEC_PADB ? c.name_padb : c.name;
+    const char *fallback = vec == SGEMM_TUNED_VEC_PADB ? c.fallback_padb : c.fallback;
     if constexpr (KIND != SGEMM_TUNED_KIND_sk) {
-        kernel_ran_note(c.name, scalar);
+        kernel_ran_note(name, scalar);
         return sgemm_tuned_launch<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
             A, B, C, m, n, k, stream);
     } else {
@@ -330,15 +352,24 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
                                                B0, RULE>(A, B, C, m, n, k, stream);
             why = sgemm_tuned_refusal(err);
             if (!why) {
-                kernel_ran_note(c.name, scalar);
+                kernel_ran_note(name, scalar);
                 return err;
             }
             (void)cudaGetLastError(); /* the refusal is handled here, not the caller's error */
         }
-        kernel_ran_note(c.fallback, why);
+        kernel_ran_note(fallback, why);
         return sgemm_tuned_launch<SGEMM_TUNED_KIND_st, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP,
                                   SP, B0, RULE>(A, B, C, m, n, k, stream);
     }
+}
+
+/* Whether the large picks copy B padded (rule PAD_B) at m x n: n % 4 != 0
+ * (rows of B not 16-byte aligned) and m >= SGEMM_TUNED_PAD_B_MIN_M (the
+ * copy's read and write of B against the GEMM's time: its share falls as
+ * 1 / m). */
+static int sgemm_tuned_pad_b(int m, int n)
+{
+    return SGEMM_TUNED_PAD_B_MIN_M > 0 && n % 4 != 0 && m >= SGEMM_TUNED_PAD_B_MIN_M;
 }
 
 extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int n, int k,
@@ -356,6 +387,19 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         sms = 1;
     const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
 #define SGEMM_TUNED_RUN(c) sgemm_tuned_run<c.kind, SGEMM_TUNED_ARGS(c)>(c, p.stream_k, A, B, C, m, n, k, stream)
+    /* the large picks under rule PAD_B; where B's copy cannot be had (no
+     * memory for it), rule NK as for a small m */
+#define SGEMM_TUNED_RUN_PAD(c)                                                                     \
+    do {                                                                                           \
+        if (sgemm_tuned_pad_b(m, n)) {                                                             \
+            const int rc = sgemm_tuned_run<c.kind, c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st,  \
+                                           c.minb, c.group, c.sp, c.b0, SGEMM_TUNED_RULE_PAD_B>(    \
+                c, p.stream_k, A, B, C, m, n, k, stream);                                          \
+            if (rc != (int)cudaErrorMemoryAllocation)                                              \
+                return rc;                                                                         \
+        }                                                                                          \
+        return SGEMM_TUNED_RUN(c);                                                                 \
+    } while (0)
     switch (sgemm_tuned_pick(p, m, n, k, sms)) {
     case SGEMM_TUNED_PICK_THIN_N:
         return sgemm_thin_n(A, B, C, m, n, k, sms, stream);
@@ -364,7 +408,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     case SGEMM_TUNED_PICK_THIN_MW:
         return sgemm_thin_mw(A, B, C, m, n, k, sms, stream);
     case SGEMM_TUNED_PICK_LARGE_ST:
-        return SGEMM_TUNED_RUN(sgemm_tuned_large_st);
+        SGEMM_TUNED_RUN_PAD(sgemm_tuned_large_st);
     case SGEMM_TUNED_PICK_SMALL:
         return SGEMM_TUNED_RUN(sgemm_tuned_small);
     case SGEMM_TUNED_PICK_SLICED_FEW:
@@ -380,16 +424,31 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     case SGEMM_TUNED_PICK_RAGGED_FEW:
         return SGEMM_TUNED_RUN(sgemm_tuned_ragged_few);
     default:
-        return SGEMM_TUNED_RUN(sgemm_tuned_large);
+        SGEMM_TUNED_RUN_PAD(sgemm_tuned_large);
     }
+#undef SGEMM_TUNED_RUN_PAD
 #undef SGEMM_TUNED_RUN
 }
 
 /* The name sgemm_tuned notes for pick c under a policy with or without
- * stream-K (a refused cooperative launch aside). */
-static const char *sgemm_tuned_noted(const sgemm_tuned_cfg &c, int stream_k)
+ * stream-K (a refused cooperative launch aside), with B copied padded or
+ * not (pad: a large pick at sgemm_tuned_pad_b's shapes; a failed copy
+ * buffer aside). */
+static const char *sgemm_tuned_noted(const sgemm_tuned_cfg &c, int stream_k, int pad = 0)
 {
-    return c.kind == SGEMM_TUNED_KIND_sk && !stream_k ? c.fallback : c.name;
+    if (c.kind == SGEMM_TUNED_KIND_sk && !stream_k)
+        return pad ? c.fallback_padb : c.fallback;
+    return pad ? c.name_padb : c.name;
+}
+
+extern "C" size_t sgemm_tuned_own_bytes(int m, int n, int k)
+{
+    if (m < 1 || n < 1 || k < 1 || !sgemm_tuned_pad_b(m, n))
+        return 0;
+    /* the larger of the two large picks' (both copy the same B) */
+    const size_t a = sgemm_tuned_own_bytes_of(SGEMM_TUNED_RULE_PAD_B, sgemm_tuned_large.kind, n, k);
+    const size_t b = sgemm_tuned_own_bytes_of(SGEMM_TUNED_RULE_PAD_B, sgemm_tuned_large_st.kind, n, k);
+    return a > b ? a : b;
 }
 
 extern "C" void sgemm_tuned_thin_max(int *n_max, int *m_max)
@@ -434,7 +493,7 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
     case SGEMM_TUNED_PICK_THIN_MW:
         return sgemm_thin_mw_name(m);
     case SGEMM_TUNED_PICK_LARGE_ST:
-        return sgemm_tuned_noted(sgemm_tuned_large_st, p.stream_k);
+        return sgemm_tuned_noted(sgemm_tuned_large_st, p.stream_k, sgemm_tuned_pad_b(m, n));
     case SGEMM_TUNED_PICK_SMALL:
         return sgemm_tuned_noted(sgemm_tuned_small, p.stream_k);
     case SGEMM_TUNED_PICK_SLICED_FEW:
@@ -450,6 +509,6 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
     case SGEMM_TUNED_PICK_RAGGED_FEW:
         return sgemm_tuned_noted(sgemm_tuned_ragged_few, p.stream_k);
     default:
-        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
+        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k, sgemm_tuned_pad_b(m, n));
     }
 }

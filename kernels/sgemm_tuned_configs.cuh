@@ -11,6 +11,8 @@
 #ifndef KERNELS_SGEMM_TUNED_CONFIGS_CUH
 #define KERNELS_SGEMM_TUNED_CONFIGS_CUH
 
+#include <stddef.h>
+
 #include "candidate_name.cuh"
 
 /* X(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0): block tile
@@ -73,31 +75,14 @@
     X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)   \
     X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)
 
-/* Which kernel a candidate runs for a shape (its rule; template argument
- * RULE of the launchers):
- *   NK       the 16-byte kernel (VEC 1) when n % 4 == 0 and k % 4 == 0, else
- *            VEC 0: each thread's 4-float chunk of B by four 4-byte copies
- *            (a warp's lanes 16 bytes apart), C by scalar stores of the same
- *            chunks. The rows of SGEMM_TUNED_CANDIDATES (rowa copies rows of
- *            A by chunks too, so k matters to it).
- *   N_LANES  VEC 1 when n % 4 == 0 (what B's and C's rows need; A is copied
- *            4 bytes at a time by every kind but rowa), else VEC 2: 4-byte
- *            copies of B and stores of C with consecutive lanes on
- *            consecutive columns (a warp's access is 128 contiguous bytes,
- *            and its shared-memory writes hit 32 banks). The _edge rows. */
-#define SGEMM_TUNED_RULE_NK 0
-#define SGEMM_TUNED_RULE_N_LANES 1
-
-/* The VEC template argument of a candidate's kernels (its rule, at n, k). */
-#define SGEMM_TUNED_VEC_SCALAR 0 /* four 4-byte copies per chunk, lanes 16 bytes apart */
-#define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
-#define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
-static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int n, int k)
-{
-    if (rule == SGEMM_TUNED_RULE_N_LANES)
-        return n % 4 == 0 ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_LANES;
-    return n % 4 == 0 && k % 4 == 0 ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_SCALAR;
-}
+/* The padded-B candidates (for shapes whose n is not a multiple of 4),
+ * rule SGEMM_TUNED_RULE_PAD_B (below): the tile kinds among the picks'
+ * shapes again, each named as its row above plus "_padb". */
+#define SGEMM_TUNED_PADB_CANDIDATES(X)                                                           \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_padb, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
+    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk_padb, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15) \
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_padb, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)
 
 #define SGEMM_TUNED_KIND_rowa 0
 #define SGEMM_TUNED_KIND_tile 1
@@ -106,6 +91,46 @@ static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int n, int k)
 #define SGEMM_TUNED_KIND_sl2 4 /* sliced-k: 2, 4 or 8 k-slices a block */
 #define SGEMM_TUNED_KIND_sl4 5
 #define SGEMM_TUNED_KIND_sl8 6
+
+/* Which kernel a candidate runs for a shape (its rule; template argument
+ * RULE of the launchers):
+ *   NK       the 16-byte kernel (VEC 1) when n % 4 == 0, and for rowa also
+ *            k % 4 == 0 (rowa copies rows of A by 16-byte chunks; every
+ *            other kind copies A 4 bytes at a time, the transpose being in
+ *            the copy's addressing, so k does not matter to it); else VEC 0:
+ *            each thread's 4-float chunk of B by four 4-byte copies (a
+ *            warp's lanes 16 bytes apart), C by scalar stores of the same
+ *            chunks. The rows of SGEMM_TUNED_CANDIDATES.
+ *   N_LANES  VEC 1 when n % 4 == 0 (what B's and C's rows need), else VEC
+ *            2: 4-byte copies of B and stores of C with consecutive lanes on
+ *            consecutive columns (a warp's access is 128 contiguous bytes,
+ *            and its shared-memory writes hit 32 banks). The _edge rows.
+ *   PAD_B    VEC 1 when n % 4 == 0, else VEC 3: B first copied into a
+ *            buffer whose rows are padded to a multiple of 4 floats with
+ *            zeros (sgemm_tf32_stage.cuh's copy kernel, timed with the
+ *            call), then read by the 16-byte kernel's copies from there; C
+ *            by VEC 0's scalar stores. The copy costs a read and a write of
+ *            B (k x n), small beside the GEMM when m is large (its share
+ *            falls as 1 / m). The _padb rows, and `tuned`'s picks of a tile
+ *            kind at m >= SGEMM_TUNED_PAD_B_MIN_M (kernels/sgemm_tuned.cu). */
+#define SGEMM_TUNED_RULE_NK 0
+#define SGEMM_TUNED_RULE_N_LANES 1
+#define SGEMM_TUNED_RULE_PAD_B 2
+
+/* The VEC template argument of a candidate's kernels (its rule, at n, k). */
+#define SGEMM_TUNED_VEC_SCALAR 0 /* four 4-byte copies per chunk, lanes 16 bytes apart */
+#define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
+#define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
+#define SGEMM_TUNED_VEC_PADB 3   /* 16-byte copies of B staged with padded rows, 4-byte stores of C */
+static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int kind, int n, int k)
+{
+    if (rule == SGEMM_TUNED_RULE_N_LANES)
+        return n % 4 == 0 ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_LANES;
+    if (rule == SGEMM_TUNED_RULE_PAD_B)
+        return n % 4 == 0 ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_PADB;
+    return n % 4 == 0 && (k % 4 == 0 || kind != SGEMM_TUNED_KIND_rowa) ? SGEMM_TUNED_VEC_16B : SGEMM_TUNED_VEC_SCALAR;
+}
+
 
 /* k-slices of a block of kind `kind` (1 but for the sl kinds). */
 constexpr int sgemm_tuned_slices(int kind)
@@ -123,7 +148,9 @@ typedef struct {
     int group, sp, b0;    /* tile order group, copy groups, barrier k-step (tile kinds) */
     const char *name;     /* the candidate's name (a static string) */
     const char *fallback; /* sk: the name of st at the same shape (its fallback) */
-    int rule;             /* SGEMM_TUNED_RULE_* (0, NK, for the rows of SGEMM_TUNED_CANDIDATES) */
+    int rule;             /* SGEMM_TUNED_RULE_* (NK for the rows of SGEMM_TUNED_CANDIDATES) */
+    const char *name_padb;     /* the name of the same kernels under rule PAD_B (name + "_padb") */
+    const char *fallback_padb; /* likewise for the fallback */
 } sgemm_tuned_cfg;
 
 /* The name rebuilt from the parameters, per kind (pieces for candidate_name_is). */
@@ -142,7 +169,9 @@ typedef struct {
 #define SGEMM_TUNED_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)           \
     static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
         SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
-        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0)};        \
+        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0),         \
+        SGEMM_TUNED_RULE_NK, #NAME "_padb",                                                        \
+        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_padb"}; \
     static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
                                     SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0)),                         \
                   "the candidate's name says its parameters");
@@ -154,13 +183,26 @@ SGEMM_TUNED_CANDIDATES(SGEMM_TUNED_CFG_ROW)
     static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
         SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
         SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_edge", \
-        SGEMM_TUNED_RULE_N_LANES};                                                                 \
+        SGEMM_TUNED_RULE_N_LANES, NULL, NULL};                                                     \
     static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
                                     SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0), "_edge"),                \
                   "the candidate's name says its parameters");                                     \
     static_assert(SGEMM_TUNED_KIND_##KIND != SGEMM_TUNED_KIND_rowa && SGEMM_TUNED_KIND_##KIND !=   \
                       SGEMM_TUNED_KIND_tile, "edge rows: st, sk and sl (C staged or summed in shared memory)");
 SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_TUNED_EDGE_CFG_ROW)
+
+/* The same for the padded-B rows ("_padb"). */
+#define SGEMM_TUNED_PADB_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)      \
+    static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
+        SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
+        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_padb", \
+        SGEMM_TUNED_RULE_PAD_B, #NAME,                                                             \
+        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_padb"}; \
+    static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
+                                    SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0), "_padb"),                \
+                  "the candidate's name says its parameters");                                     \
+    static_assert(SGEMM_TUNED_KIND_##KIND != SGEMM_TUNED_KIND_rowa, "padb rows: B copied by the tile kinds' main loop");
+SGEMM_TUNED_PADB_CANDIDATES(SGEMM_TUNED_PADB_CFG_ROW)
 
 /* The row named NAME (a macro argument such as SGEMM_TUNED_LARGE is expanded
  * first); a name that is not a row is an undeclared identifier: a compile

@@ -44,17 +44,19 @@ static __device__ __forceinline__ void sgemm_tuned_copy_a(float *st, int l, cons
 /* Copies B chunk l (row b_r + l*B_STEP of the slab) into stage pointer st:
  * VEC 1 (SGEMM_TUNED_VEC_16B), one 16-byte cp.async from a column clamped
  * into B (as for A's rows: clamped columns only reach columns of C that are
- * never stored), zero-filled past k; VEC 0, four predicated 4-byte ones of
- * the chunk; VEC 2, four predicated 4-byte ones 32 columns apart (the
- * thread's columns b_col + 32q: sgemm_tuned_mainloop's b_c). */
+ * never stored), zero-filled past k; VEC 3 (SGEMM_TUNED_VEC_PADB) the same
+ * from the padded copy of B (rows of ldb floats, ldb = n rounded up to a
+ * multiple of 4); VEC 0, four predicated 4-byte ones of the chunk; VEC 2,
+ * four predicated 4-byte ones 32 columns apart (the thread's columns b_col
+ * + 32q: sgemm_tuned_mainloop's b_c). ldb: B's row stride (n but for VEC 3). */
 template <int BN, int B_STEP, int VEC>
 static __device__ __forceinline__ void sgemm_tuned_copy_b(float *st, int l, const float *b_ptr,
-                                                          int b_k_left, int b_col, int n,
+                                                          int b_k_left, int b_col, int n, int ldb,
                                                           const float *B)
 {
     const int kok = l * B_STEP < b_k_left;
-    if (VEC == SGEMM_TUNED_VEC_16B)
-        cp_async16(st + l * B_STEP * BN, kok ? b_ptr + (size_t)l * B_STEP * n : B, kok ? 16 : 0);
+    if (VEC == SGEMM_TUNED_VEC_16B || VEC == SGEMM_TUNED_VEC_PADB)
+        cp_async16(st + l * B_STEP * BN, kok ? b_ptr + (size_t)l * B_STEP * ldb : B, kok ? 16 : 0);
     else if (VEC == SGEMM_TUNED_VEC_LANES)
         sgemm_tuned_cp_async_lanes(st + l * B_STEP * BN, b_ptr + (size_t)l * B_STEP * n, kok, b_col, n, B);
     else
@@ -132,8 +134,11 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
     static_assert(VEC != SGEMM_TUNED_VEC_LANES || BN % 128 == 0, "VEC 2: a warp's chunks are one row's 128 columns");
     const int b_r = tid / (BN / 4);
     const int b_c = VEC == SGEMM_TUNED_VEC_LANES ? (tid % (BN / 4)) / 32 * 128 + lane : (tid % (BN / 4)) * 4;
+    /* B's row stride: n, or the padded copy's (VEC 3: its columns n .. ldb-1 are zeros) */
+    const int ldb = VEC == SGEMM_TUNED_VEC_PADB ? (n + 3) / 4 * 4 : n;
     const float *b_ptr =
-        B + (size_t)(b_r + ks * BK) * n + (VEC == SGEMM_TUNED_VEC_16B ? min(bn + b_c, n - 4) : bn + b_c);
+        B + (size_t)(b_r + ks * BK) * ldb +
+        (VEC == SGEMM_TUNED_VEC_16B || VEC == SGEMM_TUNED_VEC_PADB ? min(bn + b_c, ldb - 4) : bn + b_c);
     int b_k_left = k - ks * BK - b_r;
     float *as_dst = smem + a_k * AS_LD + a_r;
     float *bs_dst = smem + BK * AS_LD + b_r * BN + b_c;
@@ -146,7 +151,7 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
 #pragma unroll
         for (int l = 0; l < B_CHUNKS; ++l)
             sgemm_tuned_copy_b<BN, B_STEP, VEC>(bs_dst + s * STAGE_FLOATS, l, b_ptr, b_k_left,
-                                                bn + b_c, n, B);
+                                                bn + b_c, n, ldb, B);
         /* the next slab (written out here and in the loop: as a function taking
          * these by reference it reordered the loop's values and ptxas's
          * register choice). a_ptr stays on its last slab inside A: always a
@@ -155,7 +160,7 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
         a_kok = a_k_left > 0;
         if (a_kok)
             a_ptr += BK;
-        b_ptr += (size_t)BK * n;
+        b_ptr += (size_t)BK * ldb;
         b_k_left -= BK;
         cp_async_commit();
     }
@@ -194,13 +199,13 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
 #pragma unroll
             for (int l = 0; l < B_CHUNKS; ++l)
                 if (l * SP / B_CHUNKS * (BK / SP) == kk)
-                    sgemm_tuned_copy_b<BN, B_STEP, VEC>(bs_w, l, b_ptr, b_k_left, bn + b_c, n, B);
+                    sgemm_tuned_copy_b<BN, B_STEP, VEC>(bs_w, l, b_ptr, b_k_left, bn + b_c, n, ldb, B);
             if (kk == LAST_COPY) {
                 a_k_left -= BK;
                 a_kok = a_k_left > 0;
                 if (a_kok)
                     a_ptr += BK;
-                b_ptr += (size_t)BK * n;
+                b_ptr += (size_t)BK * ldb;
                 b_k_left -= BK;
                 cp_async_commit();
             }

@@ -96,8 +96,10 @@ static const shape shapes_quick[] = {
     {9, 515, 33}, {9, 131, 601, "tf32-tma"}, /* tf32_tma's thin-mw kernel: one split, and two (atomics) */
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
- * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
- * small stream-K (32x128) tile with a long k; quick: the first */
+ * large tile on the float4 path (n, k % 4 == 0) and with B copied padded (n
+ * % 4 != 0 at m >= 1024: rule PAD_B, the note's "_padb", checked against
+ * sgemm_tuned_pick_name), the small stream-K (32x128) tile with a long k;
+ * quick: the first */
 static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}};
 
 /* `tuned`'s thin paths (kernels/sgemm_tuned_thin.cuh), through sgemm_tuned
@@ -367,8 +369,25 @@ static void check_tuned_fallback(const bufs *b, const shape *sh)
     CHECK(n2 != NULL, "tuned (forced) m=%d n=%d k=%d: no kernel_ran_note", sh->m, sh->n, sh->k);
     if (!n2)
         return;
+    /* B copied padded (rule PAD_B, "_padb"): both runs, or neither; compared without the suffix */
+    const int padb1 = ends_with(name1, "_padb"), padb2 = ends_with(n2, "_padb");
+    CHECK(padb1 == padb2, "tuned m=%d n=%d k=%d: %s, forced %s (B padded in one of them only)", sh->m, sh->n,
+          sh->k, name1, n2);
+    if (padb1)
+        name1[strlen(name1) - 5] = '\0';
+    char base2[256];
+    snprintf(base2, sizeof base2, "%s", n2);
+    if (padb2)
+        base2[strlen(base2) - 5] = '\0';
+    n2 = base2;
     const size_t len = strlen(name1);
     const int refused = why1 != NULL && strncmp(why1, REFUSED, strlen(REFUSED)) == 0;
+    if (!refused) {
+        const char *pick = sgemm_tuned_pick_name(sh->m, sh->n, sh->k);
+        CHECK(pick != NULL && strncmp(pick, name1, len) == 0 && ends_with(pick, "_padb") == padb1,
+              "tuned m=%d n=%d k=%d: ran %s%s, sgemm_tuned_pick_name says %s", sh->m, sh->n, sh->k, name1,
+              padb1 ? "_padb" : "", pick ? pick : "(null)");
+    }
     if (!refused && ends_with(name1, "_sk")) { /* the stream-K pick ran: the usual case */
         CHECK(ends_with(n2, "_st") && strlen(n2) == len && strncmp(n2, name1, len - 3) == 0,
               "forced fallback of %s ran %s, not the _st kernel of the same shape", name1, n2);

@@ -21,7 +21,14 @@
     {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, \
                                SGEMM_TUNED_RULE_N_LANES>},
 
+/* the padded-B rows (SGEMM_TUNED_PADB_CANDIDATES): the same kernels under
+ * rule PAD_B (B copied with padded rows at n % 4 != 0, the copy timed) */
+#define SGEMM_SEARCH_PADB_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)         \
+    {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, \
+                               SGEMM_TUNED_RULE_PAD_B>},
+
 static const sgemm_search_row sgemm_search_table[] = {
-    SGEMM_TUNED_CANDIDATES(SGEMM_SEARCH_ROW) SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_SEARCH_EDGE_ROW)};
+    SGEMM_TUNED_CANDIDATES(SGEMM_SEARCH_ROW) SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_SEARCH_EDGE_ROW)
+        SGEMM_TUNED_PADB_CANDIDATES(SGEMM_SEARCH_PADB_ROW)};
 
 SGEMM_SEARCH_API(sgemm, sgemm_search_table)

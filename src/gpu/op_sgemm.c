@@ -22,6 +22,7 @@
 #include "metrics.h"
 #include "op.h"
 #include "policy.h"
+#include "sgemm.h"
 #include "sgemm_tf32_tma.h"
 #include "verify.h"
 #include "verify_kernels.h"
@@ -32,7 +33,8 @@ typedef int (*op_sgemm_launcher)(const float *A, const float *B, float *C, int m
 // the hand kernels: name, launcher, math, reference library, what it is
 
 /* needs: ANY, or SM90A for kernels built for sm_90a only (declined elsewhere);
- * own: NONE, or TMA: the launcher's own staging buffer (sgemm_tf32_tma_own_bytes) */
+ * own: NONE, or TMA / TUNED: the launcher's own staging buffer (sgemm_tf32_tma_own_bytes,
+ * sgemm_tuned_own_bytes) */
 #define SGEMM_HAND_ROWS(X)                                                                                         \
     X(naive, sgemm_naive, "fp32", "cublas_fp32", ANY, NONE, "one thread per C element, 16x16 blocks")              \
     X(tiled16, sgemm_tiled16, "fp32", "cublas_fp32", ANY, NONE, "16x16 shared-memory tiles")                       \
@@ -43,7 +45,7 @@ typedef int (*op_sgemm_launcher)(const float *A, const float *B, float *C, int m
     X(warptile, sgemm_warptile, "fp32", "cublas_fp32", ANY, NONE,                                                  \
       "+ block/warp/thread tiling (64x32 warps, 2x2 of 4x4)")                                                      \
     X(pipelined, sgemm_pipelined, "fp32", "cublas_fp32", ANY, NONE, "+ 3-stage cp.async pipeline")                 \
-    X(tuned, sgemm_tuned, "fp32", "cublas_fp32", ANY, NONE,                                                        \
+    X(tuned, sgemm_tuned, "fp32", "cublas_fp32", ANY, TUNED,                                                       \
       "stream-K last wave; small problems: k sliced over warp groups; tile and kind by a rule on m, n, k, SMs")    \
     X(tf32_mma, sgemm_tf32_mma, "tf32", "cublas_tf32", ANY, NONE,                                                  \
       "TF32 tensor cores, mma.sync m16n8k8, cp.async pipeline, truncated operands")                                \
@@ -317,6 +319,13 @@ static size_t sgemm_own_tma(const plan_case *pc, const variant *v)
     return sgemm_tf32_tma_own_bytes((int)pc->m, (int)pc->n, (int)pc->k);
 }
 
+/* tuned's padded copy of B for the case */
+static size_t sgemm_own_tuned(const plan_case *pc, const variant *v)
+{
+    (void)v;
+    return sgemm_tuned_own_bytes((int)pc->m, (int)pc->n, (int)pc->k);
+}
+
 // ---------------------------------------------------------------------------
 // the variant table
 
@@ -324,6 +333,7 @@ static size_t sgemm_own_tma(const plan_case *pc, const variant *v)
 #define SGEMM_NEEDS_SM90A sgemm_needs_sm90a
 #define SGEMM_OWN_NONE NULL
 #define SGEMM_OWN_TMA sgemm_own_tma
+#define SGEMM_OWN_TUNED sgemm_own_tuned
 #define SGEMM_ROW(name, launcher, math, ref, needs, own, about)                                            \
     {.info = {"sgemm", #name, 0, math, ref, 0, "builtin", about}, .run = v_sgemm_hand, .fn = (variant_fn)launcher, \
      .supports = SGEMM_NEEDS_##needs, .own_bytes = SGEMM_OWN_##own},
