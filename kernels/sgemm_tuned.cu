@@ -81,15 +81,17 @@
  *      shared-memory and FMA chains; the 16x128 st kernel (the small pick
  *      before sl) was no faster than sl2 at any shape measured where the
  *      rule takes the small tile.
- *   3. Rows of B and C not 16-byte aligned (n % 4 != 0): a large pick (1.)
- *      at m >= SGEMM_TUNED_PAD_B_MIN_M copies B first into a buffer whose
- *      rows are padded with zeros to a multiple of 4 floats, and its main
- *      loop then copies B 16 bytes at a time from there (`_padb` in the
- *      note; C by 4-byte stores): the 4-byte copies of B cost the main
- *      loop more issue slots and shared-memory bank conflicts than the
- *      copy's read and write of B cost the call once m is large. Every
- *      other pick, and a smaller m, copies B 4 bytes at a time. k % 4 does
- *      not matter to any pick (A is copied 4 bytes at a time: the
+ *   3. Rows of B and C not 16-byte aligned (n % 4 != 0): the large st pick
+ *      (1., a short k in full waves) at m >= SGEMM_TUNED_PAD_B_MIN_M copies
+ *      B first into a buffer whose rows are padded with zeros to a multiple
+ *      of 4 floats, and its main loop then copies B 16 bytes at a time from
+ *      there (`_padb` in the note; C by 4-byte stores, a warp's lanes on
+ *      consecutive columns): on a short k-loop the 4-byte copies of B cost
+ *      the main loop more than the copy's extra write of B costs the call
+ *      (its read replaces the GEMM's own: B then comes from the L2). The
+ *      large sk pick (a long k) did not gain from it, nor the smaller
+ *      tiles (docs/tuning/awkward.md): they copy B 4 bytes at a time. k % 4
+ *      does not matter to any pick (A is copied 4 bytes at a time: the
  *      transpose is in the copy's addressing).
  * A pick overridden with -D keeps its place in the rule (its own tile
  * shape and MINB are used); a kind that is not stream-K runs as it is.
@@ -153,7 +155,7 @@
 #ifndef SGEMM_TUNED_RAGGED_FEW
 #define SGEMM_TUNED_RAGGED_FEW 64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk
 #endif
-/* The large picks (sk and st) at n % 4 != 0 and m at least this: B copied
+/* The large st pick at n % 4 != 0 and m at least this: B copied
  * into rows padded to a multiple of 4 floats, then the 16-byte kernel's
  * copies (rule PAD_B, sgemm_tuned_configs.cuh; `_padb` in the note). 0:
  * never (4-byte copies of B, rule NK). A switch:
@@ -363,7 +365,7 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
     }
 }
 
-/* Whether the large picks copy B padded (rule PAD_B) at m x n: n % 4 != 0
+/* Whether the large st pick copies B padded (rule PAD_B) at m x n: n % 4 != 0
  * (rows of B not 16-byte aligned) and m >= SGEMM_TUNED_PAD_B_MIN_M (the
  * copy's read and write of B against the GEMM's time: its share falls as
  * 1 / m). */
@@ -387,7 +389,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         sms = 1;
     const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
 #define SGEMM_TUNED_RUN(c) sgemm_tuned_run<c.kind, SGEMM_TUNED_ARGS(c)>(c, p.stream_k, A, B, C, m, n, k, stream)
-    /* the large picks under rule PAD_B; where B's copy cannot be had (no
+    /* the large st pick under rule PAD_B; where B's copy cannot be had (no
      * memory for it), rule NK as for a small m */
 #define SGEMM_TUNED_RUN_PAD(c)                                                                     \
     do {                                                                                           \
@@ -424,7 +426,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     case SGEMM_TUNED_PICK_RAGGED_FEW:
         return SGEMM_TUNED_RUN(sgemm_tuned_ragged_few);
     default:
-        SGEMM_TUNED_RUN_PAD(sgemm_tuned_large);
+        return SGEMM_TUNED_RUN(sgemm_tuned_large);
     }
 #undef SGEMM_TUNED_RUN_PAD
 #undef SGEMM_TUNED_RUN
@@ -445,10 +447,7 @@ extern "C" size_t sgemm_tuned_own_bytes(int m, int n, int k)
 {
     if (m < 1 || n < 1 || k < 1 || !sgemm_tuned_pad_b(m, n))
         return 0;
-    /* the larger of the two large picks' (both copy the same B) */
-    const size_t a = sgemm_tuned_own_bytes_of(SGEMM_TUNED_RULE_PAD_B, sgemm_tuned_large.kind, n, k);
-    const size_t b = sgemm_tuned_own_bytes_of(SGEMM_TUNED_RULE_PAD_B, sgemm_tuned_large_st.kind, n, k);
-    return a > b ? a : b;
+    return sgemm_tuned_own_bytes_of(SGEMM_TUNED_RULE_PAD_B, sgemm_tuned_large_st.kind, n, k);
 }
 
 extern "C" void sgemm_tuned_thin_max(int *n_max, int *m_max)
@@ -509,6 +508,6 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
     case SGEMM_TUNED_PICK_RAGGED_FEW:
         return sgemm_tuned_noted(sgemm_tuned_ragged_few, p.stream_k);
     default:
-        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k, sgemm_tuned_pad_b(m, n));
+        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
     }
 }

@@ -109,7 +109,9 @@
  *            buffer whose rows are padded to a multiple of 4 floats with
  *            zeros (sgemm_tf32_stage.cuh's copy kernel, timed with the
  *            call), then read by the 16-byte kernel's copies from there; C
- *            by VEC 0's scalar stores. The copy costs a read and a write of
+ *            (staged in shared memory) by VEC 2's stores, a warp's lanes
+ *            on consecutive columns (the tile kind, storing from
+ *            registers: VEC 0's scalar stores). The copy costs a read and a write of
  *            B (k x n), small beside the GEMM when m is large (its share
  *            falls as 1 / m). The _padb rows, and `tuned`'s picks of a tile
  *            kind at m >= SGEMM_TUNED_PAD_B_MIN_M (kernels/sgemm_tuned.cu). */
@@ -121,7 +123,7 @@
 #define SGEMM_TUNED_VEC_SCALAR 0 /* four 4-byte copies per chunk, lanes 16 bytes apart */
 #define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
 #define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
-#define SGEMM_TUNED_VEC_PADB 3   /* 16-byte copies of B staged with padded rows, 4-byte stores of C */
+#define SGEMM_TUNED_VEC_PADB 3   /* 16-byte copies of B staged with padded rows, 4-byte stores of C (lanes) */
 static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int kind, int n, int k)
 {
     if (rule == SGEMM_TUNED_RULE_N_LANES)

@@ -96,11 +96,12 @@ static const shape shapes_quick[] = {
     {9, 515, 33}, {9, 131, 601, "tf32-tma"}, /* tf32_tma's thin-mw kernel: one split, and two (atomics) */
 };
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
- * large tile on the float4 path (n, k % 4 == 0) and with B copied padded (n
- * % 4 != 0 at m >= 1024: rule PAD_B, the note's "_padb", checked against
- * sgemm_tuned_pick_name), the small stream-K (32x128) tile with a long k;
- * quick: the first */
-static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}};
+ * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
+ * small stream-K (32x128) tile with a long k; then its large st pick (a
+ * full last wave of 128x256 tiles, a short k) at n % 4 != 0 and m >= 1024,
+ * with B copied padded (rule PAD_B, the note's "_padb"); every note is
+ * checked against sgemm_tuned_pick_name; quick: the first */
+static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}, {1150, 7165, 201}};
 
 /* `tuned`'s thin paths (kernels/sgemm_tuned_thin.cuh), through sgemm_tuned
  * alone (check_tuned_thin). Thin-n (n <= SGEMM_TUNED_THIN_N_MAX): n = 1, 7
