@@ -118,6 +118,15 @@
  * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
  * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys).
+ * Consumer warpgroups (the kernel's template parameter NWG): 2, the rung's;
+ * 3 (FlashAttention-3's layout at head_dim 64: q tiles of 192 rows, 512
+ * threads, setmaxnreg 32 / 160, the ping-pong a round robin over named
+ * barriers 1-3, the empty barriers counting 12 consumer-warp arrives) only
+ * in the candidates fa3_w3_* (kernels/search/attention_fa3_search.cu) at
+ * head_dim 64: a third warpgroup's softmax to hide the dependency chains of
+ * the others' (MUFU behind FFMA), at 160 registers a consumer thread, which
+ * hold head_dim 64's O, S and P at K/V tiles up to 128 keys, not head_dim
+ * 128's.
  * Ring depth 2: a stage of K and of V in flight while the other is read,
  * as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at d 256).
  * Register split (64 K registers a SM, launch bound 384 x 168): producer

@@ -1,7 +1,8 @@
 /* kernels/attention_fa3.cuh: the device side of the rung fa3
  * (kernels/attention_fa3.cu: the idea, tiles, constraints; the launcher:
  * attention_fa3_launch.cuh): the kernel template over (type, head_dim, K/V
- * tile BKV), its producer and its consumer warpgroups, and the
+ * tile BKV, consumer warpgroups NWG: 2 by default, 3 for the candidates
+ * fa3_w3_*), its producer and its consumer warpgroups, and the
  * instructions the GEMM ladder's Hopper helpers do not have yet:
  *   - the 3-D tiled TMA load (d, seq, batch x head): a box past seq reads
  *     zeros of its own head, never the next head's rows;
@@ -33,7 +34,12 @@
 #include "sgemm_wgmma_common.cuh"
 #include "smem.cuh"
 
-#define FA3_BQ 128                        /* q rows a CTA: two consumer warpgroups of 64 rows */
+/* NWG: consumer warpgroups a CTA, the kernel's template parameter (2, the
+ * rung's and the default; 3: FlashAttention-3's at head_dim 64, the
+ * candidates fa3_w3_*, kernels/search/attention_fa3_search.cu), 64 q rows
+ * each (wgmma's M) */
+#define FA3_BQ_W(NWG) (64 * (NWG))        /* q rows a CTA: NWG consumer warpgroups of 64 rows */
+#define FA3_BQ FA3_BQ_W(2)
 /* keys a K/V tile: 128 at head_dim 64 and 128; FA3_BKV_D256 at head_dim
  * 256 (80, FlashAttention-3's: a consumer thread's 128 O accumulators
  * leave room under 240 registers for S (40) and P (20) of an 80-key tile,
@@ -86,7 +92,8 @@
 #ifndef FA3_ST
 #define FA3_ST 2                          /* ring depth: stages of K, and of V (switch: 3 fits too; d 256: 2) */
 #endif
-#define FA3_THREADS 384                   /* producer warpgroup + two consumer warpgroups */
+#define FA3_THREADS_W(NWG) (128 * ((NWG) + 1)) /* producer warpgroup + NWG consumer warpgroups */
+#define FA3_THREADS FA3_THREADS_W(2)
 #define FA3_ROW 128                       /* bytes of a swizzled row: 64 16-bit elements */
 /* the ring depth at head_dim D: FA3_ST, but 2 at 256 (3 stages of 80-key K
  * and V tiles and Q exceed the shared memory) */
@@ -119,8 +126,11 @@
 /* Q, ST stages of K and of V (tiles of BKV keys, 16-bit elements), the
  * barriers, + 1024: the base is rounded up to a 1024-byte boundary (the
  * 128-byte swizzle's period) */
-#define FA3_SMEM(D, BKV) ((FA3_BQ + 2 * FA3_STAGES(D) * (BKV)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
-#define FA3_SCHED_BAR 1                   /* named barriers 1, 2: the ping-pong of consumers 0, 1 */
+#define FA3_SMEM_W(D, BKV, NWG) ((FA3_BQ_W(NWG) + 2 * FA3_STAGES(D) * (BKV)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
+#define FA3_SMEM(D, BKV) FA3_SMEM_W(D, BKV, 2)
+/* named barriers 1 .. NWG: the ping-pong of consumers 0 .. NWG - 1 (0 is
+ * __syncthreads'; ids stay below 16) */
+#define FA3_SCHED_BAR 1
 /* 0 drops the ping-pong's named barriers (the consumers then issue
  * independently): a switch for bisecting a hang or a wrong result,
  * -DCOMPARE_KERNEL_DEFS=FA3_PINGPONG=0; the barriers are the default */
@@ -177,10 +187,13 @@
 #endif
 /* FA3_QK_EARLY as head_dim D's schedule runs it */
 #define FA3_EARLY(D) ((D) == 256 && FA3_QK_EARLY > FA3_QK_EARLY_D256 ? FA3_QK_EARLY_D256 : FA3_QK_EARLY)
-/* setmaxnreg split: 128 x 24 + 256 x 240 = 384 x 168, the launch bound's
- * budget (FlashAttention-3's split for two consumer warpgroups) */
-#define FA3_REGS_PRODUCER 24
-#define FA3_REGS_CONSUMER 240
+/* setmaxnreg split (FlashAttention-3's): NWG 2: 128 x 24 + 256 x 240 = 384
+ * x 168, the launch bound's budget; NWG 3: 128 x 32 + 384 x 160 = 512 x
+ * 128 = 65536, the whole register file (multiples of 8) */
+#define FA3_REGS_PRODUCER_W(NWG) ((NWG) == 2 ? 24 : 32)
+#define FA3_REGS_CONSUMER_W(NWG) ((NWG) == 2 ? 240 : 160)
+#define FA3_REGS_PRODUCER FA3_REGS_PRODUCER_W(2)
+#define FA3_REGS_CONSUMER FA3_REGS_CONSUMER_W(2)
 
 /* The kernel's one parameter: the three tensor maps (3-D: d, seq, batch x
  * head; boxes 64 x BQ or 64 x BKV, 128-byte swizzle, zero fill) and fa1 /
@@ -324,13 +337,14 @@ static __device__ __forceinline__ void fa3_mma_rs_tb(float *d, const unsigned *a
  * 128 bytes; stage s of K (and of V) as D / 64 column blocks of BKV rows x 128
  * bytes; barriers: Q, then full K[ST], full V[ST], empty K[ST], empty V[ST],
  * then (FA3_PERS(D)) empty Q. */
-template <int D, int BKV_>
+template <int D, int BKV_, int NWG = 2>
 struct fa3_smem {
     static_assert(BKV_ % 16 == 0 && BKV_ >= 64 && BKV_ <= 256,
                   "BKV: a multiple of 16 (P V's k step, the swizzle's 8-row atom) up to 256 (a TMA box's rows)");
+    static_assert(NWG == 2 || NWG == 3, "NWG: 2 or 3 consumer warpgroups (Q's box: 64 NWG <= 256 rows)");
     enum {
         BKV = BKV_,
-        QBLK = FA3_BQ * FA3_ROW,  /* bytes of a Q column block */
+        QBLK = FA3_BQ_W(NWG) * FA3_ROW, /* bytes of a Q column block */
         KVBLK = BKV * FA3_ROW,    /* bytes of a K or V column block */
         QBYTES = QBLK * (D / 64),
         KVBYTES = KVBLK * (D / 64) /* one stage of K or V */
@@ -341,7 +355,7 @@ struct fa3_smem {
     __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_STAGES(D) + s); }
     __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_STAGES(D) + s); }
     __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_STAGES(D) + s); }
-    /* FA3_PERS(D): Q's release (8 consumer-warp arrives a tile) */
+    /* FA3_PERS(D): Q's release (4 NWG consumer-warp arrives a tile) */
     __device__ __forceinline__ unsigned empty_q() const { return bars + 8 * (1 + 4 * FA3_STAGES(D)); }
 };
 
@@ -349,7 +363,7 @@ struct fa3_smem {
 
 /* Tile j of K or V (map) into its stage, the ring's load number g (j plus
  * the K/V tiles of the CTA's earlier work tiles, FA3_PERS; else j): wait
- * until both consumers released the stage's previous round (round 0: parity
+ * until every consumer released the stage's previous round (round 0: parity
  * 1 passes at once), arm `full` with the stage's bytes, issue its D / 64
  * boxes (rows past seq_kv: zeros). */
 template <int D, int BKV>
@@ -374,16 +388,16 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
  * its earlier work tiles mod 2 ST (the rings' stages and parities run on
  * across work tiles: load g = kb + j), qi: its earlier work tiles with keys
  * (mod 2); Q is
- * overwritten once both consumers released the previous tile's Q (their
+ * overwritten once every consumer released the previous tile's Q (their
  * last Q K^T done), which they do before its last P V: the next Q and its
  * first K/V tiles load under that P V and O's store. Still no wait on a
  * later load: the loads keep the consumers' order across work tiles (V
  * n-1, then Q', K 0', ...), Q's release needs V n-1 at most. */
-template <int D, int BKV>
-static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D, BKV> &sm, int q0,
+template <int D, int BKV, int NWG>
+static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm, int q0,
                                                    int bh, int ntiles, int kb, int qi)
 {
-    typedef fa3_smem<D, BKV> L;
+    typedef fa3_smem<D, BKV, NWG> L;
     constexpr int ST = FA3_STAGES(D);
     if (FA3_PERS(D))
         sgemm_tma_bar_wait(sm.empty_q(), ((unsigned)qi & 1u) ^ 1u); /* the first: parity 1 passes at once */
@@ -406,8 +420,9 @@ static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const f
 
 // ---- consumer pieces -----------------------------------------------------------------
 
-/* The ping-pong's two halves on named barrier `id` (256 threads: both
- * consumer warpgroups): wait for it, or arrive without waiting */
+/* The ping-pong's two halves on named barrier `id` (256 threads: its owner
+ * consumer warpgroup's wait + the previous one's arrive, fa3_consume): wait
+ * for it, or arrive without waiting */
 static __device__ __forceinline__ void fa3_sched_sync(int id)
 {
     if (FA3_PINGPONG)
@@ -458,10 +473,10 @@ static __device__ __forceinline__ void fa3_release(unsigned empty, int lane)
 
 /* S[64 x BKV] = Q_w K_s^T issued (not waited): zeroed, then D / 16 k steps
  * of 32 bytes along the K-major rows of both (4 per 128-byte column block) */
-template <int ET, int D, int BKV>
+template <int ET, int D, int BKV, int NWG>
 static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsigned ks)
 {
-    typedef fa3_smem<D, BKV> L;
+    typedef fa3_smem<D, BKV, NWG> L;
     unsigned long long da[D / 16], db[D / 16];
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
@@ -687,34 +702,36 @@ static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigne
 }
 
 /* The last tile's O += P V (stage sl, its fill's parity ph), waited; the
- * ping-pong's last arrive (consumer 0 only: see fa3_consume). FA3_PERS: Q
- * released first (every Q K^T of the work tile is done: the producer loads
- * the next one's Q under this P V), and both consumers arrive, right behind
- * the issue (the other may issue its next GEMM, maybe the next work
- * tile's first Q K^T, while this P V runs) */
-template <int ET, int D, int BKV>
-static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D, BKV> &sm, int sl,
+ * ping-pong's last arrive (every consumer but the cycle's last, NWG - 1:
+ * see fa3_consume). FA3_PERS: Q released first (every Q K^T of the work
+ * tile is done: the producer loads the next one's Q under this P V), and
+ * every consumer arrives, right behind the issue (the next may issue its
+ * next GEMM, maybe the next work tile's first Q K^T, while this P V runs) */
+template <int ET, int D, int BKV, int NWG>
+static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D, BKV, NWG> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
     fa3_consumer_wait<D, BKV>(sm.full_v(sl), ph, failed);
     if (FA3_PERS(D))
         fa3_release(sm.empty_q(), lane);
     fa3_sched_sync(own);
-    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + sl * fa3_smem<D, BKV>::KVBYTES);
+    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + sl * fa3_smem<D, BKV, NWG>::KVBYTES);
     if (FA3_PERS(D))
         fa3_sched_arrive(other);
     fa3_wait_all<D / 2>(o);
     fa3_release(sm.empty_v(sl), lane);
-    if (!FA3_PERS(D) && cw == 0)
+    if (!FA3_PERS(D) && (NWG == 2 ? cw == 0 : cw != NWG - 1)) /* all but the cycle's last consumer */
         fa3_sched_arrive(other);
 }
 
-/* One consumer warpgroup (cw 0 or 1, thread ct of 128): rows q0 + 64 cw..
- * of the CTA's q tile over its ntiles K/V tiles, then O / l to global.
- * Between a wait on this warpgroup's named barrier and an arrive on the
- * other's it issues a step's two GEMMs, so the two warpgroups' GEMMs
- * alternate on the tensor core and one's softmax runs under the other's
- * GEMMs (the ping-pong). Step j by FA3_QK_EARLY:
+/* One consumer warpgroup (cw 0 .. NWG - 1, thread ct of 128): rows q0 +
+ * 64 cw.. of the CTA's q tile over its ntiles K/V tiles, then O / l to
+ * global. Between a wait on this warpgroup's named barrier and an arrive
+ * on the next one's in the cycle 0, 1, .., NWG - 1, 0 it issues a step's
+ * two GEMMs, so the warpgroups' GEMMs take turns on the tensor core in that
+ * order and one's softmax runs under the others' GEMMs (the ping-pong; NWG
+ * 2: the other's, FlashAttention-3's round robin at NWG 3). Step j by
+ * FA3_QK_EARLY:
  *  - 2 (the default): S j+1 = Q K j+1^T issued, then O += P j V j; the
  *    softmax of S j+1 while P j V j runs (wait_group 1), then (wait_group 0)
  *    O rescaled and P j+1 packed: the loop rotated, P carried;
@@ -728,21 +745,26 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
  * is load kb + j), qph: the parity of this work tile's Q (its earlier work tiles with
  * keys, mod 2); m, l and O start afresh. The ping-pong runs on across work
  * tiles: consumer 0's first arrive and last wait are the kernel's
- * (fa3_body), and consumer 1 arrives after its last P V of every work tile
- * too, so the two warpgroups' GEMMs alternate over the whole CTA (consumer
- * 0's barrier: its first arrive + 1 + the sum of (ntiles + 1) waits against
- * consumer 1's as many arrives; consumer 1's: as many waits as consumer
- * 0's arrives). failed: FA3_QK_EARLY's waits that gave up (the caller traps
- * after the last wgmma). */
-template <typename T, int D, int BKV>
-static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D, BKV> &sm, T *Oh, int q0,
-                                                   int ntiles, int cw, int ct, int kb, unsigned qph, bool &failed)
+ * (fa3_body_pers), and the cycle's last consumer NWG - 1 arrives after its
+ * last P V of every work tile too, so the warpgroups' GEMMs take turns
+ * over the whole CTA (every consumer of a work tile with keys waits and
+ * arrives ntiles + 1 times; consumer 0's barrier: its first arrive +
+ * consumer NWG - 1's sum of (ntiles + 1) arrives against its own 1 + sum of
+ * (ntiles + 1) waits, the last one at the kernel's end; consumer c > 0's:
+ * sum of (ntiles + 1) waits against consumer c - 1's as many arrives).
+ * failed: FA3_QK_EARLY's waits that gave up (the caller traps after the
+ * last wgmma). */
+template <typename T, int D, int BKV, int NWG>
+static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D, BKV, NWG> &sm, T *Oh,
+                                                   int q0, int ntiles, int cw, int ct, int kb, unsigned qph,
+                                                   bool &failed)
 {
-    typedef fa3_smem<D, BKV> L;
+    typedef fa3_smem<D, BKV, NWG> L;
     constexpr int ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
     const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
     const int r0 = q0 + 64 * cw + 16 * w + g;
-    const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (cw ^ 1);
+    /* this consumer's barrier and the next one's in the cycle 0, 1, .., NWG - 1, 0 */
+    const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (NWG == 2 ? cw ^ 1 : (cw == NWG - 1 ? 0 : cw + 1));
     const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal);
     const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;
     const unsigned qw = sm.q + cw * 64 * FA3_ROW; /* this warpgroup's 64 rows of each Q column block */
@@ -755,17 +777,24 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
         const int s0 = kb % ST;
         /* the ping-pong's start: consumer 0's barrier gets its first half
          * from consumer 0 itself, so consumer 0 issues first (FlashAttention-3's
-         * order); every later generation of a barrier is one warpgroup's wait
-         * + the other's arrive. Each warpgroup waits ntiles + 1 times and
-         * arrives as often, but consumer 1 skips its last arrive: consumer 0's
-         * barrier then counts its own first arrive + its ntiles + 1 waits +
-         * consumer 1's ntiles arrives, whole generations of 256 threads. */
+         * order); every later generation of barrier c is consumer c's wait
+         * (128 threads) + consumer c - 1's arrive (c - 1 mod NWG: 128). Each
+         * warpgroup waits ntiles + 1 times and arrives as often, but the
+         * cycle's last, consumer NWG - 1, skips its last arrive: consumer
+         * 0's barrier then counts its own first arrive + its ntiles + 1
+         * waits + consumer NWG - 1's ntiles arrives, barrier c > 0 consumer
+         * c's ntiles + 1 waits + consumer c - 1's ntiles + 1 arrives, whole
+         * generations of 256 threads. No generation takes a later one's
+         * arrive: one turn circulates (a wait passes only on the previous
+         * consumer's arrive, and a consumer arrives once a turn, after its
+         * own wait), so consumer c - 1 arrives on barrier c again only after
+         * the turn went round the cycle through consumer c's wait. */
         if (!FA3_PERS(D) && cw == 0)
             fa3_sched_arrive(own);
         fa3_consumer_wait<D, BKV>(sm.bar_q(), qph, &failed);
         fa3_consumer_wait<D, BKV>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
         fa3_sched_sync(own);
-        fa3_issue_qk<ET, D, BKV>(s, qw, sm.k + s0 * L::KVBYTES);
+        fa3_issue_qk<ET, D, BKV, NWG>(s, qw, sm.k + s0 * L::KVBYTES);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(s0), lane);
@@ -788,7 +817,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                      * first, then P j V j; the softmax of S j+1 runs while
                      * P j V j is in flight; O's rescale and P's packing
                      * wait for it */
-                    fa3_issue_qk<ET, D, BKV>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_qk<ET, D, BKV, NWG>(sj, qw, sm.k + sn * L::KVBYTES);
                     fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
                     fa3_sched_arrive(other);
                     sgemm_wg_wait1(); /* S j+1 done (P j V j may run on) */
@@ -804,7 +833,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                     fa3_pack_p<T, BKV>(pr, sj);
                 } else {
                     fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
-                    fa3_issue_qk<ET, D, BKV>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_qk<ET, D, BKV, NWG>(sj, qw, sm.k + sn * L::KVBYTES);
                     fa3_sched_arrive(other);
                     fa3_wait_pv<D, BKV>(o, pr); /* both GEMMs done: V's and K's stages free */
 #pragma unroll
@@ -816,7 +845,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 }
             }
             const int gl = kb + ntiles - 1;
-            fa3_last_pv<ET, D, BKV>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D, BKV, NWG>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
@@ -829,16 +858,16 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                 fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
                 fa3_release(sm.empty_v(st), lane);
-                fa3_issue_qk<ET, D, BKV>(s, qw, sm.k + sn * L::KVBYTES);
+                fa3_issue_qk<ET, D, BKV, NWG>(s, qw, sm.k + sn * L::KVBYTES);
                 fa3_sched_arrive(other);
                 fa3_wait_all<BKV / 2>(s);
                 fa3_release(sm.empty_k(sn), lane);
             }
-            /* the last tile: P V only; consumer 1 skips its arrive (see above; not when FA3_PERS) */
+            /* the last tile: P V only; consumer NWG - 1 skips its arrive (see above; not when FA3_PERS) */
             const int gl = kb + ntiles - 1;
             unsigned pr[BKV / 4];
             fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
-            fa3_last_pv<ET, D, BKV>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D, BKV, NWG>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         }
         if (!FA3_PERS(D) && failed)
             __trap();
@@ -885,19 +914,20 @@ static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned 
  * order, both counting the K/V tiles (kb, mod 2 x the ring's depth: all that
  * a stage and its parity need, and no overflow) and the work tiles with keys
  * (qi: Q's parity, mod 2) alike. A work tile with no key (causal, seq_kv <
- * seq_q) loads nothing and joins no barrier: its rows are zeros. Consumer 0
- * opens the ping-pong once and closes it after its last work tile (its
- * barrier's last generation: that wait + consumer 1's last arrive; with no
- * work tile with keys, its own arrive + wait). */
-template <typename T, int D, int BKV>
-static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D, BKV> &sm)
+ * seq_q) loads nothing and joins no barrier (the turn stays with consumer
+ * 0): its rows are zeros. Consumer 0 opens the ping-pong once and closes it
+ * after its last work tile (its barrier's last generation: that wait +
+ * consumer NWG - 1's last arrive; with no work tile with keys, its own
+ * arrive + wait). The named barriers: 1 .. NWG (FA3_SCHED_BAR + cw). */
+template <typename T, int D, int BKV, int NWG>
+static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm)
 {
-    typedef fa3_smem<D, BKV> L;
+    typedef fa3_smem<D, BKV, NWG> L;
     const attn_params &p = fp.p;
     const unsigned total = (unsigned)(p.qtiles * p.nbh); /* <= ATTN_GRID_MAX */
     const int tid = threadIdx.x;
     if (tid < 128) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER_W(NWG)) : "memory");
         if (tid == 0) {
             int kb = 0, qi = 0;
 #pragma unroll 1
@@ -907,17 +937,17 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                     continue;
                 long long qt, bh;
                 attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
-                const int q0 = (int)qt * FA3_BQ;
-                const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
+                const int q0 = (int)qt * FA3_BQ_W(NWG);
+                const int n = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
                 if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
-                    fa3_produce<D, BKV>(fp, sm, q0, (int)bh, n, kb, qi);
+                    fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, n, kb, qi);
                     kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
                     qi ^= 1;
                 }
             }
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER) : "memory");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER_W(NWG)) : "memory");
         const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
         bool failed = false; /* a consumer wait gave up (fa3_bar_wait) */
         int kb = 0;
@@ -931,32 +961,34 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                 continue;
             long long qt, bh;
             attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
-            const int q0 = (int)qt * FA3_BQ;
-            const int n = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
+            const int q0 = (int)qt * FA3_BQ_W(NWG);
+            const int n = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
             T *Oh = (T *)p.o + bh * p.seq_q * D;
-            fa3_consume<T, D, BKV>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
+            fa3_consume<T, D, BKV, NWG>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
             if (n > 0) {
                 kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
                 qi ^= 1u;
             }
         }
         if (cw == 0)
-            fa3_sched_sync(FA3_SCHED_BAR); /* the ping-pong's end: consumer 1's last arrive */
+            fa3_sched_sync(FA3_SCHED_BAR); /* the ping-pong's end: consumer NWG - 1's last arrive */
         if (failed)
             __trap();
     }
 }
 
-/* One CTA per (q tile of 128 rows, batch x head), attn_block_tile's order
- * (FA3_PERS: fa3_body_pers, the CTA's work tiles in that order): barriers
- * set up by thread 0, then the producer warpgroup (one thread issues every
- * TMA copy) gives registers away and the two consumer warpgroups take them. */
-template <typename T, int D, int BKV>
+/* One CTA per (q tile of 64 NWG rows, batch x head), attn_block_tile's
+ * order (FA3_PERS: fa3_body_pers, the CTA's work tiles in that order):
+ * barriers set up by thread 0 (the empty ones count 4 NWG consumer-warp
+ * arrives), then the producer warpgroup (one thread issues every TMA copy)
+ * gives registers away and the NWG consumer warpgroups take them
+ * (FA3_REGS_PRODUCER_W / FA3_REGS_CONSUMER_W). */
+template <typename T, int D, int BKV, int NWG>
 static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 {
-    typedef fa3_smem<D, BKV> L;
+    typedef fa3_smem<D, BKV, NWG> L;
     extern __shared__ float4 fa3_smem4[];
-    fa3_smem<D, BKV> sm;
+    L sm;
     sm.q = (smem_u32(fa3_smem4) + 1023u) & ~1023u;
     sm.k = sm.q + L::QBYTES;
     sm.v = sm.k + FA3_STAGES(D) * L::KVBYTES;
@@ -964,60 +996,61 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     if constexpr (FA3_PERS(D)) {
         if (threadIdx.x == 0) {
             sgemm_tma_bar_init(sm.bar_q(), 1);
-            sgemm_tma_bar_init(sm.empty_q(), 8); /* one arrive per consumer warp */
+            sgemm_tma_bar_init(sm.empty_q(), 4 * NWG); /* one arrive per consumer warp */
             for (int s = 0; s < FA3_STAGES(D); s++) {
                 sgemm_tma_bar_init(sm.full_k(s), 1);
                 sgemm_tma_bar_init(sm.full_v(s), 1);
-                sgemm_tma_bar_init(sm.empty_k(s), 8);
-                sgemm_tma_bar_init(sm.empty_v(s), 8);
+                sgemm_tma_bar_init(sm.empty_k(s), 4 * NWG);
+                sgemm_tma_bar_init(sm.empty_v(s), 4 * NWG);
             }
             sgemm_tma_bar_init_fence();
         }
         __syncthreads();
-        fa3_body_pers<T, D, BKV>(fp, sm);
+        fa3_body_pers<T, D, BKV, NWG>(fp, sm);
         return;
     }
     const attn_params &p = fp.p;
     long long qt, bh;
     attn_block_tile(blockIdx.x, p.qtiles, p.nbh, p.causal, &qt, &bh);
-    const int q0 = (int)qt * FA3_BQ, tid = threadIdx.x;
-    const int ntiles = (int)attn_kv_tiles(q0, FA3_BQ, p.seq_q, p.seq_kv, L::BKV, p.causal);
+    const int q0 = (int)qt * FA3_BQ_W(NWG), tid = threadIdx.x;
+    const int ntiles = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
 
     if (tid == 0) {
         sgemm_tma_bar_init(sm.bar_q(), 1);
         for (int s = 0; s < FA3_STAGES(D); s++) {
             sgemm_tma_bar_init(sm.full_k(s), 1);
             sgemm_tma_bar_init(sm.full_v(s), 1);
-            sgemm_tma_bar_init(sm.empty_k(s), 8); /* one arrive per consumer warp */
-            sgemm_tma_bar_init(sm.empty_v(s), 8);
+            sgemm_tma_bar_init(sm.empty_k(s), 4 * NWG); /* one arrive per consumer warp */
+            sgemm_tma_bar_init(sm.empty_v(s), 4 * NWG);
         }
         sgemm_tma_bar_init_fence();
     }
     __syncthreads();
 
     if (tid < 128) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER) : "memory");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER_W(NWG)) : "memory");
         if (tid == 0 && ntiles > 0) /* no key to see: nothing to load, the consumers write zeros */
-            fa3_produce<D, BKV>(fp, sm, q0, (int)bh, ntiles, 0, 0);
+            fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, ntiles, 0, 0);
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER) : "memory");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER_W(NWG)) : "memory");
         T *Oh = (T *)p.o + bh * p.seq_q * D;
         /* the consumer index, broadcast from lane 0: warp-uniform for the
          * compiler too (descriptors in uniform registers) */
         const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
         bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait; fa3_consume traps) */
-        fa3_consume<T, D, BKV>(p, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed);
+        fa3_consume<T, D, BKV, NWG>(p, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed);
     }
 }
 
 /* One CTA per SM (ptxas needs both launch bounds to honour setmaxnreg,
- * C7508); the body only in the sm_90a pass, elsewhere empty and never
- * launched. */
-template <typename T, int D, int BKV>
-static __global__ void __launch_bounds__(FA3_THREADS, 1) attention_fa3_kernel(const __grid_constant__ fa3_params fp)
+ * C7508), 128 (NWG + 1) threads; the body only in the sm_90a pass,
+ * elsewhere empty and never launched. */
+template <typename T, int D, int BKV, int NWG = 2>
+static __global__ void __launch_bounds__(FA3_THREADS_W(NWG), 1)
+    attention_fa3_kernel(const __grid_constant__ fa3_params fp)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    fa3_body<T, D, BKV>(fp);
+    fa3_body<T, D, BKV, NWG>(fp);
 #endif
 }
 

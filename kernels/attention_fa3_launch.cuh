@@ -1,9 +1,9 @@
 /* kernels/attention_fa3_launch.cuh: the host side of the rung fa3
  * (kernels/attention_fa3.cu: the idea; attention_fa3.cuh: the kernel), one
- * launcher template over (type, head_dim, K/V tile), shared by the rung's
- * own instances and the candidate family `fa3`
- * (kernels/search/attention_fa3_search.cu), which builds other K/V tiles
- * in the same binary. */
+ * launcher template over (type, head_dim, K/V tile, consumer warpgroups),
+ * shared by the rung's own instances (2 consumer warpgroups) and the
+ * candidate family `fa3` (kernels/search/attention_fa3_search.cu), which
+ * builds other K/V tiles, and 3 consumer warpgroups, in the same binary. */
 #ifndef KERNELS_ATTENTION_FA3_LAUNCH_CUH
 #define KERNELS_ATTENTION_FA3_LAUNCH_CUH
 
@@ -29,28 +29,31 @@ static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, l
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
 }
 
-/* The rung at head_dim D with K/V tiles of BKV keys (attention_fa3.cu's
- * pick, FA3_BKV_DC, or a candidate's, kernels/search/attention_fa3_search.cu):
- * tensor maps, the shared-memory opt-in once per device, the grid (below),
- * the launch. The caller has checked attention_fa3_supports. */
-template <typename T, int D, int BKV>
+/* The rung at head_dim D with K/V tiles of BKV keys and NWG consumer
+ * warpgroups (q tiles of 64 NWG rows; attention_fa3.cu's pick, FA3_BKV_DC
+ * and 2, or a candidate's, kernels/search/attention_fa3_search.cu): tensor
+ * maps (Q's box: 64 NWG rows, at most 256), the shared-memory opt-in once
+ * per device, the grid (below), the launch. The caller has checked
+ * attention_fa3_supports. */
+template <typename T, int D, int BKV, int NWG = 2>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
-    static_assert(SMEM_SM90_FITS(FA3_SMEM(D, BKV), 1), "Q and the K / V ring fit one CTA per SM");
+    static_assert(SMEM_SM90_FITS(FA3_SMEM_W(D, BKV, NWG), 1), "Q and the K / V ring fit one CTA per SM");
     static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
+    static_assert(FA3_BQ_W(NWG) <= 256, "Q's TMA box: at most 256 rows");
     static unsigned long long done; /* smem opt-in, a bit per device */
     const CUtensorMapDataType dt =
         (int)fa3_elem<T>::et == (int)ELEM_FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     fa3_params fp;
-    fp.p = attn_params_of(a, FA3_BQ);
-    int rc = fa3_map(&fp.tq, dt, a->q, fp.p.nbh, a->seq_q, D, FA3_BQ);
+    fp.p = attn_params_of(a, FA3_BQ_W(NWG));
+    int rc = fa3_map(&fp.tq, dt, a->q, fp.p.nbh, a->seq_q, D, FA3_BQ_W(NWG));
     if (rc == 0)
         rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, BKV);
     if (rc == 0)
         rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, BKV);
-    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV>;
+    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV, NWG>;
     if (rc == 0)
-        rc = smem_opt_in(kern, FA3_SMEM(D, BKV), &done);
+        rc = smem_opt_in(kern, FA3_SMEM_W(D, BKV, NWG), &done);
     if (rc != 0)
         return rc;
     void *args[] = {(void *)&fp};
@@ -66,7 +69,8 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
         if (sms > 0 && grid > sms)
             grid = sms;
     }
-    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS), args, (size_t)FA3_SMEM(D, BKV), s);
+    rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS_W(NWG)), args,
+                               (size_t)FA3_SMEM_W(D, BKV, NWG), s);
     return rc != 0 ? rc : (int)cudaGetLastError();
 }
 

@@ -41,6 +41,15 @@
  * rung of its own, named by its candidate (fa3_k176: 1000 keys are 5 tiles
  * of 176 and a partial one of 120, 1100 are 6 and 44); it declines head_dim
  * 256 (cudaErrorNotSupported, checked) and, like fa3, a device off sm_90.
+ * Its fa3_w3_* rows (3 consumer warpgroups: q tiles of 192 rows, K/V tiles
+ * of 112 and 128 keys) run head_dim 64 alone and decline 128 too (checked
+ * alike); at 192 rows a q tile whose third warpgroup has no valid row (130,
+ * 150 rows), 1 x 67 x 260 x 40 (134 work tiles: two CTAs take two, causal
+ * one then no K/V tile and none then one) and 1 x 70 x 400 x 100 (210 work tiles,
+ * causal persistent: a head's first q tile sees no key, its others one K/V
+ * tile each; at 128 rows 280 work tiles, two of four with no key), so the
+ * ping-pong's cycle over 3 warpgroups meets work tiles with and without
+ * keys in both orders.
  *
  * Inputs: Q, K, V elements k / 64 for integers k in [-128, 128] (exact in both
  * types, so the reference sees exactly what the kernels read); scale
@@ -92,7 +101,8 @@ static const shape SHAPES[] = {{1, 2, 64, 64},     {2, 2, 100, 100}, {1, 2, 333,
                                {2, 2, 333, 100},   {1, 1, 150, 1100}, {1, 2, 1000, 1000}, {1, 1, 1, 1},
                                {1, 1, 1, 1000},    {1, 1, 1000, 1},   {1, 1, 200, 400}, {1, 2, 130, 130},
                                {1, 1, 333, 1000},  {4, 100, 1, 300},  {2, 70, 1, 1100},  {1, 70, 140, 140},
-                               {1, 67, 260, 40},   {1, 33, 520, 140}, {1, 48, 400, 400}, {1, 2, 130, 8200}};
+                               {1, 67, 260, 40},   {1, 33, 520, 140}, {1, 48, 400, 400}, {1, 2, 130, 8200},
+                               {1, 70, 400, 100}};
 static const long long DIMS[] = {64, 128, 256};
 
 typedef struct {
@@ -114,12 +124,26 @@ static int cand_supports(const attention_args *a, char *why, size_t why_len)
     return 1;
 }
 
+/* fa3's 3-warpgroup candidates (fa3_w3_*): head_dim 64 alone */
+static int cand_w3_supports(const attention_args *a, char *why, size_t why_len)
+{
+    if (!cand_supports(a, why, why_len))
+        return 0;
+    if (a->head_dim != 64) {
+        snprintf(why, why_len, "fa3 w3 candidates: head_dim 64 only");
+        return 0;
+    }
+    return 1;
+}
+
 static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
                              {"fa2", attention_fa2, attention_fa2_supports, -1},
                              {"fa3", attention_fa3, attention_fa3_supports, -1},
                              {"fa3_k128", NULL, cand_supports, 0},
                              {"fa3_k176", NULL, cand_supports, 1},
-                             {"fa3_k192", NULL, cand_supports, 2}};
+                             {"fa3_k192", NULL, cand_supports, 2},
+                             {"fa3_w3_k112", NULL, cand_w3_supports, 3},
+                             {"fa3_w3_k128", NULL, cand_w3_supports, 4}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
 
 static int rung_run(int r, const attention_args *a, cudaStream_t st)
@@ -130,14 +154,14 @@ static int rung_run(int r, const attention_args *a, cudaStream_t st)
 /* the candidate table holds what RUNGS names, in that order */
 static void check_candidates(void)
 {
-    CHECK(attention_fa3_search_count() == 3, "fa3 has 3 candidates (%d)", attention_fa3_search_count());
+    CHECK(attention_fa3_search_count() == 5, "fa3 has 5 candidates (%d)", attention_fa3_search_count());
     for (int r = 0; r < NRUNGS; r++)
         if (!RUNGS[r].fn) {
             const char *n = attention_fa3_search_name(RUNGS[r].cand);
             CHECK(n && strcmp(n, RUNGS[r].name) == 0, "candidate %d is %s (%s)", RUNGS[r].cand, RUNGS[r].name,
                   n ? n : "none");
         }
-    CHECK(attention_fa3_search_name(3) == NULL && attention_fa3_search_name(-1) == NULL,
+    CHECK(attention_fa3_search_name(5) == NULL && attention_fa3_search_name(-1) == NULL,
           "candidate names out of range: NULL");
 }
 
@@ -145,19 +169,28 @@ static void check_candidates(void)
  * fa3 must then run */
 static int hopper_native;
 
+/* 1 if a candidate of rung r declines a's head_dim by design: 256, and
+ * 128 for the fa3_w3_* rows */
+static int cand_declines_dim(int r, const attention_args *a)
+{
+    return !RUNGS[r].fn && (a->head_dim == 256 || (RUNGS[r].supports == cand_w3_supports && a->head_dim == 128));
+}
+
 /* 1 if rung r takes case a; 0 (SKIP, printed) for fa3's one designed
  * decline: a device off the sm_90 policy (not on an unforced cc 9.0
- * device); any other decline fails (head_dim 256 included) */
+ * device), and the candidates' head_dims (cand_declines_dim); any other
+ * decline fails (head_dim 256 included) */
 static int rung_takes(int r, const attention_args *a)
 {
     char why[256] = "";
     if (RUNGS[r].supports(a, why, sizeof why))
         return 1;
     const int designed = (strncmp(RUNGS[r].name, "fa3", 3) == 0 && !hopper_native && strstr(why, "sm_90") != NULL) ||
-                         (!RUNGS[r].fn && a->head_dim == 256);
+                         cand_declines_dim(r, a);
     CHECK(designed, "%s declines: %s", RUNGS[r].name, why);
-    if (designed && !RUNGS[r].fn && a->head_dim == 256 && a->q) /* the candidate's run declines too */
-        CHECK(rung_run(r, a, NULL) == (int)cudaErrorNotSupported, "%s declines head_dim 256", RUNGS[r].name);
+    if (designed && cand_declines_dim(r, a) && a->q) /* the candidate's run declines too */
+        CHECK(rung_run(r, a, NULL) == (int)cudaErrorNotSupported, "%s declines head_dim %lld", RUNGS[r].name,
+              a->head_dim);
     if (designed)
         printf("%s d=%lld: SKIP (%s)\n", RUNGS[r].name, a->head_dim, why);
     return 0;

@@ -1,5 +1,6 @@
 /* kernels/search/attention_fa3_search.cu: the rung fa3 at several K/V tiles
- * (BKV keys), family `fa3` of `compare --candidates` (hidden rows of the
+ * (BKV keys) and consumer warpgroup counts (NWG), family `fa3` of
+ * `compare --candidates` (hidden rows of the
  * attention op, src/gpu/op_attention_candidates.c); the rung itself runs its
  * picks (FA3_BKV_D64 / _D128 and their _CAUSAL forms, attention_fa3.cuh).
  *
@@ -12,25 +13,36 @@
  * beside O) and of the ring's shared memory. Candidates: FA3_SEARCH_CANDIDATES
  * below; each kept one compiles without a spill and without C7512
  * (ptxas -v; docs/tuning/attention.md).
+ * The fa3_w3_* rows run 3 consumer warpgroups (NWG 3: q tiles of 192 rows,
+ * 512 threads, FlashAttention-3's layout at head_dim 64): a third
+ * warpgroup's softmax to hide the others' dependency chains (MUFU behind
+ * FFMA), at 160 registers a consumer thread (setmaxnreg 32 / 160), which
+ * hold O, S and P of head_dim 64 at K/V tiles up to 128 keys (144 keys and
+ * more spill and serialise the wgmmas, C7512), not head_dim 128's: those
+ * rows decline head_dim 128.
  * Constraints: the rung's (attention_fa3_supports), head_dim 64 or 128
  * (head_dim 256 keeps its own tile: declined), and a ring that fits one CTA
  * per SM (a tile that does not at a head_dim has no instance there:
- * declined). Built for sm_90a only (CMakeLists.txt's sm_90a list).
+ * declined); NWG 3: head_dim 64 only (declined at 128). Built for sm_90a
+ * only (CMakeLists.txt's sm_90a list).
  * Run: ./compare --ops attention --candidates fa3 --axis head_dim=128. */
 #include "attention_fa3_launch.cuh"
 #include "attention_fa3_search.h"
 #include "kernel_ran.h"
 
-/* X(NAME, BKV): the candidates, a K/V tile each (a multiple of 16 <= 256) */
-#define FA3_SEARCH_CANDIDATES(X) X(fa3_k128, 128) X(fa3_k176, 176) X(fa3_k192, 192)
+/* X(NAME, BKV, NWG): the candidates, a K/V tile (a multiple of 16 <= 256)
+ * and consumer warpgroups (2: the rung's kernel; 3: head_dim 64 only) each */
+#define FA3_SEARCH_CANDIDATES(X)                                                                   \
+    X(fa3_k128, 128, 2) X(fa3_k176, 176, 2) X(fa3_k192, 192, 2) X(fa3_w3_k112, 112, 3) X(fa3_w3_k128, 128, 3)
 
-/* the launcher of (T, D, BKV), or NULL where Q and the ring do not fit the
- * shared memory of one CTA per SM */
-template <typename T, int D, int BKV>
+/* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
+ * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128: 160
+ * registers a consumer thread do not hold its O, S and P */
+template <typename T, int D, int BKV, int NWG>
 static constexpr attn_launch_fn fa3_search_fn()
 {
-    if constexpr (SMEM_SM90_FITS(FA3_SMEM(D, BKV), 1))
-        return attention_fa3_launch<T, D, BKV>;
+    if constexpr (SMEM_SM90_FITS(FA3_SMEM_W(D, BKV, NWG), 1) && (NWG == 2 || D == 64))
+        return attention_fa3_launch<T, D, BKV, NWG>;
     else
         return nullptr;
 }
@@ -40,10 +52,10 @@ typedef struct {
     attn_launch_fn run[2][2]; /* [fp16, bf16][head_dim 64, 128]; NULL: declined */
 } attention_fa3_search_row;
 
-#define FA3_SEARCH_ROW(NAME, BKV)                                                                  \
+#define FA3_SEARCH_ROW(NAME, BKV, NWG)                                                             \
     {#NAME,                                                                                        \
-     {{fa3_search_fn<__half, 64, BKV>(), fa3_search_fn<__half, 128, BKV>()},                       \
-      {fa3_search_fn<__nv_bfloat16, 64, BKV>(), fa3_search_fn<__nv_bfloat16, 128, BKV>()}}},
+     {{fa3_search_fn<__half, 64, BKV, NWG>(), fa3_search_fn<__half, 128, BKV, NWG>()},             \
+      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG>(), fa3_search_fn<__nv_bfloat16, 128, BKV, NWG>()}}},
 
 static const attention_fa3_search_row attention_fa3_search_table[] = {FA3_SEARCH_CANDIDATES(FA3_SEARCH_ROW)};
 
@@ -67,7 +79,7 @@ extern "C" int attention_fa3_search_run(int i, const attention_args *a, cudaStre
     const int ti = a->type == ELEM_FP16 ? 0 : 1, di = a->head_dim == 64 ? 0 : 1;
     const attn_launch_fn fn = attention_fa3_search_table[i].run[ti][di];
     if (!fn)
-        return (int)cudaErrorNotSupported; /* the ring does not fit at this head_dim */
+        return (int)cudaErrorNotSupported; /* the ring does not fit at this head_dim, or NWG 3 at 128 */
     kernel_ran_note(attention_fa3_search_table[i].name, NULL);
     return fn(a, stream);
 }
