@@ -76,13 +76,13 @@
  * the per-tile fixed costs over more keys but wastes more of a partial last
  * tile and of the causal diagonal's, and a work tile's fixed start and end
  * weigh more at short sequences: the candidate family `fa3` (k128, k176,
- * k192) measured 192 keys ahead at 8K and 16K and level or behind at 2K
+ * k192) measured 192 keys ahead at 4K, 8K and 16K and level or behind at 2K
  * (docs/tuning/attention.md, "fa3 K/V tiles"). FA3_LONG_KV 0: never */
 #ifndef FA3_BKV_LONG
 #define FA3_BKV_LONG 192
 #endif
 #ifndef FA3_LONG_KV
-#define FA3_LONG_KV 8192
+#define FA3_LONG_KV 4096
 #endif
 /* the K/V tile of head_dim D (causal C: 0 or 1), the launcher's pick */
 #define FA3_BKV_DC(D, C)                                                                           \
