@@ -104,9 +104,10 @@
  * candidate family `fa3` (kernels/search/attention_fa3_search.cu) builds
  * 128, 176 and 192 into one binary for `compare --candidates fa3`; the
  * launcher, a template over (type, head_dim, BKV), is attention_fa3_launch.cuh.
- * Long K/V sequences (seq_kv >= FA3_LONG_KV, default 8192) at head_dim 64 and
- * 128 take FA3_BKV_LONG (192) keys a tile, causal or not: measured ahead of
- * 128 there, level or behind at 2K (attention_fa3.cuh).
+ * Long K/V sequences (seq_kv >= FA3_LONG_KV, default 4096) at head_dim 128
+ * (and 64 under FA3_NWG_D64 2) take FA3_BKV_LONG (192) keys a tile, causal
+ * or not: measured ahead of 128 there, level or behind at 2K
+ * (attention_fa3.cuh).
  * Equal picks share one instance. A consumer
  * thread holds S: BKV / 2 floats, O: head_dim / 2, P: BKV / 4 registers,
  * and under the overlap (FA3_QK_EARLY 2) S j+1, O and P j are live at once:
@@ -118,15 +119,16 @@
  * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
  * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys).
- * Consumer warpgroups (the kernel's template parameter NWG): 2, the rung's;
- * 3 (FlashAttention-3's layout at head_dim 64: q tiles of 192 rows, 512
- * threads, setmaxnreg 32 / 160, the ping-pong a round robin over named
- * barriers 1-3, the empty barriers counting 12 consumer-warp arrives) only
- * in the candidates fa3_w3_* (kernels/search/attention_fa3_search.cu) at
- * head_dim 64: a third warpgroup's softmax to hide the dependency chains of
- * the others' (MUFU behind FFMA), at 160 registers a consumer thread, which
- * hold head_dim 64's O, S and P at K/V tiles up to 128 keys, not head_dim
- * 128's.
+ * Consumer warpgroups (the kernel's template parameter NWG): 2 at head_dim
+ * 128 and 256; 3 at head_dim 64 (FA3_NWG_D64, below; FlashAttention-3's
+ * layout there: q tiles of 192 rows, 512 threads, setmaxnreg 32 / 160, the
+ * ping-pong a round robin over named barriers 1-3, the empty barriers
+ * counting 12 consumer-warp arrives): a third warpgroup's softmax hides the
+ * dependency chains of the others' (MUFU behind FFMA, what the consumers
+ * stalled on at head_dim 64 with two), at 160 registers a consumer thread,
+ * which hold head_dim 64's O, S and P at K/V tiles up to 128 keys, not
+ * head_dim 128's. The candidates fa3_w3_* (kernels/search/
+ * attention_fa3_search.cu) time it beside the two-warpgroup tiles.
  * Ring depth 2: a stage of K and of V in flight while the other is read,
  * as FlashAttention-3 at these head dims (FA3_ST 3 does not fit at d 256).
  * Register split (64 K registers a SM, launch bound 384 x 168): producer
@@ -156,21 +158,47 @@
 #include "kernel_ran.h"
 #include "policy.h"
 
+/* Consumer warpgroups at head_dim 64 (the kernel's NWG): 3 (the default,
+ * q tiles of 192 rows; its K/V tiles at most 128 keys, which its consumers'
+ * 160 registers hold: FA3_BKV_D64 and _CAUSAL, at every seq_kv), or 2 (q
+ * tiles of 128 rows, FA3_BKV_LONG at long K/V as at head_dim 128). A
+ * switch: -DCOMPARE_ATTENTION_DEFS=FA3_NWG_D64=2. Head_dim 128 and 256 take
+ * 2 (their O, S and P need the 240 registers of two consumers' split). */
+#ifndef FA3_NWG_D64
+#define FA3_NWG_D64 3
+#endif
+static_assert(FA3_NWG_D64 == 2 || FA3_NWG_D64 == 3, "FA3_NWG_D64: 2 or 3 consumer warpgroups");
+static_assert(FA3_NWG_D64 == 2 || (FA3_BKV_D64 <= 128 && FA3_BKV_D64_CAUSAL <= 128),
+              "3 consumer warpgroups at head_dim 64: K/V tiles of at most 128 keys (larger spill at 160 registers)");
+#define FA3_NWG_D(D) ((D) == 64 ? FA3_NWG_D64 : 2)
+
 /* [type: fp16, bf16][head_dim: 64, 128, 256][causal: 0, 1][long K/V: 0, 1]:
  * the K/V tile FA3_BKV_DC picks, or FA3_BKV_LONG at seq_kv >= FA3_LONG_KV
- * (head_dim 64 and 128; equal picks share one instance) */
-#define FA3_BKV_LONG_DC(D, C) ((D) == 256 ? FA3_BKV_D256 : FA3_BKV_LONG)
-#define FA3_INST_C(T, D, C) {attention_fa3_launch<T, D, FA3_BKV_DC(D, C)>, attention_fa3_launch<T, D, FA3_BKV_LONG_DC(D, C)>}
+ * (head_dim 128, and 64 with 2 consumer warpgroups; equal picks share one
+ * instance) */
+#define FA3_BKV_LONG_DC(D, C)                                                                      \
+    ((D) == 256 ? FA3_BKV_D256 : (D) == 64 && FA3_NWG_D64 == 3 ? FA3_BKV_DC(D, C) : FA3_BKV_LONG)
+#define FA3_INST_C(T, D, C)                                                                        \
+    {attention_fa3_launch<T, D, FA3_BKV_DC(D, C), FA3_NWG_D(D)>,                                   \
+     attention_fa3_launch<T, D, FA3_BKV_LONG_DC(D, C), FA3_NWG_D(D)>}
 #define FA3_INST(T, D) {FA3_INST_C(T, D, 0), FA3_INST_C(T, D, 1)}
 static const attn_launch_fn attention_fa3_instances[2][3][2][2] = {
     {FA3_INST(__half, 64), FA3_INST(__half, 128), FA3_INST(__half, 256)},
     {FA3_INST(__nv_bfloat16, 64), FA3_INST(__nv_bfloat16, 128), FA3_INST(__nv_bfloat16, 256)}};
 #define FA3_STR_(x) #x
 #define FA3_STR(x) FA3_STR_(x)
+/* names: fa3_<q rows>x<keys>_d<head_dim> */
+#if FA3_NWG_D64 == 3
+#define FA3_Q64 "fa3_192x"
+#define FA3_NAME_LONG64(C) FA3_Q64 FA3_STR(FA3_BKV_D64##C) "_d64"
+#else
+#define FA3_Q64 "fa3_128x"
+#define FA3_NAME_LONG64(C) "fa3_128x" FA3_STR(FA3_BKV_LONG) "_d64"
+#endif
 #define FA3_NAME_LONG(D) "fa3_128x" FA3_STR(FA3_BKV_LONG) "_d" #D
 static const char *const attention_fa3_names[3][2][2] = {
-    {{"fa3_128x" FA3_STR(FA3_BKV_D64) "_d64", FA3_NAME_LONG(64)},
-     {"fa3_128x" FA3_STR(FA3_BKV_D64_CAUSAL) "_d64", FA3_NAME_LONG(64)}},
+    {{FA3_Q64 FA3_STR(FA3_BKV_D64) "_d64", FA3_NAME_LONG64()},
+     {FA3_Q64 FA3_STR(FA3_BKV_D64_CAUSAL) "_d64", FA3_NAME_LONG64(_CAUSAL)}},
     {{"fa3_128x" FA3_STR(FA3_BKV_D128) "_d128", FA3_NAME_LONG(128)},
      {"fa3_128x" FA3_STR(FA3_BKV_D128_CAUSAL) "_d128", FA3_NAME_LONG(128)}},
     {{"fa3_128x" FA3_STR(FA3_BKV_D256) "_d256", "fa3_128x" FA3_STR(FA3_BKV_D256) "_d256"},

@@ -85,14 +85,13 @@
  *      (1., a short k in full waves) at m >= SGEMM_TUNED_PAD_B_MIN_M copies
  *      B first into a buffer whose rows are padded with zeros to a multiple
  *      of 4 floats, and its main loop then copies B 16 bytes at a time from
- *      there (`_padb` in the note; C by 4-byte stores, a warp's lanes on
- *      consecutive columns): on a short k-loop the 4-byte copies of B cost
- *      the main loop more than the copy's extra write of B costs the call
- *      (its read replaces the GEMM's own: B then comes from the L2). The
- *      large sk pick (a long k) did not gain from it, nor the smaller
- *      tiles (docs/tuning/awkward.md): they copy B 4 bytes at a time. k % 4
- *      does not matter to any pick (A is copied 4 bytes at a time: the
- *      transpose is in the copy's addressing).
+ *      there (`_padb` in the note; C by 4-byte stores): on a short k-loop
+ *      the 4-byte copies of B cost the main loop a little more than the
+ *      copy costs the call once m is large (its share of the time falls as
+ *      1 / m: at m = 1150 it lost). The large sk pick (a long k) did not
+ *      gain from it (docs/tuning/awkward.md): it copies B 4 bytes at a time,
+ *      as every other pick. k % 4 does not matter to any pick (A is copied
+ *      4 bytes at a time: the transpose is in the copy's addressing).
  * A pick overridden with -D keeps its place in the rule (its own tile
  * shape and MINB are used); a kind that is not stream-K runs as it is.
  *
@@ -161,7 +160,7 @@
  * never (4-byte copies of B, rule NK). A switch:
  * -DCOMPARE_KERNEL_DEFS=SGEMM_TUNED_PAD_B_MIN_M=0 */
 #ifndef SGEMM_TUNED_PAD_B_MIN_M
-#define SGEMM_TUNED_PAD_B_MIN_M 1024
+#define SGEMM_TUNED_PAD_B_MIN_M 3072
 #endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);

@@ -77,10 +77,12 @@
 
 /* The padded-B candidates (for shapes whose n is not a multiple of 4),
  * rule SGEMM_TUNED_RULE_PAD_B (below): the tile kinds among the picks'
- * shapes again, each named as its row above plus "_padb". */
+ * shapes again, and the st row with 32x128 warp tiles, each named as its
+ * row above plus "_padb". */
 #define SGEMM_TUNED_PADB_CANDIDATES(X)                                                           \
     X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_padb, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
     X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
+    X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4) \
     X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk_padb, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15) \
     X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_padb, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)
 
@@ -109,9 +111,8 @@
  *            buffer whose rows are padded to a multiple of 4 floats with
  *            zeros (sgemm_tf32_stage.cuh's copy kernel, timed with the
  *            call), then read by the 16-byte kernel's copies from there; C
- *            (staged in shared memory) by VEC 2's stores, a warp's lanes
- *            on consecutive columns (the tile kind, storing from
- *            registers: VEC 0's scalar stores). The copy costs a read and a write of
+ *            by VEC 0's scalar stores (VEC 2's stores, lanes on
+ *            consecutive columns, measured slower with it). The copy costs a read and a write of
  *            B (k x n), small beside the GEMM when m is large (its share
  *            falls as 1 / m). The _padb rows, and `tuned`'s picks of a tile
  *            kind at m >= SGEMM_TUNED_PAD_B_MIN_M (kernels/sgemm_tuned.cu). */
@@ -123,7 +124,7 @@
 #define SGEMM_TUNED_VEC_SCALAR 0 /* four 4-byte copies per chunk, lanes 16 bytes apart */
 #define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
 #define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
-#define SGEMM_TUNED_VEC_PADB 3   /* 16-byte copies of B staged with padded rows, 4-byte stores of C (lanes) */
+#define SGEMM_TUNED_VEC_PADB 3   /* 16-byte copies of B staged with padded rows, 4-byte stores of C */
 static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int kind, int n, int k)
 {
     if (rule == SGEMM_TUNED_RULE_N_LANES)

@@ -20,7 +20,7 @@
 /* The kernel_ran_note reason of an _edge candidate that took its edge kernel. */
 #define SGEMM_TUNED_LANES_REASON "n not a multiple of 4: 4-byte accesses, lanes on consecutive columns"
 /* ... and of one that copied B padded (rule PAD_B, VEC 3). */
-#define SGEMM_TUNED_PADB_REASON "n not a multiple of 4: B copied into rows padded to 4 floats (timed), then 16-byte copies; C by 4-byte stores, lanes on consecutive columns"
+#define SGEMM_TUNED_PADB_REASON "n not a multiple of 4: B copied into rows padded to 4 floats (timed), then 16-byte copies; C by 4-byte stores"
 
 /* Copies row elements col + 32q (q = 0 .. 3) from src + 32q into dst + 32q
  * (4-byte cp.async each), zero-filling those at or past column `lim` and

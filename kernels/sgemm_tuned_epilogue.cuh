@@ -114,11 +114,10 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
         for (int j = 0; j < TN; ++j)
             c_buf[c_rl * C_LD + tn0 + (j / 4) * (LN * 4) + ((j % 4) ^ c_sw)] = acc[i][j];
         __syncthreads(); /* also: buffer (i+1) % 2 was last read before this barrier */
-        if constexpr (VEC == SGEMM_TUNED_VEC_LANES || VEC == SGEMM_TUNED_VEC_PADB) {
-            /* rows not 16-byte aligned (VEC 2, and VEC 3 whose B alone was
-             * padded): one element a lane, consecutive lanes on consecutive
-             * columns (column c of staged row r sits at c ^ its swizzle; the
-             * xor stays inside c's quad, so a warp's reads still hit 32 banks) */
+        if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
+            /* rows not 16-byte aligned: one element a lane, consecutive lanes on
+             * consecutive columns (column c of staged row r sits at c ^ its swizzle;
+             * the xor stays inside c's quad, so a warp's reads still hit 32 banks) */
             static_assert((C_ROWS * BN) % THREADS == 0 && BN % 32 == 0, "staged elements per thread");
             /* not unrolled: unrolled, the addresses of every element were hoisted
              * beside the live accumulators of the rows still to come (spills) */

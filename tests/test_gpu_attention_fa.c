@@ -30,7 +30,7 @@
  * shapes above have fewer work tiles than SMs (one each); 1 x 48 x 400 x
  * 400 (192 work tiles, causal persistent: 4 q tiles a head of 1-4 K/V
  * tiles, the diagonal tile partial); 1 x 2 x 130 x 8200 (seq_kv past
- * FA3_LONG_KV: fa3 at 64 and 128 takes its FA3_BKV_LONG tiles, checked by
+ * FA3_LONG_KV: fa3 at 128 takes its FA3_BKV_LONG tiles, checked by
  * name; causal: the last of 43 tiles of 192 keys partial and masked). Batch 1-4,
  * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
@@ -402,11 +402,16 @@ int main(void)
                         if (strcmp(label, "fa3") == 0 && d == 256)
                             CHECK(kn && strstr(kn, "_d256") != NULL, "fa3 d 256 runs its d256 kernel (%s)",
                                   kn ? kn : "none");
-                        /* a long K/V sequence at head_dim 64 / 128: the FA3_BKV_LONG tiles
-                         * (8200 keys: a partial last tile of 136 keys at 192) */
-                        if (strcmp(label, "fa3") == 0 && d != 256 && sh->skv >= 8192)
+                        /* a long K/V sequence at head_dim 128: the FA3_BKV_LONG tiles
+                         * (8200 keys: a partial last tile of 136 keys at 192); head_dim
+                         * 64: three consumer warpgroups (192 q rows) on 128-key tiles at
+                         * every length (the defaults, FA3_LONG_KV and FA3_NWG_D64) */
+                        if (strcmp(label, "fa3") == 0 && d == 128 && sh->skv >= 4096)
                             CHECK(kn && strncmp(kn, "fa3_128x192_", 12) == 0, "fa3 at %lld keys runs 192-key tiles (%s)",
                                   sh->skv, kn ? kn : "none");
+                        if (strcmp(label, "fa3") == 0 && d == 64)
+                            CHECK(kn && strcmp(kn, "fa3_192x128_d64") == 0,
+                                  "fa3 at head_dim 64 runs 3 consumer warpgroups on 128-key tiles (%s)", kn ? kn : "none");
                         double worst = 0.0;
                         long long bad = 0, first = -1;
                         for (long long i = 0; i < nq; i++) {

@@ -98,10 +98,10 @@ static const shape shapes_quick[] = {
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
  * small stream-K (32x128) tile with a long k; then its large st pick (a
- * full last wave of 128x256 tiles, a short k) at n % 4 != 0 and m >= 1024,
+ * full last wave of 128x256 tiles, a short k) at n % 4 != 0 and m >= 3072,
  * with B copied padded (rule PAD_B, the note's "_padb"); every note is
  * checked against sgemm_tuned_pick_name; quick: the first */
-static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}, {1150, 7165, 201}};
+static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}, {3100, 2557, 131}};
 
 /* `tuned`'s thin paths (kernels/sgemm_tuned_thin.cuh), through sgemm_tuned
  * alone (check_tuned_thin). Thin-n (n <= SGEMM_TUNED_THIN_N_MAX): n = 1, 7
