@@ -111,9 +111,8 @@
  *            buffer whose rows are padded to a multiple of 4 floats with
  *            zeros (sgemm_tf32_stage.cuh's copy kernel, timed with the
  *            call), then read by the 16-byte kernel's copies from there; C
- *            (staged in shared memory: st, sk) a row per warp at a time,
- *            lanes on consecutive columns; the tile kind (C from
- *            registers) by VEC 0's scalar stores. The copy costs a read and a write of
+ *            by VEC 0's scalar stores (VEC 2's stores, lanes on
+ *            consecutive columns, measured slower with it). The copy costs a read and a write of
  *            B (k x n), small beside the GEMM when m is large (its share
  *            falls as 1 / m). The _padb rows, and `tuned`'s picks of a tile
  *            kind at m >= SGEMM_TUNED_PAD_B_MIN_M (kernels/sgemm_tuned.cu). */
