@@ -61,9 +61,10 @@ extern "C" {
  *                    softmax in registers, one rescale per K/V tile, ldmatrix.
  *   attention_fa3    kernels/attention_fa3.cu: Hopper (sm_90a): TMA loads of
  *                    Q, K, V through an mbarrier ring from a producer warp,
- *                    wgmma for Q K^T and P V, two consumer warpgroups in
- *                    ping-pong; head_dim 64, 128 and 256 (128 x 80 tiles),
- *                    declined off sm_90.
+ *                    wgmma for Q K^T and P V, consumer warpgroups in
+ *                    ping-pong (three at head_dim 64, two at 128 and 256);
+ *                    head_dim 64, 128 and 256 (128 x 80 tiles), declined
+ *                    off sm_90.
  * supports: 1 or 0 with the reason in why. workspace: the bytes the launcher
  * needs for this case (0: none). */
 int attention_naive(const attention_args *a, cudaStream_t s);

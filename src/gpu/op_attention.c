@@ -378,8 +378,8 @@ static const variant attention_variants[] = {
     ATTENTION_HAND_ROW(fa2, attention_fa2, attention_fa2_supports, NULL,
                        "warps split the q tile, the softmax in registers, one rescale per K/V tile, ldmatrix")
     ATTENTION_HAND_ROW(fa3, attention_fa3, attention_fa3_supports, NULL,
-                       "Hopper: TMA K/V ring from a producer warp, wgmma for both GEMMs, two consumer warpgroups "
-                       "in ping-pong (sm_90a; head_dim 64, 128, 256)")
+                       "Hopper: TMA K/V ring from a producer warp, wgmma for both GEMMs, consumer warpgroups "
+                       "in ping-pong, 3 at head_dim 64, 2 at 128, 256 (sm_90a)")
     {.info = {"attention", "test_norescale", 0, "types", NULL, 1, "builtin",
               "test only: the online softmax without the rescale when the running max grows"},
      .run = v_hand, .fn = (variant_fn)attention_test_norescale, .supports = v_test_norescale_supports},
