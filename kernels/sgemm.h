@@ -40,9 +40,10 @@ void sgemm_tuned_force_fallback(int on);
  * cooperative launch's fallback is not predicted. NULL for m, n or k < 1 or
  * a failed device query. A static string. */
 const char *sgemm_tuned_pick_name(int m, int n, int k);
-/* The bytes of sgemm_tuned's own device buffer at m x n x k (the padded
- * copy of B of its large picks when n % 4 != 0 and m is large; 0 where it
- * takes none), for compare's up-front memory check. */
+/* The bytes of sgemm_tuned's own device buffer at m x n x k, for
+ * compare's up-front memory check: the padded copy of B that its large st
+ * pick takes at n % 4 != 0 and m >= SGEMM_TUNED_PAD_B_MIN_M, counted at
+ * every such shape whatever the pick (an upper bound); 0 elsewhere. */
 size_t sgemm_tuned_own_bytes(int m, int n, int k);
 /* TEST ONLY: the thin paths' compile-time switches as built
  * (SGEMM_TUNED_THIN_N_MAX, SGEMM_TUNED_THIN_M_MAX; 0: that path is off). */
