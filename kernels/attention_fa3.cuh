@@ -764,6 +764,8 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
     const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
     const int r0 = q0 + 64 * cw + 16 * w + g;
     /* this consumer's barrier and the next one's in the cycle 0, 1, .., NWG - 1, 0 */
+    /* the next consumer, cw + 1 mod NWG (NWG 2: cw ^ 1, the form whose SASS
+     * the two-warpgroup kernels were measured with; the general form changes it) */
     const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (NWG == 2 ? cw ^ 1 : (cw == NWG - 1 ? 0 : cw + 1));
     const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal);
     const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;

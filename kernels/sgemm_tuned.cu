@@ -393,8 +393,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
 #define SGEMM_TUNED_RUN_PAD(c)                                                                     \
     do {                                                                                           \
         if (sgemm_tuned_pad_b(m, n)) {                                                             \
-            const int rc = sgemm_tuned_run<c.kind, c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st,  \
-                                           c.minb, c.group, c.sp, c.b0, SGEMM_TUNED_RULE_PAD_B>(    \
+            const int rc = sgemm_tuned_run<c.kind, SGEMM_TUNED_ARGS_RULE(c, SGEMM_TUNED_RULE_PAD_B)>( \
                 c, p.stream_k, A, B, C, m, n, k, stream);                                          \
             if (rc != (int)cudaErrorMemoryAllocation)                                              \
                 return rc;                                                                         \

@@ -124,6 +124,11 @@
 #define SGEMM_TUNED_VEC_16B 1    /* 16-byte copies of B, float4 stores of C */
 #define SGEMM_TUNED_VEC_LANES 2  /* 4-byte copies and stores, lanes on consecutive columns */
 #define SGEMM_TUNED_VEC_PADB 3   /* 16-byte copies of B staged with padded rows, 4-byte stores of C */
+/* The row stride of B's padded copy (rule PAD_B): n rounded up to a multiple of 4. */
+static inline __host__ __device__ int sgemm_tuned_ld_padded(int n)
+{
+    return (n + 3) / 4 * 4;
+}
 static inline __host__ __device__ int sgemm_tuned_vec_of(int rule, int kind, int n, int k)
 {
     if (rule == SGEMM_TUNED_RULE_N_LANES)
@@ -212,6 +217,8 @@ SGEMM_TUNED_PADB_CANDIDATES(SGEMM_TUNED_PADB_CFG_ROW)
 #define SGEMM_TUNED_CFG(NAME) SGEMM_TUNED_CFG_(NAME)
 #define SGEMM_TUNED_CFG_(NAME) sgemm_tuned_cfg_##NAME
 /* A row's parameters as template arguments, after the kind. */
-#define SGEMM_TUNED_ARGS(c) c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st, c.minb, c.group, c.sp, c.b0, c.rule
+#define SGEMM_TUNED_ARGS(c) SGEMM_TUNED_ARGS_RULE(c, c.rule)
+/* ... under another rule */
+#define SGEMM_TUNED_ARGS_RULE(c, rule) c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st, c.minb, c.group, c.sp, c.b0, rule
 
 #endif

@@ -97,7 +97,7 @@ static int sgemm_tuned_launch(const float *A, const float *B, float *C, int m, i
         return sgemm_tuned_launch_kernel<KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, GROUP, SP, B0, RULE>(
             A, B, C, m, n, k, v == SGEMM_TUNED_VEC_16B, stream);
     if constexpr (RULE == SGEMM_TUNED_RULE_PAD_B) {
-        const int n4 = (n + 3) / 4 * 4;
+        const int n4 = sgemm_tuned_ld_padded(n);
         void *buf = NULL;
         int slot = 0;
         int rc = sgemm_stage_acquire(SGEMM_STAGE_POOL_COPY, (size_t)k * n4 * sizeof(float), stream, &buf, &slot);
@@ -124,7 +124,7 @@ static inline size_t sgemm_tuned_own_bytes_of(int rule, int kind, int n, int k)
 {
     if (sgemm_tuned_vec_of(rule, kind, n, k) != SGEMM_TUNED_VEC_PADB)
         return 0;
-    return sgemm_stage_rounded((size_t)k * (size_t)((n + 3) / 4 * 4) * sizeof(float));
+    return sgemm_stage_rounded((size_t)k * (size_t)sgemm_tuned_ld_padded(n) * sizeof(float));
 }
 
 #endif

@@ -135,7 +135,7 @@ static __device__ __forceinline__ void sgemm_tuned_mainloop(const float *__restr
     const int b_r = tid / (BN / 4);
     const int b_c = VEC == SGEMM_TUNED_VEC_LANES ? (tid % (BN / 4)) / 32 * 128 + lane : (tid % (BN / 4)) * 4;
     /* B's row stride: n, or the padded copy's (VEC 3: its columns n .. ldb-1 are zeros) */
-    const int ldb = VEC == SGEMM_TUNED_VEC_PADB ? (n + 3) / 4 * 4 : n;
+    const int ldb = VEC == SGEMM_TUNED_VEC_PADB ? sgemm_tuned_ld_padded(n) : n;
     const float *b_ptr =
         B + (size_t)(b_r + ks * BK) * ldb +
         (VEC == SGEMM_TUNED_VEC_16B || VEC == SGEMM_TUNED_VEC_PADB ? min(bn + b_c, ldb - 4) : bn + b_c);
