@@ -77,10 +77,12 @@
 
 /* The padded-B candidates (for shapes whose n is not a multiple of 4),
  * rule SGEMM_TUNED_RULE_PAD_B (below): the tile kinds among the picks'
- * shapes again, each named as its row above plus "_padb". */
+ * shapes again, and the st row with 32x128 warp tiles, each named as its
+ * row above plus "_padb". */
 #define SGEMM_TUNED_PADB_CANDIDATES(X)                                                           \
     X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_padb, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
     X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
+    X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4) \
     X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk_padb, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15) \
     X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_padb, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)
 
@@ -109,11 +111,12 @@
  *            buffer whose rows are padded to a multiple of 4 floats with
  *            zeros (sgemm_tf32_stage.cuh's copy kernel, timed with the
  *            call), then read by the 16-byte kernel's copies from there; C
- *            by VEC 0's scalar stores (VEC 2's stores, lanes on
- *            consecutive columns, measured slower with it). The copy
- *            writes B (k x n) once more; its read replaces the GEMM's own
- *            (B then comes from the L2), so its share of the time falls as
- *            1 / m. The _padb rows, and `tuned`'s large st pick at m >=
+ *            (staged in shared memory: st, sk) a row per warp at a time,
+ *            lanes on consecutive columns; the tile kind (C from
+ *            registers) by VEC 0's scalar stores. The copy writes B (k x
+ *            n) once more; its read replaces the GEMM's own (B then comes
+ *            from the L2), so its share of the time falls as 1 / m. The
+ *            _padb rows, and `tuned`'s large st pick at m >=
  *            SGEMM_TUNED_PAD_B_MIN_M (kernels/sgemm_tuned.cu). */
 #define SGEMM_TUNED_RULE_NK 0
 #define SGEMM_TUNED_RULE_N_LANES 1

@@ -114,7 +114,25 @@ static __device__ __forceinline__ void sgemm_tuned_store_staged(float *__restric
         for (int j = 0; j < TN; ++j)
             c_buf[c_rl * C_LD + tn0 + (j / 4) * (LN * 4) + ((j % 4) ^ c_sw)] = acc[i][j];
         __syncthreads(); /* also: buffer (i+1) % 2 was last read before this barrier */
-        if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
+        if constexpr (VEC == SGEMM_TUNED_VEC_PADB) {
+            /* rows not 16-byte aligned (VEC 3: B was padded, C cannot be): a
+             * warp takes a staged row at a time, its lanes on consecutive
+             * columns (lane + 32 j: each store 128 contiguous bytes), the
+             * row's addresses computed once (column c of staged row r sits at
+             * c ^ its swizzle, inside c's quad: the reads hit 32 banks) */
+            constexpr int WARPS = THREADS / 32;
+            static_assert(C_ROWS % WARPS == 0 && BN % 32 == 0, "staged rows per warp, columns per lane");
+#pragma unroll 1
+            for (int r = warp; r < C_ROWS; r += WARPS) {
+                const int gr = bm + (r / LM) * WM + (r % LM) * 4 + (i / 4) * (LM * 4) + i % 4;
+                const float *s_row = c_buf + r * C_LD;
+                const int sw = (r % LM) & 3;
+                float *c_row = C + (size_t)(gr < m ? gr : 0) * n;
+#pragma unroll
+                for (int j = 0; j < BN / 32; ++j)
+                    sgemm_tuned_put1(c_row, gr < m, bn + lane + 32 * j, n, RED, s_row[(lane + 32 * j) ^ sw]);
+            }
+        } else if constexpr (VEC == SGEMM_TUNED_VEC_LANES) {
             /* rows not 16-byte aligned: one element a lane, consecutive lanes on
              * consecutive columns (column c of staged row r sits at c ^ its swizzle;
              * the xor stays inside c's quad, so a warp's reads still hit 32 banks) */

@@ -41,9 +41,9 @@
  * rung of its own, named by its candidate (fa3_k176: 1000 keys are 5 tiles
  * of 176 and a partial one of 120, 1100 are 6 and 44); it declines head_dim
  * 256 (cudaErrorNotSupported, checked) and, like fa3, a device off sm_90.
- * Its fa3_w3_* rows (3 consumer warpgroups: q tiles of 192 rows, K/V tiles
- * of 112 and 128 keys) run head_dim 64 alone and decline 128 too (checked
- * alike); at 192 rows a q tile whose third warpgroup has no valid row (130,
+ * Its fa3_w3_* rows (3 consumer warpgroups: q tiles of 192 rows): K/V
+ * tiles of 112 and 128 keys run head_dim 64 alone and decline 128 too
+ * (checked alike), 64 and 80 keys run both; at 192 rows a q tile whose third warpgroup has no valid row (130,
  * 150 rows), 1 x 67 x 260 x 40 (134 work tiles: two CTAs take two, causal
  * one then no K/V tile and none then one) and 1 x 70 x 400 x 100 (210 work tiles,
  * causal persistent: a head's first q tile sees no key, its others one K/V
@@ -124,7 +124,7 @@ static int cand_supports(const attention_args *a, char *why, size_t why_len)
     return 1;
 }
 
-/* fa3's 3-warpgroup candidates (fa3_w3_*): head_dim 64 alone */
+/* fa3's 3-warpgroup candidates over 80 keys (fa3_w3_k112, _k128): head_dim 64 alone */
 static int cand_w3_supports(const attention_args *a, char *why, size_t why_len)
 {
     if (!cand_supports(a, why, why_len))
@@ -143,7 +143,9 @@ static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
                              {"fa3_k176", NULL, cand_supports, 1},
                              {"fa3_k192", NULL, cand_supports, 2},
                              {"fa3_w3_k112", NULL, cand_w3_supports, 3},
-                             {"fa3_w3_k128", NULL, cand_w3_supports, 4}};
+                             {"fa3_w3_k128", NULL, cand_w3_supports, 4},
+                             {"fa3_w3_k64", NULL, cand_supports, 5},
+                             {"fa3_w3_k80", NULL, cand_supports, 6}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
 
 static int rung_run(int r, const attention_args *a, cudaStream_t st)
@@ -154,14 +156,14 @@ static int rung_run(int r, const attention_args *a, cudaStream_t st)
 /* the candidate table holds what RUNGS names, in that order */
 static void check_candidates(void)
 {
-    CHECK(attention_fa3_search_count() == 5, "fa3 has 5 candidates (%d)", attention_fa3_search_count());
+    CHECK(attention_fa3_search_count() == 7, "fa3 has 7 candidates (%d)", attention_fa3_search_count());
     for (int r = 0; r < NRUNGS; r++)
         if (!RUNGS[r].fn) {
             const char *n = attention_fa3_search_name(RUNGS[r].cand);
             CHECK(n && strcmp(n, RUNGS[r].name) == 0, "candidate %d is %s (%s)", RUNGS[r].cand, RUNGS[r].name,
                   n ? n : "none");
         }
-    CHECK(attention_fa3_search_name(5) == NULL && attention_fa3_search_name(-1) == NULL,
+    CHECK(attention_fa3_search_name(7) == NULL && attention_fa3_search_name(-1) == NULL,
           "candidate names out of range: NULL");
 }
 

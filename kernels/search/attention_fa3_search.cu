@@ -18,12 +18,13 @@
  * warpgroup's softmax to hide the others' dependency chains (MUFU behind
  * FFMA), at 160 registers a consumer thread (setmaxnreg 32 / 160), which
  * hold O, S and P of head_dim 64 at K/V tiles up to 128 keys (144 keys and
- * more spill and serialise the wgmmas, C7512), not head_dim 128's: those
- * rows decline head_dim 128.
+ * more spill and serialise the wgmmas, C7512), and head_dim 128's at tiles
+ * up to 80 keys (96 spill): fa3_w3_k112 and fa3_w3_k128 decline head_dim
+ * 128; fa3_w3_k64 and fa3_w3_k80 run both.
  * Constraints: the rung's (attention_fa3_supports), head_dim 64 or 128
  * (head_dim 256 keeps its own tile: declined), and a ring that fits one CTA
  * per SM (a tile that does not at a head_dim has no instance there:
- * declined); NWG 3: head_dim 64 only (declined at 128). Built for sm_90a
+ * declined); NWG 3 at head_dim 128: tiles of at most 80 keys. Built for sm_90a
  * only (CMakeLists.txt's sm_90a list).
  * Run: ./compare --ops attention --candidates fa3 --axis head_dim=128. */
 #include "attention_fa3_launch.cuh"
@@ -33,15 +34,17 @@
 /* X(NAME, BKV, NWG): the candidates, a K/V tile (a multiple of 16 <= 256)
  * and consumer warpgroups (2: the rung's kernel; 3: head_dim 64 only) each */
 #define FA3_SEARCH_CANDIDATES(X)                                                                   \
-    X(fa3_k128, 128, 2) X(fa3_k176, 176, 2) X(fa3_k192, 192, 2) X(fa3_w3_k112, 112, 3) X(fa3_w3_k128, 128, 3)
+    X(fa3_k128, 128, 2) X(fa3_k176, 176, 2) X(fa3_k192, 192, 2) X(fa3_w3_k112, 112, 3) X(fa3_w3_k128, 128, 3) \
+    X(fa3_w3_k64, 64, 3) X(fa3_w3_k80, 80, 3)
 
 /* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
- * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128: 160
- * registers a consumer thread do not hold its O, S and P */
+ * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128 with
+ * tiles over 80 keys: 160 registers a consumer thread do not hold its O, S
+ * and P (96 keys spill, C7512) */
 template <typename T, int D, int BKV, int NWG>
 static constexpr attn_launch_fn fa3_search_fn()
 {
-    if constexpr (SMEM_SM90_FITS(FA3_SMEM_W(D, BKV, NWG), 1) && (NWG == 2 || D == 64))
+    if constexpr (SMEM_SM90_FITS(FA3_SMEM_W(D, BKV, NWG), 1) && (NWG == 2 || D == 64 || BKV <= 80))
         return attention_fa3_launch<T, D, BKV, NWG>;
     else
         return nullptr;
