@@ -84,7 +84,8 @@
     X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
     X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4) \
     X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk_padb, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15) \
-    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_padb, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_padb, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)     \
+    X(64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk_padb, sk, 64, 128, 8, 32, 64, 8, 8, 4, 2, 8, 2, 7)
 
 #define SGEMM_TUNED_KIND_rowa 0
 #define SGEMM_TUNED_KIND_tile 1
