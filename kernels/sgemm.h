@@ -41,8 +41,9 @@ void sgemm_tuned_force_fallback(int on);
  * a failed device query. A static string. */
 const char *sgemm_tuned_pick_name(int m, int n, int k);
 /* The bytes of sgemm_tuned's own device buffer at m x n x k, for
- * compare's up-front memory check: the padded copy of B that its large st
- * pick takes at n % 4 != 0 and m >= SGEMM_TUNED_PAD_B_MIN_M, counted at
+ * compare's up-front memory check: the padded copy of B that its picks of
+ * rule 3 (kernels/sgemm_tuned.cu) take at n % 4 != 0 and m >=
+ * SGEMM_TUNED_PAD_B_MIN_M, counted at
  * every such shape whatever the pick (an upper bound); 0 elsewhere. */
 size_t sgemm_tuned_own_bytes(int m, int n, int k);
 /* TEST ONLY: the thin paths' compile-time switches as built

@@ -81,17 +81,19 @@
  *      shared-memory and FMA chains; the 16x128 st kernel (the small pick
  *      before sl) was no faster than sl2 at any shape measured where the
  *      rule takes the small tile.
- *   3. Rows of B and C not 16-byte aligned (n % 4 != 0): the large st pick
- *      (1., a short k in full waves) at m >= SGEMM_TUNED_PAD_B_MIN_M copies
+ *   3. Rows of B and C not 16-byte aligned (n % 4 != 0), m >=
+ *      SGEMM_TUNED_PAD_B_MIN_M: the large picks (sk and st, 128x256), the
+ *      small one (32x128 sk) and rule 0b's few-tiles one (64x128x8 sk) copy
  *      B first into a buffer whose rows are padded with zeros to a multiple
- *      of 4 floats, and its main loop then copies B 16 bytes at a time from
- *      there (`_padb` in the note; C by 4-byte stores): on a short k-loop
- *      the 4-byte copies of B cost the main loop a little more than the
- *      copy costs the call once m is large (its share of the time falls as
- *      1 / m: at m = 1150 it lost). The large sk pick (a long k) did not
- *      gain from it (docs/tuning/awkward.md): it copies B 4 bytes at a time,
- *      as every other pick. k % 4 does not matter to any pick (A is copied
- *      4 bytes at a time: the transpose is in the copy's addressing).
+ *      of 4 floats, and their main loops then copy B 16 bytes at a time from
+ *      there, C leaving a staged row a warp (`_padb` in the note; rule PAD_B,
+ *      VEC 3). The copy's share of the time falls as 1 / m; each of these
+ *      tiles gained with it at every shape timed (m 1025 .. 8192), the
+ *      128x64x16 sk (NARROW, rule 0b's many-tiles pick) lost at most of them
+ *      and keeps 4-byte copies of B, as do the other picks (not timed
+ *      padded; docs/tuning/awkward.md). k % 4 does not matter to any pick
+ *      (A is copied 4 bytes at a time: the transpose is in the copy's
+ *      addressing).
  * A pick overridden with -D keeps its place in the rule (its own tile
  * shape and MINB are used); a kind that is not stream-K runs as it is.
  *
@@ -154,13 +156,13 @@
 #ifndef SGEMM_TUNED_RAGGED_FEW
 #define SGEMM_TUNED_RAGGED_FEW 64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk
 #endif
-/* The large st pick at n % 4 != 0 and m at least this: B copied
+/* The picks of rule 3 (above) at n % 4 != 0 and m at least this: B copied
  * into rows padded to a multiple of 4 floats, then the 16-byte kernel's
  * copies (rule PAD_B, sgemm_tuned_configs.cuh; `_padb` in the note). 0:
  * never (4-byte copies of B, rule NK). A switch:
  * -DCOMPARE_KERNEL_DEFS=SGEMM_TUNED_PAD_B_MIN_M=0 */
 #ifndef SGEMM_TUNED_PAD_B_MIN_M
-#define SGEMM_TUNED_PAD_B_MIN_M 3072
+#define SGEMM_TUNED_PAD_B_MIN_M 1024
 #endif
 
 static constexpr sgemm_tuned_cfg sgemm_tuned_large = SGEMM_TUNED_CFG(SGEMM_TUNED_LARGE);
@@ -364,7 +366,7 @@ static int sgemm_tuned_run(const sgemm_tuned_cfg &c, int stream_k, const float *
     }
 }
 
-/* Whether the large st pick copies B padded (rule PAD_B) at m x n: n % 4 != 0
+/* Whether a pick of rule 3 copies B padded (rule PAD_B) at m x n: n % 4 != 0
  * (rows of B not 16-byte aligned) and m >= SGEMM_TUNED_PAD_B_MIN_M (the
  * copy's read and write of B against the GEMM's time: its share falls as
  * 1 / m). */
@@ -388,7 +390,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
         sms = 1;
     const sgemm_tuned_policy &p = sgemm_tuned_policies[policy_slot_current()];
 #define SGEMM_TUNED_RUN(c) sgemm_tuned_run<c.kind, SGEMM_TUNED_ARGS(c)>(c, p.stream_k, A, B, C, m, n, k, stream)
-    /* the large st pick under rule PAD_B; where B's copy cannot be had (no
+    /* a pick of rule 3 under rule PAD_B; where B's copy cannot be had (no
      * memory for it), rule NK as for a small m */
 #define SGEMM_TUNED_RUN_PAD(c)                                                                     \
     do {                                                                                           \
@@ -410,7 +412,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     case SGEMM_TUNED_PICK_LARGE_ST:
         SGEMM_TUNED_RUN_PAD(sgemm_tuned_large_st);
     case SGEMM_TUNED_PICK_SMALL:
-        return SGEMM_TUNED_RUN(sgemm_tuned_small);
+        SGEMM_TUNED_RUN_PAD(sgemm_tuned_small);
     case SGEMM_TUNED_PICK_SLICED_FEW:
         return SGEMM_TUNED_RUN(sgemm_tuned_sliced_few);
     case SGEMM_TUNED_PICK_SLICED_MANY:
@@ -422,9 +424,9 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
     case SGEMM_TUNED_PICK_MID:
         return SGEMM_TUNED_RUN(sgemm_tuned_mid);
     case SGEMM_TUNED_PICK_RAGGED_FEW:
-        return SGEMM_TUNED_RUN(sgemm_tuned_ragged_few);
+        SGEMM_TUNED_RUN_PAD(sgemm_tuned_ragged_few);
     default:
-        return SGEMM_TUNED_RUN(sgemm_tuned_large);
+        SGEMM_TUNED_RUN_PAD(sgemm_tuned_large);
     }
 #undef SGEMM_TUNED_RUN_PAD
 #undef SGEMM_TUNED_RUN
@@ -432,7 +434,7 @@ extern "C" int sgemm_tuned(const float *A, const float *B, float *C, int m, int 
 
 /* The name sgemm_tuned notes for pick c under a policy with or without
  * stream-K (a refused cooperative launch aside), with B copied padded or
- * not (pad: a large pick at sgemm_tuned_pad_b's shapes; a failed copy
+ * not (pad: a pick of rule 3 at sgemm_tuned_pad_b's shapes; a failed copy
  * buffer aside). */
 static const char *sgemm_tuned_noted(const sgemm_tuned_cfg &c, int stream_k, int pad = 0)
 {
@@ -492,7 +494,7 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
     case SGEMM_TUNED_PICK_LARGE_ST:
         return sgemm_tuned_noted(sgemm_tuned_large_st, p.stream_k, sgemm_tuned_pad_b(m, n));
     case SGEMM_TUNED_PICK_SMALL:
-        return sgemm_tuned_noted(sgemm_tuned_small, p.stream_k);
+        return sgemm_tuned_noted(sgemm_tuned_small, p.stream_k, sgemm_tuned_pad_b(m, n));
     case SGEMM_TUNED_PICK_SLICED_FEW:
         return sgemm_tuned_noted(sgemm_tuned_sliced_few, p.stream_k);
     case SGEMM_TUNED_PICK_SLICED_MANY:
@@ -504,8 +506,8 @@ extern "C" const char *sgemm_tuned_pick_name(int m, int n, int k)
     case SGEMM_TUNED_PICK_MID:
         return sgemm_tuned_noted(sgemm_tuned_mid, p.stream_k);
     case SGEMM_TUNED_PICK_RAGGED_FEW:
-        return sgemm_tuned_noted(sgemm_tuned_ragged_few, p.stream_k);
+        return sgemm_tuned_noted(sgemm_tuned_ragged_few, p.stream_k, sgemm_tuned_pad_b(m, n));
     default:
-        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k);
+        return sgemm_tuned_noted(sgemm_tuned_large, p.stream_k, sgemm_tuned_pad_b(m, n));
     }
 }

@@ -117,7 +117,7 @@
  *            registers) by VEC 0's scalar stores. The copy writes B (k x
  *            n) once more; its read replaces the GEMM's own (B then comes
  *            from the L2), so its share of the time falls as 1 / m. The
- *            _padb rows, and `tuned`'s large st pick at m >=
+ *            _padb rows, and `tuned`'s picks of its rule 3 at m >=
  *            SGEMM_TUNED_PAD_B_MIN_M (kernels/sgemm_tuned.cu). */
 #define SGEMM_TUNED_RULE_NK 0
 #define SGEMM_TUNED_RULE_N_LANES 1

@@ -98,8 +98,10 @@ static const shape shapes_quick[] = {
 /* shapes where tuned picks a stream-K kernel, not multiples of its tile: the
  * large tile on the float4 path (n, k % 4 == 0) and on the scalar one, the
  * small stream-K (32x128) tile with a long k; then its large st pick (a
- * full last wave of 128x256 tiles, a short k) at n % 4 != 0 and m >= 3072,
- * with B copied padded (rule PAD_B, the note's "_padb"); every note is
+ * full last wave of 128x256 tiles, a short k) at n % 4 != 0; B copied
+ * padded (rule PAD_B, the note's "_padb") at n % 4 != 0 and m >= 1024
+ * (the second and the last shape: sk, forced to its st fallback, and st),
+ * not at m = 17 (the third); every note is
  * checked against sgemm_tuned_pick_name; quick: the first */
 static const shape shapes_fallback[] = {{1100, 1032, 1004}, {1100, 1030, 1001}, {17, 1030, 2100}, {3100, 2557, 131}};
 
