@@ -63,29 +63,30 @@
     X(64x128x16_w32x64_t8x8_s4_g8_sp2_b15_sk, sk, 64, 128, 16, 32, 64, 8, 8, 4, 2, 8, 2, 15)
 
 /* The edge candidates (for shapes whose n or k is not a multiple of 4),
- * rule SGEMM_TUNED_RULE_N_LANES (below): the picks' shapes again, each named
- * as its row above plus "_edge". Only the kinds whose A copies are 4-byte in
- * every case (st, sk, sl): their 16-byte copies are B's and their float4
- * stores C's, whose rows are n floats long, so n alone decides. Measured
- * against the rows above on shapes/awkward.txt (docs/tuning/awkward.md). */
-#define SGEMM_TUNED_EDGE_CANDIDATES(X)                                                           \
-    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_edge, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
-    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_edge, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
-    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_edge, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)     \
-    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2_edge, sl2, 16, 128, 8, 16, 64, 4, 8, 4, 4, 8, 2, 7)   \
-    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4_edge, sl4, 16, 128, 8, 16, 64, 4, 8, 4, 2, 8, 2, 7)
+ * rule SGEMM_TUNED_RULE_N_LANES (below): rows above by name, the picks'
+ * shapes, each listed as its name plus "_edge". Only the kinds whose A
+ * copies are 4-byte in every case (st, sk, sl): their 16-byte copies are
+ * B's and their float4 stores C's, whose rows are n floats long, so n alone
+ * decides. Measured against the rows above on shapes/awkward.txt
+ * (docs/tuning/awkward.md). */
+#define SGEMM_TUNED_EDGE_CANDIDATES(X)         \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk)  \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st)  \
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk)    \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl2)   \
+    X(16x128x8_w16x64_t4x8_s4_g8_sp2_b7_sl4)
 
 /* The padded-B candidates (for shapes whose n is not a multiple of 4),
- * rule SGEMM_TUNED_RULE_PAD_B (below): the tile kinds among the picks'
- * shapes again, and the st row with 32x128 warp tiles, each named as its
- * row above plus "_padb". */
-#define SGEMM_TUNED_PADB_CANDIDATES(X)                                                           \
-    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk_padb, sk, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
-    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 2, 4) \
-    X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st_padb, st, 128, 256, 8, 32, 128, 8, 16, 4, 1, 8, 2, 4) \
-    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk_padb, sk, 128, 64, 16, 64, 32, 8, 8, 4, 2, 8, 2, 15) \
-    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk_padb, sk, 32, 128, 8, 16, 64, 4, 8, 6, 2, 8, 2, 7)     \
-    X(64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk_padb, sk, 64, 128, 8, 32, 64, 8, 8, 4, 2, 8, 2, 7)
+ * rule SGEMM_TUNED_RULE_PAD_B (below): rows above by name, the tile kinds
+ * among the picks' shapes and the st row with 32x128 warp tiles, each
+ * listed as its name plus "_padb". */
+#define SGEMM_TUNED_PADB_CANDIDATES(X)          \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_sk)   \
+    X(128x256x8_w64x64_t8x16_s4_g8_sp2_b4_st)   \
+    X(128x256x8_w32x128_t8x16_s4_g8_sp2_b4_st)  \
+    X(128x64x16_w64x32_t8x8_s4_g8_sp2_b15_sk)   \
+    X(32x128x8_w16x64_t4x8_s6_g8_sp2_b7_sk)     \
+    X(64x128x8_w32x64_t8x8_s4_g8_sp2_b7_sk)
 
 #define SGEMM_TUNED_KIND_rowa 0
 #define SGEMM_TUNED_KIND_tile 1
@@ -159,7 +160,6 @@ typedef struct {
     int group, sp, b0;    /* tile order group, copy groups, barrier k-step (tile kinds) */
     const char *name;     /* the candidate's name (a static string) */
     const char *fallback; /* sk: the name of st at the same shape (its fallback) */
-    int rule;             /* SGEMM_TUNED_RULE_* (NK for the rows of SGEMM_TUNED_CANDIDATES) */
     const char *name_padb;     /* the name of the same kernels under rule PAD_B (name + "_padb") */
     const char *fallback_padb; /* likewise for the fallback */
 } sgemm_tuned_cfg;
@@ -181,47 +181,32 @@ typedef struct {
     static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
         SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
         SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0),         \
-        SGEMM_TUNED_RULE_NK, #NAME "_padb",                                                        \
+        #NAME "_padb",                                                                             \
         SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_padb"}; \
     static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
                                     SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0)),                         \
                   "the candidate's name says its parameters");
 SGEMM_TUNED_CANDIDATES(SGEMM_TUNED_CFG_ROW)
 
-/* The same for the edge rows: NAME is the row's name plus "_edge", its
- * fallback st's name likewise. */
-#define SGEMM_TUNED_EDGE_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)      \
-    static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
-        SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
-        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_edge", \
-        SGEMM_TUNED_RULE_N_LANES, NULL, NULL};                                                     \
-    static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
-                                    SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0), "_edge"),                \
-                  "the candidate's name says its parameters");                                     \
-    static_assert(SGEMM_TUNED_KIND_##KIND != SGEMM_TUNED_KIND_rowa && SGEMM_TUNED_KIND_##KIND !=   \
-                      SGEMM_TUNED_KIND_tile, "edge rows: st, sk and sl (C staged or summed in shared memory)");
-SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_TUNED_EDGE_CFG_ROW)
-
-/* The same for the padded-B rows ("_padb"). */
-#define SGEMM_TUNED_PADB_CFG_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)      \
-    static constexpr sgemm_tuned_cfg sgemm_tuned_cfg_##NAME = {                                    \
-        SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, #NAME,           \
-        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_padb", \
-        SGEMM_TUNED_RULE_PAD_B, #NAME,                                                             \
-        SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST) SGEMM_TUNED_SUFFIX_st(G, SP, B0) "_padb"}; \
-    static_assert(candidate_name_is(#NAME, SGEMM_TUNED_SHAPE(BM, BN, BK, WM, WN, TM, TN, ST),      \
-                                    SGEMM_TUNED_SUFFIX_##KIND(G, SP, B0), "_padb"),                \
-                  "the candidate's name says its parameters");                                     \
-    static_assert(SGEMM_TUNED_KIND_##KIND != SGEMM_TUNED_KIND_rowa, "padb rows: B copied by the tile kinds' main loop");
-SGEMM_TUNED_PADB_CANDIDATES(SGEMM_TUNED_PADB_CFG_ROW)
+/* The edge and padded-B rows are rows above under another rule: only the
+ * kinds whose edge kernels exist. */
+#define SGEMM_TUNED_EDGE_KIND_CHECK(NAME)                                                          \
+    static_assert(sgemm_tuned_cfg_##NAME.kind != SGEMM_TUNED_KIND_rowa &&                          \
+                      sgemm_tuned_cfg_##NAME.kind != SGEMM_TUNED_KIND_tile,                        \
+                  "edge rows: st, sk and sl (C staged or summed in shared memory)");
+SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_TUNED_EDGE_KIND_CHECK)
+#define SGEMM_TUNED_PADB_KIND_CHECK(NAME)                                                          \
+    static_assert(sgemm_tuned_cfg_##NAME.kind != SGEMM_TUNED_KIND_rowa,                            \
+                  "padb rows: B copied by the tile kinds' main loop");
+SGEMM_TUNED_PADB_CANDIDATES(SGEMM_TUNED_PADB_KIND_CHECK)
 
 /* The row named NAME (a macro argument such as SGEMM_TUNED_LARGE is expanded
  * first); a name that is not a row is an undeclared identifier: a compile
  * error naming it. */
 #define SGEMM_TUNED_CFG(NAME) SGEMM_TUNED_CFG_(NAME)
 #define SGEMM_TUNED_CFG_(NAME) sgemm_tuned_cfg_##NAME
-/* A row's parameters as template arguments, after the kind. */
-#define SGEMM_TUNED_ARGS(c) SGEMM_TUNED_ARGS_RULE(c, c.rule)
+/* A row's parameters as template arguments, after the kind (its rule: NK). */
+#define SGEMM_TUNED_ARGS(c) SGEMM_TUNED_ARGS_RULE(c, SGEMM_TUNED_RULE_NK)
 /* ... under another rule */
 #define SGEMM_TUNED_ARGS_RULE(c, rule) c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.st, c.minb, c.group, c.sp, c.b0, rule
 

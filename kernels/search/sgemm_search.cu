@@ -16,16 +16,13 @@
 #define SGEMM_SEARCH_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)              \
     {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0>},
 
-/* the edge rows (SGEMM_TUNED_EDGE_CANDIDATES): the same kernels under rule N_LANES */
-#define SGEMM_SEARCH_EDGE_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)         \
-    {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, \
-                               SGEMM_TUNED_RULE_N_LANES>},
-
-/* the padded-B rows (SGEMM_TUNED_PADB_CANDIDATES): the same kernels under
- * rule PAD_B (B copied with padded rows at n % 4 != 0, the copy timed) */
-#define SGEMM_SEARCH_PADB_ROW(NAME, KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0)         \
-    {#NAME, sgemm_tuned_launch<SGEMM_TUNED_KIND_##KIND, BM, BN, BK, WM, WN, TM, TN, ST, MINB, G, SP, B0, \
-                               SGEMM_TUNED_RULE_PAD_B>},
+/* the edge and padded-B rows (SGEMM_TUNED_EDGE_CANDIDATES,
+ * SGEMM_TUNED_PADB_CANDIDATES): row NAME's kernels under rule N_LANES, or
+ * PAD_B (B copied with padded rows at n % 4 != 0, the copy timed) */
+#define SGEMM_SEARCH_RULE_ROW(NAME, SUFFIX, RULE)                                                   \
+    {#NAME SUFFIX, sgemm_tuned_launch<sgemm_tuned_cfg_##NAME.kind, SGEMM_TUNED_ARGS_RULE(sgemm_tuned_cfg_##NAME, RULE)>},
+#define SGEMM_SEARCH_EDGE_ROW(NAME) SGEMM_SEARCH_RULE_ROW(NAME, "_edge", SGEMM_TUNED_RULE_N_LANES)
+#define SGEMM_SEARCH_PADB_ROW(NAME) SGEMM_SEARCH_RULE_ROW(NAME, "_padb", SGEMM_TUNED_RULE_PAD_B)
 
 static const sgemm_search_row sgemm_search_table[] = {
     SGEMM_TUNED_CANDIDATES(SGEMM_SEARCH_ROW) SGEMM_TUNED_EDGE_CANDIDATES(SGEMM_SEARCH_EDGE_ROW)
