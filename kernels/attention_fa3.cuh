@@ -1,8 +1,8 @@
 /* kernels/attention_fa3.cuh: the device side of the rung fa3
  * (kernels/attention_fa3.cu: the idea, tiles, constraints; the launcher:
  * attention_fa3_launch.cuh): the kernel template over (type, head_dim, K/V
- * tile BKV, consumer warpgroups NWG: 2 by default, 3 for the candidates
- * fa3_w3_*), its producer and its consumer warpgroups, and the
+ * tile BKV, consumer warpgroups NWG: 2 by default, 3 for the rung at head_dim
+ * 64 and the candidates fa3_w3_*), its producer and its consumer warpgroups, and the
  * instructions the GEMM ladder's Hopper helpers do not have yet:
  *   - the 3-D tiled TMA load (d, seq, batch x head): a box past seq reads
  *     zeros of its own head, never the next head's rows;
@@ -35,7 +35,8 @@
 #include "smem.cuh"
 
 /* NWG: consumer warpgroups a CTA, the kernel's template parameter (2, the
- * rung's and the default; 3: FlashAttention-3's at head_dim 64, the
+ * default and the rung's at head_dim 128 and 256; 3: FlashAttention-3's at
+ * head_dim 64, the rung's there (FA3_NWG_D64, attention_fa3.cu) and the
  * candidates fa3_w3_*, kernels/search/attention_fa3_search.cu), 64 q rows
  * each (wgmma's M) */
 #define FA3_BQ_W(NWG) (64 * (NWG))        /* q rows a CTA: NWG consumer warpgroups of 64 rows */

@@ -1,9 +1,10 @@
 /* kernels/attention_fa3_launch.cuh: the host side of the rung fa3
  * (kernels/attention_fa3.cu: the idea; attention_fa3.cuh: the kernel), one
  * launcher template over (type, head_dim, K/V tile, consumer warpgroups),
- * shared by the rung's own instances (2 consumer warpgroups) and the
- * candidate family `fa3` (kernels/search/attention_fa3_search.cu), which
- * builds other K/V tiles, and 3 consumer warpgroups, in the same binary. */
+ * shared by the rung's own instances (3 consumer warpgroups at head_dim 64,
+ * 2 at 128 and 256) and the candidate family `fa3`
+ * (kernels/search/attention_fa3_search.cu), which builds other K/V tiles
+ * and warpgroup counts in the same binary. */
 #ifndef KERNELS_ATTENTION_FA3_LAUNCH_CUH
 #define KERNELS_ATTENTION_FA3_LAUNCH_CUH
 

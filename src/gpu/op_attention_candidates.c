@@ -1,8 +1,9 @@
 /* src/gpu/op_attention_candidates.c: attention's candidate family
  * (candidates.h): fa3, the Hopper rung at several K/V tiles
  * (kernels/search/attention_fa3_search.h), sm_90a only; each candidate
- * declines head_dim 256 and what the rung declines, the 3-warpgroup ones
- * (fa3_w3_*) head_dim 128 too (its rows are then SKIP).
+ * declines head_dim 256 and what the rung declines, fa3_w3_k112 and
+ * fa3_w3_k128 (3 consumer warpgroups on K/V tiles that spill at head_dim
+ * 128) head_dim 128 too (its rows are then SKIP).
  * Verified against the op's reference and timed beside cudnn_sdpa like
  * every attention row. Run: ./compare --ops attention --candidates fa3
  * --axis head_dim=64,128. */
