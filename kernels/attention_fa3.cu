@@ -17,8 +17,11 @@
  * at seq 2K a work tile is only 16 K/V tiles long. The K/V rings' stages and
  * parities run on across a CTA's work tiles (both sides count its loads), Q
  * has an empty barrier of its own (released by the consumers at their work
- * tile's last step, before its last P V), and the ping-pong runs on across
- * work tiles (attention_fa3.cuh: fa3_body_pers, fa3_produce, fa3_consume).
+ * tile's last step, before its last P V), two Q buffers where they fit
+ * beside the ring (FA3_QB: 128-key tiles; the next work tile's Q loads
+ * right behind the current one's last V tile instead of after that
+ * release), and the ping-pong runs on across work tiles
+ * (attention_fa3.cuh: fa3_body_pers, fa3_produce, fa3_consume).
  * head_dim 256 stays one CTA per work tile (its Q and ring fill the shared
  * memory: one Q buffer, little to overlap).
  *  - Producer (warpgroup 0, one thread; setmaxnreg.dec to 24 registers):
@@ -118,7 +121,10 @@
  * Shared memory: Q + 2 stages of K and V = 80 KiB (d 64), 160 KiB (d 128),
  * 224 KiB (d 256: Q 64 KiB, K and V 2 x 2 x 40 KiB; the 227 KiB opt-in
  * holds it with the barriers and the 1024-byte alignment slack), one CTA
- * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys).
+ * per SM (BKV keys: Q + 4 BKV d 2 bytes; d 128 takes up to 192 keys); the
+ * persistent kernel's second Q buffer adds 24 KiB at d 64 (3 warpgroups'
+ * 192 rows) and 32 KiB at d 128 (192 KiB at 128 keys; at 192 keys the ring
+ * leaves no room: one buffer).
  * Consumer warpgroups (the kernel's template parameter NWG): 2 at head_dim
  * 128 and 256; 3 at head_dim 64 (FA3_NWG_D64, below; FlashAttention-3's
  * layout there: q tiles of 192 rows, 512 threads, setmaxnreg 32 / 160, the

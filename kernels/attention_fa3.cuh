@@ -122,12 +122,29 @@
 #ifndef FA3_PERS_CAUSAL_MAX_QT
 #define FA3_PERS_CAUSAL_MAX_QT 64
 #endif
-/* Q; full K, full V, empty K, empty V per stage; persistent: empty Q */
-#define FA3_NBARS(D) (1 + 4 * FA3_STAGES(D) + (FA3_PERS(D) ? 1 : 0))
-/* Q, ST stages of K and of V (tiles of BKV keys, 16-bit elements), the
- * barriers, + 1024: the base is rounded up to a 1024-byte boundary (the
- * 128-byte swizzle's period) */
-#define FA3_SMEM_W(D, BKV, NWG) ((FA3_BQ_W(NWG) + 2 * FA3_STAGES(D) * (BKV)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
+/* full K, full V, empty K, empty V per stage; full Q and (persistent)
+ * empty Q per Q buffer (room for 2 of each, used or not) */
+#define FA3_NBARS(D) (4 * FA3_STAGES(D) + 4)
+/* QB Q buffers, ST stages of K and of V (tiles of BKV keys, 16-bit
+ * elements), the barriers, + 1024: the base is rounded up to a 1024-byte
+ * boundary (the 128-byte swizzle's period) */
+#define FA3_SMEM_QB(D, BKV, NWG, QB) \
+    (((QB) * FA3_BQ_W(NWG) + 2 * FA3_STAGES(D) * (BKV)) * (D) * 2 + 8 * FA3_NBARS(D) + 1024)
+/* Q buffers of the persistent kernel (FA3_QBUF 2, the default): two where
+ * they fit one CTA per SM beside the ring, so that the producer loads the
+ * next work tile's Q (and its first K tile) as soon as it has issued the
+ * current one's last V tile, a K/V step or two ahead, instead of after the
+ * consumers' release of the one buffer at the start of their last step,
+ * which leaves Q's DRAM latency about one P V and O's store to hide. 1:
+ * one buffer (the kernel before; head_dim 128 at 192-key tiles, whose ring
+ * leaves no room for a second, and every non-persistent kernel). A switch:
+ * -DCOMPARE_ATTENTION_DEFS=FA3_QBUF=1 */
+#ifndef FA3_QBUF
+#define FA3_QBUF 2
+#endif
+#define FA3_QB(D, BKV, NWG) \
+    (FA3_PERS(D) && FA3_QBUF >= 2 && SMEM_SM90_FITS(FA3_SMEM_QB(D, BKV, NWG, 2), 1) ? 2 : 1)
+#define FA3_SMEM_W(D, BKV, NWG) FA3_SMEM_QB(D, BKV, NWG, FA3_QB(D, BKV, NWG))
 #define FA3_SMEM(D, BKV) FA3_SMEM_W(D, BKV, 2)
 /* named barriers 1 .. NWG: the ping-pong of consumers 0 .. NWG - 1 (0 is
  * __syncthreads'; ids stay below 16) */
@@ -334,10 +351,12 @@ static __device__ __forceinline__ void fa3_mma_rs_tb(float *d, const unsigned *a
 
 // ---- shared memory and barriers ------------------------------------------------------
 
-/* Where things sit (shared addresses): Q as D / 64 column blocks of BQ rows x
- * 128 bytes; stage s of K (and of V) as D / 64 column blocks of BKV rows x 128
- * bytes; barriers: Q, then full K[ST], full V[ST], empty K[ST], empty V[ST],
- * then (FA3_PERS(D)) empty Q. */
+/* Where things sit (shared addresses): Q buffer b (of FA3_QB) as D / 64
+ * column blocks of BQ rows x 128 bytes; stage s of K (and of V) as D / 64
+ * column blocks of BKV rows x 128 bytes; barriers: full K[ST], full V[ST],
+ * empty K[ST], empty V[ST], full Q[2], then (FA3_PERS(D)) empty Q[2]. q and
+ * qsel: the Q buffer of the work tile at hand and its index (the persistent
+ * body sets both per work tile; bar_q and empty_q are that buffer's). */
 template <int D, int BKV_, int NWG = 2>
 struct fa3_smem {
     static_assert(BKV_ % 16 == 0 && BKV_ >= 64 && BKV_ <= 256,
@@ -350,14 +369,14 @@ struct fa3_smem {
         QBYTES = QBLK * (D / 64),
         KVBYTES = KVBLK * (D / 64) /* one stage of K or V */
     };
-    unsigned q, k, v, bars;
-    __device__ __forceinline__ unsigned bar_q() const { return bars; }
-    __device__ __forceinline__ unsigned full_k(int s) const { return bars + 8 * (1 + s); }
-    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (1 + FA3_STAGES(D) + s); }
-    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (1 + 2 * FA3_STAGES(D) + s); }
-    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (1 + 3 * FA3_STAGES(D) + s); }
+    unsigned q, k, v, bars, qsel;
+    __device__ __forceinline__ unsigned full_k(int s) const { return bars + 8 * s; }
+    __device__ __forceinline__ unsigned full_v(int s) const { return bars + 8 * (FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned empty_k(int s) const { return bars + 8 * (2 * FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned empty_v(int s) const { return bars + 8 * (3 * FA3_STAGES(D) + s); }
+    __device__ __forceinline__ unsigned bar_q() const { return bars + 8 * (4 * FA3_STAGES(D) + qsel); }
     /* FA3_PERS(D): Q's release (4 NWG consumer-warp arrives a tile) */
-    __device__ __forceinline__ unsigned empty_q() const { return bars + 8 * (1 + 4 * FA3_STAGES(D)); }
+    __device__ __forceinline__ unsigned empty_q() const { return bars + 8 * (4 * FA3_STAGES(D) + 2 + qsel); }
 };
 
 // ---- producer --------------------------------------------------------------------------
@@ -387,21 +406,23 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
  * released once K j+1 and V j (issued before) have landed.
  * Persistent (FA3_PERS): one work tile of the CTA's, kb: the K/V tiles of
  * its earlier work tiles mod 2 ST (the rings' stages and parities run on
- * across work tiles: load g = kb + j), qi: its earlier work tiles with keys
- * (mod 2); Q is
- * overwritten once every consumer released the previous tile's Q (their
- * last Q K^T done), which they do before its last P V: the next Q and its
- * first K/V tiles load under that P V and O's store. Still no wait on a
- * later load: the loads keep the consumers' order across work tiles (V
- * n-1, then Q', K 0', ...), Q's release needs V n-1 at most. */
+ * across work tiles: load g = kb + j), sm.q / sm.qsel: its Q buffer, qph:
+ * that buffer's fill parity (its earlier fills mod 2). A Q buffer is
+ * overwritten once every consumer released the Q it held (their last Q K^T
+ * of that work tile done), which they do before its last P V: with one
+ * buffer (FA3_QB 1) the next Q and its first K/V tiles load under that P V
+ * and O's store; with two, the other buffer was released a work tile ago,
+ * so the next Q loads right behind this work tile's last V tile. Still no
+ * wait on a later load: the loads keep the consumers' order across work
+ * tiles (V n-1, then Q', K 0', ...), Q's release needs V n-1 at most. */
 template <int D, int BKV, int NWG>
 static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm, int q0,
-                                                   int bh, int ntiles, int kb, int qi)
+                                                   int bh, int ntiles, int kb, unsigned qph)
 {
     typedef fa3_smem<D, BKV, NWG> L;
     constexpr int ST = FA3_STAGES(D);
     if (FA3_PERS(D))
-        sgemm_tma_bar_wait(sm.empty_q(), ((unsigned)qi & 1u) ^ 1u); /* the first: parity 1 passes at once */
+        sgemm_tma_bar_wait(sm.empty_q(), qph ^ 1u); /* a buffer's first fill: parity 1 passes at once */
     sgemm_tma_bar_expect(sm.bar_q(), L::QBYTES);
 #pragma unroll
     for (int c = 0; c < D / 64; c++)
@@ -743,8 +764,8 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
  *    issued and waited: within a warpgroup the GEMMs and the softmax serial.
  * Persistent (FA3_PERS): one work tile of the CTA's; kb: the K/V tiles of
  * its earlier work tiles mod 2 ST (the rings' load numbers run on: tile j
- * is load kb + j), qph: the parity of this work tile's Q (its earlier work tiles with
- * keys, mod 2); m, l and O start afresh. The ping-pong runs on across work
+ * is load kb + j), sm.q / sm.qsel: this work tile's Q buffer, qph: its
+ * fill's parity (the buffer's earlier fills, mod 2); m, l and O start afresh. The ping-pong runs on across work
  * tiles: consumer 0's first arrive and last wait are the kernel's
  * (fa3_body_pers), and the cycle's last consumer NWG - 1 arrives after its
  * last P V of every work tile too, so the warpgroups' GEMMs take turns
@@ -916,15 +937,17 @@ static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned 
  * thread loads them one after another, the consumers take them in the same
  * order, both counting the K/V tiles (kb, mod 2 x the ring's depth: all that
  * a stage and its parity need, and no overflow) and the work tiles with keys
- * (qi: Q's parity, mod 2) alike. A work tile with no key (causal, seq_kv <
+ * (qi, mod 2 QB: work tile qi's Q buffer is qi mod QB, its fill parity qi /
+ * QB mod 2) alike. A work tile with no key (causal, seq_kv <
  * seq_q) loads nothing and joins no barrier (the turn stays with consumer
  * 0): its rows are zeros. Consumer 0 opens the ping-pong once and closes it
  * after its last work tile (its barrier's last generation: that wait +
  * consumer NWG - 1's last arrive; with no work tile with keys, its own
  * arrive + wait). The named barriers: 1 .. NWG (FA3_SCHED_BAR + cw). */
-template <typename T, int D, int BKV, int NWG>
+template <typename T, int D, int BKV, int NWG, int QB>
 static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm)
 {
+    static_assert(QB == 1 || QB == 2, "QB: 1 or 2 Q buffers");
     typedef fa3_smem<D, BKV, NWG> L;
     const attn_params &p = fp.p;
     const unsigned total = (unsigned)(p.qtiles * p.nbh); /* <= ATTN_GRID_MAX */
@@ -932,7 +955,8 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER_W(NWG)) : "memory");
         if (tid == 0) {
-            int kb = 0, qi = 0;
+            int kb = 0;
+            unsigned qi = 0;
 #pragma unroll 1
             for (unsigned k = 0; k * gridDim.x < total; k++) {
                 const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
@@ -943,9 +967,12 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                 const int q0 = (int)qt * FA3_BQ_W(NWG);
                 const int n = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
                 if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
-                    fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, n, kb, qi);
+                    L cur = sm; /* work tile qi's Q buffer */
+                    cur.qsel = qi % QB;
+                    cur.q = sm.q + cur.qsel * L::QBYTES;
+                    fa3_produce<D, BKV, NWG>(fp, cur, q0, (int)bh, n, kb, (qi / QB) & 1u);
                     kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
-                    qi ^= 1;
+                    qi = (qi + 1) % (2 * QB);
                 }
             }
         }
@@ -967,10 +994,13 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
             const int q0 = (int)qt * FA3_BQ_W(NWG);
             const int n = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
             T *Oh = (T *)p.o + bh * p.seq_q * D;
-            fa3_consume<T, D, BKV, NWG>(p, sm, Oh, q0, n, cw, tid & 127, kb, qi, failed);
+            L cur = sm; /* as the producer's */
+            cur.qsel = qi % QB;
+            cur.q = sm.q + cur.qsel * L::QBYTES;
+            fa3_consume<T, D, BKV, NWG>(p, cur, Oh, q0, n, cw, tid & 127, kb, (qi / QB) & 1u, failed);
             if (n > 0) {
                 kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
-                qi ^= 1u;
+                qi = (qi + 1) % (2 * QB);
             }
         }
         if (cw == 0)
@@ -985,21 +1015,28 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
  * barriers set up by thread 0 (the empty ones count 4 NWG consumer-warp
  * arrives), then the producer warpgroup (one thread issues every TMA copy)
  * gives registers away and the NWG consumer warpgroups take them
- * (FA3_REGS_PRODUCER_W / FA3_REGS_CONSUMER_W). */
-template <typename T, int D, int BKV, int NWG>
+ * (FA3_REGS_PRODUCER_W / FA3_REGS_CONSUMER_W). QB: Q buffers (FA3_QB; 1
+ * unless persistent). */
+template <typename T, int D, int BKV, int NWG, int QB>
 static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 {
     typedef fa3_smem<D, BKV, NWG> L;
+    static_assert(QB == 1 || FA3_PERS(D), "two Q buffers: the persistent kernel only");
     extern __shared__ float4 fa3_smem4[];
     L sm;
     sm.q = (smem_u32(fa3_smem4) + 1023u) & ~1023u;
-    sm.k = sm.q + L::QBYTES;
+    sm.qsel = 0;
+    sm.k = sm.q + QB * L::QBYTES;
     sm.v = sm.k + FA3_STAGES(D) * L::KVBYTES;
     sm.bars = sm.v + FA3_STAGES(D) * L::KVBYTES;
     if constexpr (FA3_PERS(D)) {
         if (threadIdx.x == 0) {
-            sgemm_tma_bar_init(sm.bar_q(), 1);
-            sgemm_tma_bar_init(sm.empty_q(), 4 * NWG); /* one arrive per consumer warp */
+            for (int b = 0; b < QB; b++) {
+                L qb = sm;
+                qb.qsel = (unsigned)b;
+                sgemm_tma_bar_init(qb.bar_q(), 1);
+                sgemm_tma_bar_init(qb.empty_q(), 4 * NWG); /* one arrive per consumer warp */
+            }
             for (int s = 0; s < FA3_STAGES(D); s++) {
                 sgemm_tma_bar_init(sm.full_k(s), 1);
                 sgemm_tma_bar_init(sm.full_v(s), 1);
@@ -1009,7 +1046,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
             sgemm_tma_bar_init_fence();
         }
         __syncthreads();
-        fa3_body_pers<T, D, BKV, NWG>(fp, sm);
+        fa3_body_pers<T, D, BKV, NWG, QB>(fp, sm);
         return;
     }
     const attn_params &p = fp.p;
@@ -1033,7 +1070,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER_W(NWG)) : "memory");
         if (tid == 0 && ntiles > 0) /* no key to see: nothing to load, the consumers write zeros */
-            fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, ntiles, 0, 0);
+            fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, ntiles, 0, 0u);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER_W(NWG)) : "memory");
         T *Oh = (T *)p.o + bh * p.seq_q * D;
@@ -1046,14 +1083,15 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 }
 
 /* One CTA per SM (ptxas needs both launch bounds to honour setmaxnreg,
- * C7508), 128 (NWG + 1) threads; the body only in the sm_90a pass,
- * elsewhere empty and never launched. */
-template <typename T, int D, int BKV, int NWG = 2>
+ * C7508), 128 (NWG + 1) threads, QB Q buffers (FA3_SMEM_QB's shared
+ * memory); the body only in the sm_90a pass, elsewhere empty and never
+ * launched. */
+template <typename T, int D, int BKV, int NWG, int QB>
 static __global__ void __launch_bounds__(FA3_THREADS_W(NWG), 1)
     attention_fa3_kernel(const __grid_constant__ fa3_params fp)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    fa3_body<T, D, BKV, NWG>(fp);
+    fa3_body<T, D, BKV, NWG, QB>(fp);
 #endif
 }
 

@@ -30,16 +30,18 @@ static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, l
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
 }
 
-/* The rung at head_dim D with K/V tiles of BKV keys and NWG consumer
- * warpgroups (q tiles of 64 NWG rows; attention_fa3.cu's pick, FA3_BKV_DC
- * and 2, or a candidate's, kernels/search/attention_fa3_search.cu): tensor
+/* The rung at head_dim D with K/V tiles of BKV keys, NWG consumer
+ * warpgroups (q tiles of 64 NWG rows) and QB Q buffers (attention_fa3.cu's
+ * pick, FA3_BKV_DC, 2 and FA3_QB, or a candidate's,
+ * kernels/search/attention_fa3_search.cu): tensor
  * maps (Q's box: 64 NWG rows, at most 256), the shared-memory opt-in once
  * per device, the grid (below), the launch. The caller has checked
  * attention_fa3_supports. */
-template <typename T, int D, int BKV, int NWG = 2>
+template <typename T, int D, int BKV, int NWG = 2, int QB = FA3_QB(D, BKV, NWG)>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
-    static_assert(SMEM_SM90_FITS(FA3_SMEM_W(D, BKV, NWG), 1), "Q and the K / V ring fit one CTA per SM");
+    constexpr int SMEM = FA3_SMEM_QB(D, BKV, NWG, QB);
+    static_assert(SMEM_SM90_FITS(SMEM, 1), "Q and the K / V ring fit one CTA per SM");
     static_assert(D == 64 || D == 128 || D == 256, "head_dim 64, 128 or 256");
     static_assert(FA3_BQ_W(NWG) <= 256, "Q's TMA box: at most 256 rows");
     static unsigned long long done; /* smem opt-in, a bit per device */
@@ -52,9 +54,9 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
         rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, BKV);
     if (rc == 0)
         rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, BKV);
-    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV, NWG>;
+    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV, NWG, QB>;
     if (rc == 0)
-        rc = smem_opt_in(kern, FA3_SMEM_W(D, BKV, NWG), &done);
+        rc = smem_opt_in(kern, SMEM, &done);
     if (rc != 0)
         return rc;
     void *args[] = {(void *)&fp};
@@ -71,7 +73,7 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
             grid = sms;
     }
     rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS_W(NWG)), args,
-                               (size_t)FA3_SMEM_W(D, BKV, NWG), s);
+                               (size_t)SMEM, s);
     return rc != 0 ? rc : (int)cudaGetLastError();
 }
 

@@ -145,7 +145,8 @@ static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
                              {"fa3_w3_k112", NULL, cand_w3_supports, 3},
                              {"fa3_w3_k128", NULL, cand_w3_supports, 4},
                              {"fa3_w3_k64", NULL, cand_supports, 5},
-                             {"fa3_w3_k80", NULL, cand_supports, 6}};
+                             {"fa3_w3_k80", NULL, cand_supports, 6},
+                             {"fa3_q1_k128", NULL, cand_supports, 7}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
 
 static int rung_run(int r, const attention_args *a, cudaStream_t st)
@@ -156,7 +157,7 @@ static int rung_run(int r, const attention_args *a, cudaStream_t st)
 /* the candidate table holds what RUNGS names, in that order */
 static void check_candidates(void)
 {
-    CHECK(attention_fa3_search_count() == 7, "fa3 has 7 candidates (%d)", attention_fa3_search_count());
+    CHECK(attention_fa3_search_count() == 8, "fa3 has 8 candidates (%d)", attention_fa3_search_count());
     for (int r = 0; r < NRUNGS; r++)
         if (!RUNGS[r].fn) {
             const char *n = attention_fa3_search_name(RUNGS[r].cand);

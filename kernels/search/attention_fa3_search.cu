@@ -20,7 +20,9 @@
  * hold O, S and P of head_dim 64 at K/V tiles up to 128 keys (144 keys and
  * more spill and serialise the wgmmas, C7512), and head_dim 128's at tiles
  * up to 80 keys (96 spill): fa3_w3_k112 and fa3_w3_k128 decline head_dim
- * 128; fa3_w3_k64 and fa3_w3_k80 run both.
+ * 128; fa3_w3_k64 and fa3_w3_k80 run both. fa3_q1_k128: fa3_k128 with
+ * one Q buffer (the persistent kernel's before FA3_QBUF), to time the
+ * double Q buffer against it in one run.
  * Constraints: the rung's (attention_fa3_supports), head_dim 64 or 128
  * (head_dim 256 keeps its own tile: declined), and a ring that fits one CTA
  * per SM (a tile that does not at a head_dim has no instance there:
@@ -31,21 +33,24 @@
 #include "attention_fa3_search.h"
 #include "kernel_ran.h"
 
-/* X(NAME, BKV, NWG): the candidates, a K/V tile (a multiple of 16 <= 256)
- * and consumer warpgroups (2: the rung's kernel; 3: head_dim 64 only) each */
+/* X(NAME, BKV, NWG, QB): the candidates, a K/V tile (a multiple of 16 <=
+ * 256), consumer warpgroups (2: the rung's kernel; 3: FlashAttention-3's
+ * at head_dim 64) and Q buffers (0: the rung's rule, FA3_QB; 1: one, the
+ * persistent kernel before its double Q buffer, an A/B in one binary) */
 #define FA3_SEARCH_CANDIDATES(X)                                                                   \
-    X(fa3_k128, 128, 2) X(fa3_k176, 176, 2) X(fa3_k192, 192, 2) X(fa3_w3_k112, 112, 3) X(fa3_w3_k128, 128, 3) \
-    X(fa3_w3_k64, 64, 3) X(fa3_w3_k80, 80, 3)
+    X(fa3_k128, 128, 2, 0) X(fa3_k176, 176, 2, 0) X(fa3_k192, 192, 2, 0) X(fa3_w3_k112, 112, 3, 0)     \
+    X(fa3_w3_k128, 128, 3, 0) X(fa3_w3_k64, 64, 3, 0) X(fa3_w3_k80, 80, 3, 0) X(fa3_q1_k128, 128, 2, 1)
 
 /* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
  * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128 with
  * tiles over 80 keys: 160 registers a consumer thread do not hold its O, S
  * and P (96 keys spill, C7512) */
-template <typename T, int D, int BKV, int NWG>
+template <typename T, int D, int BKV, int NWG, int QB>
 static constexpr attn_launch_fn fa3_search_fn()
 {
-    if constexpr (SMEM_SM90_FITS(FA3_SMEM_W(D, BKV, NWG), 1) && (NWG == 2 || D == 64 || BKV <= 80))
-        return attention_fa3_launch<T, D, BKV, NWG>;
+    constexpr int qb = QB ? QB : FA3_QB(D, BKV, NWG);
+    if constexpr (SMEM_SM90_FITS(FA3_SMEM_QB(D, BKV, NWG, qb), 1) && (NWG == 2 || D == 64 || BKV <= 80))
+        return attention_fa3_launch<T, D, BKV, NWG, qb>;
     else
         return nullptr;
 }
@@ -55,10 +60,10 @@ typedef struct {
     attn_launch_fn run[2][2]; /* [fp16, bf16][head_dim 64, 128]; NULL: declined */
 } attention_fa3_search_row;
 
-#define FA3_SEARCH_ROW(NAME, BKV, NWG)                                                             \
+#define FA3_SEARCH_ROW(NAME, BKV, NWG, QB)                                                         \
     {#NAME,                                                                                        \
-     {{fa3_search_fn<__half, 64, BKV, NWG>(), fa3_search_fn<__half, 128, BKV, NWG>()},             \
-      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG>(), fa3_search_fn<__nv_bfloat16, 128, BKV, NWG>()}}},
+     {{fa3_search_fn<__half, 64, BKV, NWG, QB>(), fa3_search_fn<__half, 128, BKV, NWG, QB>()},     \
+      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG, QB>(), fa3_search_fn<__nv_bfloat16, 128, BKV, NWG, QB>()}}},
 
 static const attention_fa3_search_row attention_fa3_search_table[] = {FA3_SEARCH_CANDIDATES(FA3_SEARCH_ROW)};
 
