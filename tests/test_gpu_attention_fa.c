@@ -164,7 +164,7 @@ static void check_candidates(void)
             CHECK(n && strcmp(n, RUNGS[r].name) == 0, "candidate %d is %s (%s)", RUNGS[r].cand, RUNGS[r].name,
                   n ? n : "none");
         }
-    CHECK(attention_fa3_search_name(7) == NULL && attention_fa3_search_name(-1) == NULL,
+    CHECK(attention_fa3_search_name(attention_fa3_search_count()) == NULL && attention_fa3_search_name(-1) == NULL,
           "candidate names out of range: NULL");
 }
 
