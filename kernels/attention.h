@@ -64,7 +64,9 @@ extern "C" {
  *                    wgmma for Q K^T and P V, consumer warpgroups in
  *                    ping-pong (three at head_dim 64, two at 128 and 256);
  *                    head_dim 64, 128 and 256 (128 x 80 tiles), declined
- *                    off sm_90.
+ *                    off sm_90; its workspace (FP32 partials of the last
+ *                    round's work tiles split over idle SMs) is optional:
+ *                    without it (NULL) the last round runs unsplit.
  * supports: 1 or 0 with the reason in why. workspace: the bytes the launcher
  * needs for this case (0: none). */
 int attention_naive(const attention_args *a, cudaStream_t s);
@@ -79,6 +81,8 @@ int attention_fa2_supports(const attention_args *a, char *why, size_t why_len);
 
 int attention_fa3(const attention_args *a, cudaStream_t s);
 int attention_fa3_supports(const attention_args *a, char *why, size_t why_len);
+size_t attention_fa3_workspace(const attention_args *a);
+int attention_fa3_tail_split(const attention_args *a); /* the chunks a tail work tile (0: no split) */
 
 #ifdef __cplusplus
 }

@@ -94,6 +94,13 @@
  *    past a row's limit get -inf), fa1 / fa2's tile arithmetic.
  *  - O leaves straight from the accumulators as 32-bit pairs (no staging
  *    through shared memory and TMA yet).
+ *  - The tail split (FA3_TAIL_SPLIT, persistent and not causal): where the
+ *    grid's last round holds at most half a grid of work tiles, each of
+ *    them is split over up to FA3_TAIL_SPLIT CTAs along its K/V tiles; each
+ *    writes an FP32 partial (O, the rows' shift and sum) to the workspace
+ *    (attention_fa3_workspace) and the last to finish joins them, so the
+ *    SMs that would idle through the last round share its work
+ *    (attention_fa3.cuh, fa3_tail_out; the launcher's fa3_tail_plan).
  *
  * Tiles and why (FA3_BKV_DC, per head_dim and causal at compile time;
  * FlashAttention-3's tiles): BQ = 128 (2 x 64: wgmma's M is 64 per
@@ -227,6 +234,38 @@ extern "C" int attention_fa3_supports(const attention_args *a, char *why, size_t
         return 0;
     }
     return 1;
+}
+
+extern "C" size_t attention_fa3_workspace(const attention_args *a)
+{
+    if (a->head_dim == 64)
+        return fa3_tail_workspace<64, FA3_NWG_D(64)>(a, FA3_TAIL_SPLIT);
+    return a->head_dim == 128 ? fa3_tail_workspace<128, 2>(a, FA3_TAIL_SPLIT) : 0;
+}
+
+/* the tail split the rung's launch of case a takes (fa3_tail_plan: 0, or
+ * the chunks a tail work tile; a test's window into it) */
+template <int D, int NWG>
+static int fa3_tail_split_of(const attention_args *a, int bkv)
+{
+    fa3_params fp;
+    fp.p = attn_params_of(a, FA3_BQ_W(NWG));
+    const int sms = sgemm_tma_sms();
+    long long grid = fp.p.qtiles * fp.p.nbh;
+    if (sms > 0 && grid > sms)
+        grid = sms;
+    fa3_tail_plan<D, NWG>(&fp, a, grid, sms, bkv, FA3_TAIL_SPLIT);
+    return fp.split;
+}
+
+extern "C" int attention_fa3_tail_split(const attention_args *a)
+{
+    const int lg = FA3_LONG_KV > 0 && a->seq_kv >= FA3_LONG_KV;
+    if (a->causal)
+        return 0;
+    if (a->head_dim == 64)
+        return fa3_tail_split_of<64, FA3_NWG_D(64)>(a, lg ? FA3_BKV_LONG_DC(64, 0) : FA3_BKV_DC(64, 0));
+    return a->head_dim == 128 ? fa3_tail_split_of<128, 2>(a, lg ? FA3_BKV_LONG_DC(128, 0) : FA3_BKV_DC(128, 0)) : 0;
 }
 
 extern "C" int attention_fa3(const attention_args *a, cudaStream_t s)

@@ -213,12 +213,42 @@
 #define FA3_REGS_PRODUCER FA3_REGS_PRODUCER_W(2)
 #define FA3_REGS_CONSUMER FA3_REGS_CONSUMER_W(2)
 
+/* The tail split (FA3_TAIL_SPLIT, default 4; the persistent kernel without
+ * the causal mask): a grid of G CTAs takes T work tiles in ceil(T / G)
+ * rounds, and a last round of r < G tiles leaves G - r SMs idle for a whole
+ * work tile's time (at 8 x 32 x 2K on 132 SMs: 4096 tiles, 31 full rounds
+ * and 4 tiles in a 32nd round). Where r <= G / 2, each of those r work
+ * tiles is split over s = min(FA3_TAIL_SPLIT, G / r, its K/V tiles) CTAs, a
+ * run of K/V tiles each: each writes its unnormalised O, its rows' shift
+ * and sum (FP32) to the workspace, and the last of the s to finish (a
+ * counter per work tile) joins them into O, as split-K/V ("flash decoding")
+ * does. 0 or 1: no split. A switch:
+ * -DCOMPARE_ATTENTION_DEFS=FA3_TAIL_SPLIT=0; the candidate fa3_nt_k128 runs
+ * without it beside fa3_k128 in one binary. */
+#ifndef FA3_TAIL_SPLIT
+#define FA3_TAIL_SPLIT 4
+#endif
+/* floats of one chunk's partial in the workspace: O (BQ rows x D), then the
+ * rows' base-2 shifts, then their sums */
+#define FA3_TAIL_SLOT(D, NWG) (FA3_BQ_W(NWG) * (D) + 2 * FA3_BQ_W(NWG))
+/* the workspace of a grid of `sms` CTAs: a slot per CTA (r s <= G), then a
+ * counter per tail work tile (r <= G) */
+#define FA3_TAIL_BYTES(D, NWG, SMS) ((size_t)(SMS) * (FA3_TAIL_SLOT(D, NWG) * 4 + 4))
+
 /* The kernel's one parameter: the three tensor maps (3-D: d, seq, batch x
- * head; boxes 64 x BQ or 64 x BKV, 128-byte swizzle, zero fill) and fa1 /
- * fa2's arguments (scale, sizes, grid order). */
+ * head; boxes 64 x BQ or 64 x BKV, 128-byte swizzle, zero fill), fa1 /
+ * fa2's arguments (scale, sizes, grid order) and the tail split's: split
+ * (s; <= 1: none), tail0 (the last round's first block index: (rounds - 1)
+ * G), ws (the slots: tail work tile i's chunk c in slot i s + c) and cnt
+ * (a counter per tail work tile, zero between launches: the last chunk
+ * resets it). */
 typedef struct {
     CUtensorMap tq, tk, tv;
     attn_params p;
+    int split;
+    unsigned tail0;
+    float *ws;
+    unsigned *cnt;
 } fa3_params;
 
 /* the elem_type of a 16-bit element type (what gemm_wg_mma takes) */
@@ -414,10 +444,12 @@ static __device__ __forceinline__ void fa3_load_kv(const CUtensorMap *map, unsig
  * and O's store; with two, the other buffer was released a work tile ago,
  * so the next Q loads right behind this work tile's last V tile. Still no
  * wait on a later load: the loads keep the consumers' order across work
- * tiles (V n-1, then Q', K 0', ...), Q's release needs V n-1 at most. */
+ * tiles (V n-1, then Q', K 0', ...), Q's release needs V n-1 at most.
+ * j0: the work tile's first K/V tile (a tail split's chunk, FA3_TAIL_SPLIT:
+ * tiles j0 .. j0 + ntiles - 1; else 0). */
 template <int D, int BKV, int NWG>
 static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm, int q0,
-                                                   int bh, int ntiles, int kb, unsigned qph)
+                                                   int bh, int ntiles, int kb, unsigned qph, int j0)
 {
     typedef fa3_smem<D, BKV, NWG> L;
     constexpr int ST = FA3_STAGES(D);
@@ -428,16 +460,17 @@ static __device__ __forceinline__ void fa3_produce(const fa3_params &fp, const f
     for (int c = 0; c < D / 64; c++)
         fa3_tma_load_3d(sm.q + c * L::QBLK, &fp.tq, c * 64, q0, bh, sm.bar_q());
     const int s0 = kb % ST;
-    fa3_load_kv<D, BKV>(&fp.tk, sm.k + s0 * L::KVBYTES, sm.full_k(s0), sm.empty_k(s0), 0, kb, bh);
+    fa3_load_kv<D, BKV>(&fp.tk, sm.k + s0 * L::KVBYTES, sm.full_k(s0), sm.empty_k(s0), j0, kb, bh);
 #pragma unroll 1
     for (int j = 1; j < ntiles; j++) {
         const int s = (kb + j) % ST, sp = (kb + j - 1) % ST;
-        fa3_load_kv<D, BKV>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j, kb + j, bh);
-        fa3_load_kv<D, BKV>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j - 1, kb + j - 1, bh);
+        fa3_load_kv<D, BKV>(&fp.tk, sm.k + s * L::KVBYTES, sm.full_k(s), sm.empty_k(s), j0 + j, kb + j, bh);
+        fa3_load_kv<D, BKV>(&fp.tv, sm.v + sp * L::KVBYTES, sm.full_v(sp), sm.empty_v(sp), j0 + j - 1, kb + j - 1,
+                            bh);
     }
     const int sl = (kb + ntiles - 1) % ST;
-    fa3_load_kv<D, BKV>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), ntiles - 1, kb + ntiles - 1,
-                        bh);
+    fa3_load_kv<D, BKV>(&fp.tv, sm.v + sl * L::KVBYTES, sm.full_v(sl), sm.empty_v(sl), j0 + ntiles - 1,
+                        kb + ntiles - 1, bh);
 }
 
 // ---- consumer pieces -----------------------------------------------------------------
@@ -746,6 +779,113 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
         fa3_sched_arrive(other);
 }
 
+/* O / l, rows r0 (h 0) and r0 + 8 (h 1), l[h] the row's whole sum (a row
+ * that saw no key: l = 0, zeros), as 32-bit pairs straight from the
+ * accumulators (columns 8 i + 2 t, + 1) */
+template <typename T, int D>
+static __device__ __forceinline__ void fa3_store_o(const attn_params &p, T *Oh, const float *o, const float *l,
+                                                   int r0, int t)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const float inv = l[h] > 0.0f ? 1.0f / l[h] : 0.0f;
+        const int row = r0 + 8 * h;
+        if (row < p.seq_q) {
+            unsigned *orow = (unsigned *)(Oh + (long long)row * D + 2 * t);
+#pragma unroll
+            for (int i = 0; i < D / 8; i++)
+                orow[4 * i] = gemm_mma_out<T>::pack(o[4 * i + 2 * h] * inv, o[4 * i + 2 * h + 1] * inv);
+        }
+    }
+}
+
+/* bar.red.or over named barrier id (count threads): 1 if any thread's v */
+static __device__ __forceinline__ bool fa3_bar_or(int id, int count, bool v)
+{
+    unsigned r;
+    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.u32 p, %1, 0;\n\tbar.red.or.pred q, %2, %3, p;\n\t"
+                 "selp.u32 %0, 1, 0, q;\n\t}\n"
+                 : "=r"(r) : "r"((unsigned)v), "r"(id), "r"(count) : "memory");
+    return r != 0;
+}
+
+/* the named barrier of the tail split's join: after the ping-pong's 1 .. NWG */
+#define FA3_TAIL_BAR(NWG) (FA3_SCHED_BAR + (NWG))
+
+/* A tail split's chunk ti.y of tail work tile ti.x (FA3_TAIL_SPLIT): this
+ * thread's rows (local rl, rl + 8 of the tile's BQ; global r0, r0 + 8) as
+ * a partial, O unnormalised and the rows' base-2 shift (the one its
+ * exponentials took: m scale_log2 under FA3_SOFTMAX 1, m else; 0 for a row
+ * that saw no key) and sum l, to slot ti.x s + ti.y; then every consumer
+ * thread's writes fenced, one counter increment per CTA (the lead thread),
+ * and the CTA that brings it to s joins the s partials (reading them from
+ * the L2: __ldcg) into O / l: shift M = the largest of the rows' shifts
+ * with l > 0, weights exp2(shift_c - M), and resets the counter for the
+ * next launch. The others are done: their O is the joiner's to write. */
+template <typename T, int D, int NWG>
+static __device__ __forceinline__ void fa3_tail_out(const fa3_params &fp, T *Oh, float *o, const float *m, float *l,
+                                                 int r0, int rl, int t, bool lead, int2 ti)
+{
+    constexpr int BQ = FA3_BQ_W(NWG), SLOT = FA3_TAIL_SLOT(D, NWG);
+    const int s = fp.split;
+    float *base = fp.ws + (size_t)(ti.x * s + ti.y) * SLOT;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = rl + 8 * h;
+        float *orow = base + r * D + 2 * t;
+#pragma unroll
+        for (int i = 0; i < D / 8; i++)
+            __stcg((float2 *)(orow + 8 * i), make_float2(o[4 * i + 2 * h], o[4 * i + 2 * h + 1]));
+        if (t == 0) {
+            const float sh = FA3_SOFTMAX ? (m[h] == -INFINITY ? 0.0f : __fmul_rn(m[h], fp.p.scale_log2))
+                                         : attn_shift(m[h]);
+            __stcg(base + BQ * D + r, sh);
+            __stcg(base + BQ * D + BQ + r, l[h]);
+        }
+    }
+    __threadfence();
+    sgemm_tma_named_sync(FA3_TAIL_BAR(NWG), 128 * NWG); /* every consumer thread's partial written and fenced */
+    bool mine = false;
+    if (lead) {
+        mine = atomicAdd(&fp.cnt[ti.x], 1u) == (unsigned)s - 1u;
+        if (mine)
+            fp.cnt[ti.x] = 0u; /* every chunk counted: zero for the next launch */
+    }
+    if (!fa3_bar_or(FA3_TAIL_BAR(NWG), 128 * NWG, mine))
+        return;
+    __threadfence(); /* the other chunks' partials, fenced before their increments */
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = rl + 8 * h;
+        float mx = -INFINITY;
+        for (int c = 0; c < s; c++) {
+            const float *bc = fp.ws + (size_t)(ti.x * s + c) * SLOT;
+            if (__ldcg(bc + BQ * D + BQ + r) > 0.0f)
+                mx = fmaxf(mx, __ldcg(bc + BQ * D + r));
+        }
+#pragma unroll
+        for (int i = 0; i < D / 8; i++) o[4 * i + 2 * h] = o[4 * i + 2 * h + 1] = 0.0f;
+        float sum = 0.0f;
+        for (int c = 0; c < s; c++) {
+            const float *bc = fp.ws + (size_t)(ti.x * s + c) * SLOT;
+            const float lc = __ldcg(bc + BQ * D + BQ + r);
+            if (!(lc > 0.0f))
+                continue;
+            const float wc = softmax_ex2(__ldcg(bc + BQ * D + r) - mx);
+            sum += lc * wc;
+            const float *orow = bc + r * D + 2 * t;
+#pragma unroll
+            for (int i = 0; i < D / 8; i++) {
+                const float2 x = __ldcg((const float2 *)(orow + 8 * i));
+                o[4 * i + 2 * h] = fmaf(x.x, wc, o[4 * i + 2 * h]);
+                o[4 * i + 2 * h + 1] = fmaf(x.y, wc, o[4 * i + 2 * h + 1]);
+            }
+        }
+        l[h] = sum;
+    }
+    fa3_store_o<T, D>(fp.p, Oh, o, l, r0, t);
+}
+
 /* One consumer warpgroup (cw 0 .. NWG - 1, thread ct of 128): rows q0 +
  * 64 cw.. of the CTA's q tile over its ntiles K/V tiles, then O / l to
  * global. Between a wait on this warpgroup's named barrier and an arrive
@@ -775,13 +915,17 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
  * (ntiles + 1) waits, the last one at the kernel's end; consumer c > 0's:
  * sum of (ntiles + 1) waits against consumer c - 1's as many arrives).
  * failed: FA3_QK_EARLY's waits that gave up (the caller traps after the
- * last wgmma). */
+ * last wgmma). j0: the first K/V tile (tiles j0 .. j0 + ntiles - 1); ti:
+ * a tail split's chunk (FA3_TAIL_SPLIT: tail work tile ti.x, chunk ti.y,
+ * whose partial goes to the workspace, fa3_tail_out), ti.x < 0: a whole
+ * work tile (O to global). */
 template <typename T, int D, int BKV, int NWG>
-static __device__ __forceinline__ void fa3_consume(const attn_params &p, const fa3_smem<D, BKV, NWG> &sm, T *Oh,
+static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm, T *Oh,
                                                    int q0, int ntiles, int cw, int ct, int kb, unsigned qph,
-                                                   bool &failed)
+                                                   bool &failed, int j0, int2 ti)
 {
     typedef fa3_smem<D, BKV, NWG> L;
+    const attn_params &p = fp.p;
     constexpr int ET = fa3_elem<T>::et, ST = FA3_STAGES(D);
     const int w = ct >> 5, lane = ct & 31, g = lane >> 2, t = lane & 3;
     const int r0 = q0 + 64 * cw + 16 * w + g;
@@ -789,8 +933,9 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
     /* the next consumer, cw + 1 mod NWG (NWG 2: cw ^ 1, the form whose SASS
      * the two-warpgroup kernels were measured with; the general form changes it) */
     const int own = FA3_SCHED_BAR + cw, other = FA3_SCHED_BAR + (NWG == 2 ? cw ^ 1 : (cw == NWG - 1 ? 0 : cw + 1));
-    const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal);
-    const int nfull = unmasked < ntiles ? (int)unmasked : ntiles;
+    /* this run's tiles j (K/V tile j0 + j) below nfull skip the mask */
+    const long long unmasked = attn_kv_tiles_unmasked(q0, p.seq_q, p.seq_kv, BKV, p.causal) - j0;
+    const int nfull = unmasked < 0 ? 0 : unmasked < ntiles ? (int)unmasked : ntiles;
     const unsigned qw = sm.q + cw * 64 * FA3_ROW; /* this warpgroup's 64 rows of each Q column block */
 
     float o[D / 2];
@@ -828,7 +973,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             /* the loop rotated: P (packed) carried from step to step, S a
              * step's own (so ptxas keeps S's registers apart from the P
              * that P V reads while Q K^T writes S) */
-            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, 0, r0, t, 0 >= nfull, p);
+            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j0, r0, t, 0 >= nfull, p);
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
@@ -850,7 +995,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                         sgemm_wg_fence_operand(&sj[i]);
                     fa3_release(sm.empty_k(sn), lane);
                     float f[2];
-                    fa3_softmax_any<BKV>(sj, m, l, f, j + 1, r0, t, j + 1 >= nfull, p);
+                    fa3_softmax_any<BKV>(sj, m, l, f, j0 + j + 1, r0, t, j + 1 >= nfull, p);
                     fa3_wait_pv<D, BKV>(o, pr); /* P j V j done: V's stage and P's registers free */
                     fa3_release(sm.empty_v(st), lane);
                     fa3_rescale<D>(o, f);
@@ -865,7 +1010,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
                         sgemm_wg_fence_operand(&sj[i]);
                     fa3_release(sm.empty_v(st), lane);
                     fa3_release(sm.empty_k(sn), lane);
-                    fa3_softmax_p<T, D, BKV>(sj, o, pr, m, l, j + 1, r0, t, j + 1 >= nfull, p);
+                    fa3_softmax_p<T, D, BKV>(sj, o, pr, m, l, j0 + j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
             const int gl = kb + ntiles - 1;
@@ -875,7 +1020,7 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 unsigned pr[BKV / 4];
-                fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j, r0, t, j >= nfull, p);
+                fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j0 + j, r0, t, j >= nfull, p);
                 fa3_consumer_wait<D, BKV>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
                 fa3_consumer_wait<D, BKV>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
@@ -890,29 +1035,24 @@ static __device__ __forceinline__ void fa3_consume(const attn_params &p, const f
             /* the last tile: P V only; consumer NWG - 1 skips its arrive (see above; not when FA3_PERS) */
             const int gl = kb + ntiles - 1;
             unsigned pr[BKV / 4];
-            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, ntiles - 1, r0, t, ntiles - 1 >= nfull, p);
+            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j0 + ntiles - 1, r0, t, ntiles - 1 >= nfull,
+                                     p);
             fa3_last_pv<ET, D, BKV, NWG>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         }
         if (!FA3_PERS(D) && failed)
             __trap();
     }
 
-    /* O / l, rows r0 and r0 + 8 (a row that saw no key: l = 0, zeros), as
-     * 32-bit pairs straight from the accumulators (columns 8 i + 2 t, + 1) */
+    /* the rows' sums: this lane's part, then the quad's (the 4 lanes of a row) */
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        float sum = l[h];
-        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-        const int row = r0 + 8 * h;
-        if (row < p.seq_q) {
-            unsigned *orow = (unsigned *)(Oh + (long long)row * D + 2 * t);
-#pragma unroll
-            for (int i = 0; i < D / 8; i++)
-                orow[4 * i] = gemm_mma_out<T>::pack(o[4 * i + 2 * h] * inv, o[4 * i + 2 * h + 1] * inv);
-        }
+        l[h] += __shfl_xor_sync(0xffffffffu, l[h], 1);
+        l[h] += __shfl_xor_sync(0xffffffffu, l[h], 2);
     }
+    if (FA3_PERS(D) && ti.x >= 0)
+        fa3_tail_out<T, D, NWG>(fp, Oh, o, m, l, r0, 64 * cw + 16 * (ct >> 5) + g, t, cw == 0 && ct == 0, ti);
+    else
+        fa3_store_o<T, D>(p, Oh, o, l, r0, t);
 }
 
 // ---- the kernel ----------------------------------------------------------------------
@@ -929,6 +1069,46 @@ static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned 
     return k * g + ((k & 1u) ? g - 1u - b : b); /* < qtiles x nbh + g <= 2^32: ATTN_GRID_MAX */
 }
 
+/* This CTA's work (producer and consumers alike): TAIL false, round k's
+ * block index (fa3_round_block's; >= qtiles x nbh: none), the whole work
+ * tile (*j0 0, *ti (-1, 0)); TAIL true, the tail split's (fp.split = s >
+ * 1: the last round) tail work tile tail0 + b / s, chunk c = b mod s of its
+ * K/V tiles: *j0 and *n narrowed to the chunk's run (c n / s .. (c + 1) n
+ * / s: at least one tile, s <= n), *ti = (b / s, c). *n: the K/V tiles
+ * (attn_kv_tiles). false: no work tile. */
+template <int NWG, int BKV, bool TAIL>
+static __device__ __forceinline__ bool fa3_round_work(const fa3_params &fp, unsigned k, unsigned total, int *q0,
+                                                      long long *bh, int *n, int *j0, int2 *ti)
+{
+    const attn_params &p = fp.p;
+    const unsigned g = gridDim.x, b = blockIdx.x;
+    const unsigned blk = TAIL ? fp.tail0 + b / (unsigned)fp.split : fa3_round_block(k, g, b);
+    if (blk >= total)
+        return false;
+    long long qt;
+    attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, bh);
+    *q0 = (int)qt * FA3_BQ_W(NWG);
+    *n = (int)attn_kv_tiles(*q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, BKV, p.causal);
+    *j0 = 0;
+    *ti = make_int2(-1, 0);
+    if (TAIL) {
+        const int c = (int)(b % (unsigned)fp.split), all = *n;
+        *j0 = c * all / fp.split;
+        *n = (c + 1) * all / fp.split - *j0;
+        *ti = make_int2((int)(b / (unsigned)fp.split), c);
+    }
+    return true;
+}
+
+/* The rounds of whole work tiles: all, or (tail split) all but the last,
+ * whose chunks run after them (fa3_body_pers: the consumers' chunk is a
+ * second inlined fa3_consume, so the loop's keeps j0 = 0 and no join, and
+ * its registers are the kernel's without the split) */
+static __device__ __forceinline__ unsigned fa3_whole_rounds(const fa3_params &fp, unsigned total)
+{
+    return fp.split > 1 ? fp.tail0 / gridDim.x : (total + gridDim.x - 1) / gridDim.x;
+}
+
 /* Persistent (FA3_PERS): the CTA's work tiles, a block index a round
  * (fa3_round_block: blockIdx.x, then 2 gridDim.x - 1 - blockIdx.x, ...)
  * below qtiles x nbh, each (q tile, batch x head) by attn_block_tile as the
@@ -943,7 +1123,10 @@ static __device__ __forceinline__ unsigned fa3_round_block(unsigned k, unsigned 
  * 0): its rows are zeros. Consumer 0 opens the ping-pong once and closes it
  * after its last work tile (its barrier's last generation: that wait +
  * consumer NWG - 1's last arrive; with no work tile with keys, its own
- * arrive + wait). The named barriers: 1 .. NWG (FA3_SCHED_BAR + cw). */
+ * arrive + wait). Under the tail split (fp.split > 1) the last round's
+ * CTAs take chunks of its work tiles (fa3_round_work<.., true>) and join them
+ * (fa3_tail_out). The named barriers: 1 .. NWG (FA3_SCHED_BAR + cw), NWG
+ * + 1 (FA3_TAIL_BAR: the join's). */
 template <typename T, int D, int BKV, int NWG, int QB>
 static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm)
 {
@@ -955,22 +1138,22 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER_W(NWG)) : "memory");
         if (tid == 0) {
+            const unsigned rounds = fa3_whole_rounds(fp, total);
             int kb = 0;
             unsigned qi = 0;
 #pragma unroll 1
-            for (unsigned k = 0; k * gridDim.x < total; k++) {
-                const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
-                if (blk >= total)
+            for (unsigned k = 0; k <= rounds; k++) {
+                int q0, n, j0;
+                long long bh;
+                int2 ti;
+                if (k < rounds ? !fa3_round_work<NWG, BKV, false>(fp, k, total, &q0, &bh, &n, &j0, &ti)
+                               : fp.split < 2 || !fa3_round_work<NWG, BKV, true>(fp, k, total, &q0, &bh, &n, &j0, &ti))
                     continue;
-                long long qt, bh;
-                attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
-                const int q0 = (int)qt * FA3_BQ_W(NWG);
-                const int n = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
                 if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
                     L cur = sm; /* work tile qi's Q buffer */
                     cur.qsel = qi % QB;
                     cur.q = sm.q + cur.qsel * L::QBYTES;
-                    fa3_produce<D, BKV, NWG>(fp, cur, q0, (int)bh, n, kb, (qi / QB) & 1u);
+                    fa3_produce<D, BKV, NWG>(fp, cur, q0, (int)bh, n, kb, (qi / QB) & 1u, j0);
                     kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
                     qi = (qi + 1) % (2 * QB);
                 }
@@ -982,26 +1165,36 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
         bool failed = false; /* a consumer wait gave up (fa3_bar_wait) */
         int kb = 0;
         unsigned qi = 0;
+        const unsigned rounds = fa3_whole_rounds(fp, total);
         if (cw == 0)
             fa3_sched_arrive(FA3_SCHED_BAR); /* the ping-pong's start: consumer 0 issues first */
 #pragma unroll 1
-        for (unsigned k = 0; k * gridDim.x < total; k++) { /* the producer's work tiles, in its order */
-            const unsigned blk = fa3_round_block(k, gridDim.x, blockIdx.x);
-            if (blk >= total)
+        for (unsigned k = 0; k < rounds; k++) { /* the producer's work tiles, in its order */
+            int q0, n, j0;
+            long long bh;
+            int2 ti;
+            if (!fa3_round_work<NWG, BKV, false>(fp, k, total, &q0, &bh, &n, &j0, &ti))
                 continue;
-            long long qt, bh;
-            attn_block_tile(blk, p.qtiles, p.nbh, p.causal, &qt, &bh);
-            const int q0 = (int)qt * FA3_BQ_W(NWG);
-            const int n = (int)attn_kv_tiles(q0, FA3_BQ_W(NWG), p.seq_q, p.seq_kv, L::BKV, p.causal);
             T *Oh = (T *)p.o + bh * p.seq_q * D;
             L cur = sm; /* as the producer's */
             cur.qsel = qi % QB;
             cur.q = sm.q + cur.qsel * L::QBYTES;
-            fa3_consume<T, D, BKV, NWG>(p, cur, Oh, q0, n, cw, tid & 127, kb, (qi / QB) & 1u, failed);
+            fa3_consume<T, D, BKV, NWG>(fp, cur, Oh, q0, n, cw, tid & 127, kb, (qi / QB) & 1u, failed, 0,
+                                        make_int2(-1, 0));
             if (n > 0) {
                 kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
                 qi = (qi + 1) % (2 * QB);
             }
+        }
+        int q0, n, j0;
+        long long bh;
+        int2 ti;
+        if (fp.split > 1 && fa3_round_work<NWG, BKV, true>(fp, rounds, total, &q0, &bh, &n, &j0, &ti)) {
+            L cur = sm; /* the tail's chunk, as the producer's (n >= 1: no mask, a chunk has a tile) */
+            cur.qsel = qi % QB;
+            cur.q = sm.q + cur.qsel * L::QBYTES;
+            fa3_consume<T, D, BKV, NWG>(fp, cur, (T *)p.o + bh * p.seq_q * D, q0, n, cw, tid & 127, kb,
+                                        (qi / QB) & 1u, failed, j0, ti);
         }
         if (cw == 0)
             fa3_sched_sync(FA3_SCHED_BAR); /* the ping-pong's end: consumer NWG - 1's last arrive */
@@ -1070,7 +1263,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     if (tid < 128) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_PRODUCER_W(NWG)) : "memory");
         if (tid == 0 && ntiles > 0) /* no key to see: nothing to load, the consumers write zeros */
-            fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, ntiles, 0, 0u);
+            fa3_produce<D, BKV, NWG>(fp, sm, q0, (int)bh, ntiles, 0, 0u, 0);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(FA3_REGS_CONSUMER_W(NWG)) : "memory");
         T *Oh = (T *)p.o + bh * p.seq_q * D;
@@ -1078,7 +1271,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
          * compiler too (descriptors in uniform registers) */
         const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
         bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait; fa3_consume traps) */
-        fa3_consume<T, D, BKV, NWG>(p, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed);
+        fa3_consume<T, D, BKV, NWG>(fp, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed, 0, make_int2(-1, 0));
     }
 }
 

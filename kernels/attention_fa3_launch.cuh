@@ -30,14 +30,58 @@ static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, l
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
 }
 
+/* The tail split of case a on a grid of `grid` persistent CTAs (of `sms`)
+ * with work tiles of 64 NWG rows and K/V tiles of BKV keys, at most ts
+ * chunks a work tile (FA3_TAIL_SPLIT; attention_fa3.cuh, fa3_params): sets
+ * fp's split (0: none), tail0, ws and cnt. Only without the causal mask
+ * (equal work tiles), with more work tiles than CTAs, a last round at most
+ * half full, and a workspace of FA3_TAIL_BYTES (a->workspace, zeroed by
+ * the caller before the first launch; NULL or smaller: no split). */
+template <int D, int NWG>
+static void fa3_tail_plan(fa3_params *fp, const attention_args *a, long long grid, int sms, int bkv, int ts)
+{
+    fp->split = 0;
+    fp->tail0 = 0;
+    fp->ws = NULL;
+    fp->cnt = NULL;
+    const long long total = fp->p.qtiles * fp->p.nbh;
+    if (!FA3_PERS(D) || a->causal || ts < 2 || sms <= 0 || grid != sms || total <= grid || !a->workspace ||
+        a->workspace_bytes < FA3_TAIL_BYTES(D, NWG, sms))
+        return;
+    const long long tail0 = (total - 1) / grid * grid, r = total - tail0;
+    const long long n = (a->seq_kv + bkv - 1) / bkv;
+    long long split = grid / r;
+    split = split < ts ? split : ts;
+    split = split < n ? split : n;
+    if (2 * r > grid || split < 2)
+        return;
+    fp->split = (int)split;
+    fp->tail0 = (unsigned)tail0;
+    fp->ws = (float *)a->workspace;
+    fp->cnt = (unsigned *)(fp->ws + (size_t)sms * FA3_TAIL_SLOT(D, NWG));
+}
+
+/* The workspace the tail split may take at case a (FA3_TAIL_BYTES of this
+ * device's SMs; 0 where it never splits: the causal mask, head_dim 256, or
+ * no more work tiles than SMs) */
+template <int D, int NWG>
+static size_t fa3_tail_workspace(const attention_args *a, int ts)
+{
+    const int sms = sgemm_tma_sms();
+    const long long qtiles = (a->seq_q + FA3_BQ_W(NWG) - 1) / FA3_BQ_W(NWG);
+    if (!FA3_PERS(D) || a->causal || ts < 2 || sms <= 0 || qtiles * a->batch * a->heads <= sms)
+        return 0;
+    return FA3_TAIL_BYTES(D, NWG, sms);
+}
+
 /* The rung at head_dim D with K/V tiles of BKV keys, NWG consumer
- * warpgroups (q tiles of 64 NWG rows) and QB Q buffers (attention_fa3.cu's
- * pick, FA3_BKV_DC, 2 and FA3_QB, or a candidate's,
- * kernels/search/attention_fa3_search.cu): tensor
- * maps (Q's box: 64 NWG rows, at most 256), the shared-memory opt-in once
- * per device, the grid (below), the launch. The caller has checked
- * attention_fa3_supports. */
-template <typename T, int D, int BKV, int NWG = 2, int QB = FA3_QB(D, BKV, NWG)>
+ * warpgroups (q tiles of 64 NWG rows), QB Q buffers and at most TS tail
+ * chunks a work tile (attention_fa3.cu's pick, FA3_BKV_DC, 2, FA3_QB and
+ * FA3_TAIL_SPLIT, or a candidate's, kernels/search/attention_fa3_search.cu):
+ * tensor maps (Q's box: 64 NWG rows, at most 256), the shared-memory opt-in
+ * once per device, the grid (below) and its tail split (fa3_tail_plan), the
+ * launch. The caller has checked attention_fa3_supports. */
+template <typename T, int D, int BKV, int NWG = 2, int QB = FA3_QB(D, BKV, NWG), int TS = FA3_TAIL_SPLIT>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
     constexpr int SMEM = FA3_SMEM_QB(D, BKV, NWG, QB);
@@ -67,11 +111,12 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
      * only with many heads and few q tiles a head; else a CTA per work tile
      * (the same kernel, one round each), whose order the hardware balances
      * as CTAs finish. */
+    const int sms = sgemm_tma_sms();
     if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
-        const int sms = sgemm_tma_sms();
         if (sms > 0 && grid > sms)
             grid = sms;
     }
+    fa3_tail_plan<D, NWG>(&fp, a, grid, sms, BKV, TS);
     rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS_W(NWG)), args,
                                (size_t)SMEM, s);
     return rc != 0 ? rc : (int)cudaGetLastError();

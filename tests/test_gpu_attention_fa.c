@@ -31,7 +31,12 @@
  * 400 (192 work tiles, causal persistent: 4 q tiles a head of 1-4 K/V
  * tiles, the diagonal tile partial); 1 x 2 x 130 x 8200 (seq_kv past
  * FA3_LONG_KV: fa3 at 128 takes its FA3_BKV_LONG tiles, checked by
- * name; causal: the last of 43 tiles of 192 keys partial and masked). Batch 1-4,
+ * name; causal: the last of 43 tiles of 192 keys partial and masked). fa3's
+ * tail split (no mask, more work tiles than SMs, a last round at most half
+ * full: on 132 SMs, e.g., 4 x 100 x 1 x 300 in 3 chunks of one K/V tile, 2 x 70 x
+ * 1 x 1100 in 4 of 2-3, 1 x 33 x 520 x 140 in 2 of 1; the workspace one
+ * buffer for every run, so a counter left unreset fails the next) runs
+ * where attention_fa3_tail_split says, at least once. Batch 1-4,
  * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
@@ -146,7 +151,9 @@ static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
                              {"fa3_w3_k128", NULL, cand_w3_supports, 4},
                              {"fa3_w3_k64", NULL, cand_supports, 5},
                              {"fa3_w3_k80", NULL, cand_supports, 6},
-                             {"fa3_q1_k128", NULL, cand_supports, 7}};
+                             {"fa3_q1_k128", NULL, cand_supports, 7},
+                             {"fa3_nt_k128", NULL, cand_supports, 8},
+                             {"fa3_t8_k128", NULL, cand_supports, 9}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
 
 static int rung_run(int r, const attention_args *a, cudaStream_t st)
@@ -154,10 +161,24 @@ static int rung_run(int r, const attention_args *a, cudaStream_t st)
     return RUNGS[r].fn ? RUNGS[r].fn(a, st) : attention_fa3_search_run(RUNGS[r].cand, a, st);
 }
 
+/* the workspace rung r asks for at case a (fa3's and its candidates' tail
+ * split; fa1 and fa2 none) */
+static size_t rung_workspace(int r, const attention_args *a)
+{
+    if (!RUNGS[r].fn)
+        return attention_fa3_search_workspace(RUNGS[r].cand, a);
+    return strcmp(RUNGS[r].name, "fa3") == 0 ? attention_fa3_workspace(a) : 0;
+}
+
+/* one workspace for every run, zeroed once: the tail split's counters
+ * must be back at zero after each run, or the next run's join (any fa3
+ * row's, candidates included) comes early and its O fails */
+#define WS_BYTES ((size_t)32 << 20)
+
 /* the candidate table holds what RUNGS names, in that order */
 static void check_candidates(void)
 {
-    CHECK(attention_fa3_search_count() == 8, "fa3 has 8 candidates (%d)", attention_fa3_search_count());
+    CHECK(attention_fa3_search_count() == 10, "fa3 has 10 candidates (%d)", attention_fa3_search_count());
     for (int r = 0; r < NRUNGS; r++)
         if (!RUNGS[r].fn) {
             const char *n = attention_fa3_search_name(RUNGS[r].cand);
@@ -331,6 +352,10 @@ int main(void)
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     check_declines(st);
     check_candidates();
+    void *dws;
+    CK(cudaMalloc(&dws, WS_BYTES));
+    CK(cudaMemsetAsync(dws, 0, WS_BYTES, st));
+    int split_runs = 0; /* fa3 runs whose last round was split (attention_fa3_tail_split) */
 
     for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
         for (size_t di = 0; di < sizeof DIMS / sizeof DIMS[0]; di++) {
@@ -382,6 +407,15 @@ int main(void)
                         const char *label = RUNGS[r].name;
                         if (!rung_takes(r, &a))
                             continue;
+                        const size_t wsb = rung_workspace(r, &a);
+                        CHECK(wsb <= WS_BYTES, "%s asks for %zu bytes of workspace (test has %zu)", label, wsb,
+                              WS_BYTES);
+                        a.workspace = wsb ? dws : NULL;
+                        a.workspace_bytes = wsb;
+                        if (strcmp(label, "fa3") == 0 && attention_fa3_tail_split(&a) > 1) {
+                            split_runs++;
+                            printf("fa3 tail split: %d chunks\n", attention_fa3_tail_split(&a));
+                        }
                         CK(cudaMemsetAsync(dout, 0xff, (size_t)nq * 2 + GUARD_BYTES, st));
                         kernel_ran_clear();
                         const int e = rung_run(r, &a, st);
@@ -451,6 +485,11 @@ int main(void)
             free(hv);
             free(ho);
         }
+    /* the shapes with more work tiles than SMs and a small last round (4 x 100 x 1 x 300,
+     * 2 x 70 x 1 x 1100, 1 x 33 x 520 x 140 on 132 SMs) run the tail split, checked above */
+    if (hopper_native)
+        CHECK(split_runs > 0, "fa3 ran the tail split (%d runs)", split_runs);
+    CK(cudaFree(dws));
     CK(cudaStreamDestroy(st));
     return test_finish("test_gpu_attention_fa");
 }

@@ -22,7 +22,11 @@
  * up to 80 keys (96 spill): fa3_w3_k112 and fa3_w3_k128 decline head_dim
  * 128; fa3_w3_k64 and fa3_w3_k80 run both. fa3_q1_k128: fa3_k128 with
  * one Q buffer (the persistent kernel's before FA3_QBUF), to time the
- * double Q buffer against it in one run.
+ * double Q buffer against it in one run; fa3_nt_k128: fa3_k128 without the
+ * tail split (FA3_TAIL_SPLIT: the last round's work tiles split over the
+ * idle SMs), its A/B likewise, and fa3_t8_k128 with up to 8 chunks a work
+ * tile instead of FA3_TAIL_SPLIT's 4. A candidate's workspace (the tail split's
+ * partials) is attention_fa3_search_workspace's.
  * Constraints: the rung's (attention_fa3_supports), head_dim 64 or 128
  * (head_dim 256 keeps its own tile: declined), and a ring that fits one CTA
  * per SM (a tile that does not at a head_dim has no instance there:
@@ -33,37 +37,48 @@
 #include "attention_fa3_search.h"
 #include "kernel_ran.h"
 
-/* X(NAME, BKV, NWG, QB): the candidates, a K/V tile (a multiple of 16 <=
- * 256), consumer warpgroups (2: the rung's kernel; 3: FlashAttention-3's
- * at head_dim 64) and Q buffers (0: the rung's rule, FA3_QB; 1: one, the
- * persistent kernel before its double Q buffer, an A/B in one binary) */
+/* X(NAME, BKV, NWG, QB, TS): the candidates, a K/V tile (a multiple of 16
+ * <= 256), consumer warpgroups (2: the rung's kernel; 3: FlashAttention-3's
+ * at head_dim 64), Q buffers (0: the rung's rule, FA3_QB; 1: one, the
+ * persistent kernel before its double Q buffer, an A/B in one binary) and
+ * the tail split's chunks (FA3_TAIL_SPLIT: the rung's; 0: none, its A/B) */
 #define FA3_SEARCH_CANDIDATES(X)                                                                   \
-    X(fa3_k128, 128, 2, 0) X(fa3_k176, 176, 2, 0) X(fa3_k192, 192, 2, 0) X(fa3_w3_k112, 112, 3, 0)     \
-    X(fa3_w3_k128, 128, 3, 0) X(fa3_w3_k64, 64, 3, 0) X(fa3_w3_k80, 80, 3, 0) X(fa3_q1_k128, 128, 2, 1)
+    X(fa3_k128, 128, 2, 0, FA3_TAIL_SPLIT) X(fa3_k176, 176, 2, 0, FA3_TAIL_SPLIT)                   \
+    X(fa3_k192, 192, 2, 0, FA3_TAIL_SPLIT) X(fa3_w3_k112, 112, 3, 0, FA3_TAIL_SPLIT)                \
+    X(fa3_w3_k128, 128, 3, 0, FA3_TAIL_SPLIT) X(fa3_w3_k64, 64, 3, 0, FA3_TAIL_SPLIT)               \
+    X(fa3_w3_k80, 80, 3, 0, FA3_TAIL_SPLIT) X(fa3_q1_k128, 128, 2, 1, FA3_TAIL_SPLIT)               \
+    X(fa3_nt_k128, 128, 2, 0, 0) X(fa3_t8_k128, 128, 2, 0, 8)
 
 /* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
  * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128 with
  * tiles over 80 keys: 160 registers a consumer thread do not hold its O, S
  * and P (96 keys spill, C7512) */
-template <typename T, int D, int BKV, int NWG, int QB>
+template <typename T, int D, int BKV, int NWG, int QB, int TS>
 static constexpr attn_launch_fn fa3_search_fn()
 {
     constexpr int qb = QB ? QB : FA3_QB(D, BKV, NWG);
     if constexpr (SMEM_SM90_FITS(FA3_SMEM_QB(D, BKV, NWG, qb), 1) && (NWG == 2 || D == 64 || BKV <= 80))
-        return attention_fa3_launch<T, D, BKV, NWG, qb>;
+        return attention_fa3_launch<T, D, BKV, NWG, qb, TS>;
     else
         return nullptr;
 }
 
+typedef size_t (*fa3_search_ws_fn)(const attention_args *a, int ts);
+
 typedef struct {
     const char *name;       /* the candidate's name (the rows' name and `kernel`) */
     attn_launch_fn run[2][2]; /* [fp16, bf16][head_dim 64, 128]; NULL: declined */
+    fa3_search_ws_fn ws[2];   /* [head_dim 64, 128]: its workspace (fa3_tail_workspace) */
+    int ts;                   /* its tail split's chunks (TS) */
 } attention_fa3_search_row;
 
-#define FA3_SEARCH_ROW(NAME, BKV, NWG, QB)                                                         \
+#define FA3_SEARCH_ROW(NAME, BKV, NWG, QB, TS)                                                     \
     {#NAME,                                                                                        \
-     {{fa3_search_fn<__half, 64, BKV, NWG, QB>(), fa3_search_fn<__half, 128, BKV, NWG, QB>()},     \
-      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG, QB>(), fa3_search_fn<__nv_bfloat16, 128, BKV, NWG, QB>()}}},
+     {{fa3_search_fn<__half, 64, BKV, NWG, QB, TS>(), fa3_search_fn<__half, 128, BKV, NWG, QB, TS>()}, \
+      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG, QB, TS>(),                                       \
+       fa3_search_fn<__nv_bfloat16, 128, BKV, NWG, QB, TS>()}},                                    \
+     {fa3_tail_workspace<64, NWG>, fa3_tail_workspace<128, NWG>},                                  \
+     TS},
 
 static const attention_fa3_search_row attention_fa3_search_table[] = {FA3_SEARCH_CANDIDATES(FA3_SEARCH_ROW)};
 
@@ -75,6 +90,15 @@ extern "C" int attention_fa3_search_count(void)
 extern "C" const char *attention_fa3_search_name(int i)
 {
     return i >= 0 && i < attention_fa3_search_count() ? attention_fa3_search_table[i].name : NULL;
+}
+
+extern "C" size_t attention_fa3_search_workspace(int i, const attention_args *a)
+{
+    if (i < 0 || i >= attention_fa3_search_count() || !a || (a->head_dim != 64 && a->head_dim != 128))
+        return 0;
+    const attention_fa3_search_row *r = &attention_fa3_search_table[i];
+    const int di = a->head_dim == 64 ? 0 : 1;
+    return r->run[a->type == ELEM_FP16 ? 0 : 1][di] ? r->ws[di](a, r->ts) : 0; /* declined: none */
 }
 
 extern "C" int attention_fa3_search_run(int i, const attention_args *a, cudaStream_t stream)

@@ -8,7 +8,10 @@
  * cudaError_t of the launch, cudaErrorNotSupported for a case the candidate
  * declines (head_dim other than 64 and 128, a K/V tile whose ring does not fit
  * the shared memory, and whatever attention_fa3_supports declines),
- * cudaErrorInvalidValue for i out of range. */
+ * cudaErrorInvalidValue for i out of range; attention_fa3_search_workspace(i,
+ * a): the bytes of workspace candidate i may take at case a (its tail
+ * split's partials; 0: none, or i out of range), to be zeroed before its
+ * first run (without it the candidate runs unsplit). */
 #ifndef KERNELS_SEARCH_ATTENTION_FA3_SEARCH_H
 #define KERNELS_SEARCH_ATTENTION_FA3_SEARCH_H
 
@@ -23,6 +26,7 @@ extern "C" {
 int attention_fa3_search_count(void);
 const char *attention_fa3_search_name(int i);
 int attention_fa3_search_run(int i, const attention_args *a, cudaStream_t stream);
+size_t attention_fa3_search_workspace(int i, const attention_args *a);
 
 #ifdef __cplusplus
 }

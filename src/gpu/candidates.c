@@ -46,6 +46,7 @@ int candidates_build(const candidate_family *families, int n, variant *rows, int
             v->fn = fam->run;
             v->fn_index = i;
             v->supports = fam->sm90a ? candidates_sm90a : NULL;
+            v->workspace = fam->workspace;
         }
     }
     return count;

@@ -31,6 +31,7 @@ typedef struct {
     const char *(*name)(int i); /* ... their names ... */
     variant_fn run;          /* ... and its run (row index first), called by `adapter` */
     int (*adapter)(const op_case *c, const variant *v, cudaStream_t s); /* the rows' run */
+    size_t (*workspace)(const plan_case *pc, const variant *v); /* a row's workspace (NULL: none) */
 } candidate_family;
 
 /* Makes one row per candidate of families[0 .. n) into rows[0 .. cap);
@@ -46,8 +47,10 @@ int op_transpose_candidates(const variant **rows);
 int op_attention_candidates(const variant **rows);
 
 /* The attention op has no plugin binding: its adapter takes the running
- * case's launcher arguments (buffers, sizes, scale, causal, type; no
- * workspace) from the op itself (src/gpu/op_attention.c). */
+ * case's launcher arguments (buffers, sizes, scale, causal, type and the
+ * call's workspace slice) from the op itself (src/gpu/op_attention.c), and
+ * its workspace query a planned case's (no buffers). */
 attention_args op_attention_case_args(const op_case *c);
+attention_args op_attention_plan_args(const plan_case *pc);
 
 #endif

@@ -265,10 +265,16 @@ static attention_args attention_call_args(const op_case *c)
 }
 
 /* candidates.h: the arguments of a running case for the candidate rows
- * (family fa3, src/gpu/op_attention_candidates.c) */
+ * (family fa3, src/gpu/op_attention_candidates.c), and of a planned one
+ * for their workspace query */
 attention_args op_attention_case_args(const op_case *c)
 {
     return attention_call_args(c);
+}
+
+attention_args op_attention_plan_args(const plan_case *pc)
+{
+    return attention_args_of(pc);
 }
 
 /* hand rows: v->fn the launcher, v->aux its supports query, v->fn2 its
@@ -377,7 +383,7 @@ static const variant attention_variants[] = {
                        "tiled over K/V with the online softmax, a block per (batch, head, q tile), mma.sync")
     ATTENTION_HAND_ROW(fa2, attention_fa2, attention_fa2_supports, NULL,
                        "warps split the q tile, the softmax in registers, one rescale per K/V tile, ldmatrix")
-    ATTENTION_HAND_ROW(fa3, attention_fa3, attention_fa3_supports, NULL,
+    ATTENTION_HAND_ROW(fa3, attention_fa3, attention_fa3_supports, attention_fa3_workspace,
                        "Hopper: TMA K/V ring from a producer warp, wgmma for both GEMMs, consumer warpgroups "
                        "in ping-pong, 3 at head_dim 64, 2 at 128, 256 (sm_90a)")
     {.info = {"attention", "test_norescale", 0, "types", NULL, 1, "builtin",

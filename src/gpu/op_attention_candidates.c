@@ -21,10 +21,18 @@ static int attention_cand_adapter(const op_case *c, const variant *v, cudaStream
     return check_cuda_status((cudaError_t)rc, v->info.name, __FILE__, __LINE__) ? STATUS_ERROR : STATUS_OK;
 }
 
+/* candidate v->fn_index's workspace at the planned case (its tail split's partials) */
+static size_t attention_cand_workspace(const plan_case *pc, const variant *v)
+{
+    const attention_args a = op_attention_plan_args(pc);
+    return attention_fa3_search_workspace(v->fn_index, &a);
+}
+
 static const candidate_family attention_cand_families[] = {
     {"attention", CATALOG_CANDIDATE_SOURCE "fa3", "types", NULL,
      "fa3 K/V tile candidate (kernels/attention_fa3.cuh; head_dim 64, 128)", 1, attention_fa3_search_count,
-     attention_fa3_search_name, (variant_fn)attention_fa3_search_run, attention_cand_adapter},
+     attention_fa3_search_name, (variant_fn)attention_fa3_search_run, attention_cand_adapter,
+     attention_cand_workspace},
 };
 
 int op_attention_candidates(const variant **rows)

@@ -21,7 +21,7 @@ static int sgemm_cand_adapter(const op_case *c, const variant *v, cudaStream_t s
 
 #define SGEMM_CAND(FAMILY, MATH, ABOUT, SM90A, PREFIX)                                                          \
     {"sgemm", CATALOG_CANDIDATE_SOURCE FAMILY, MATH, "cublas_" MATH, ABOUT, SM90A, PREFIX##_search_count,      \
-     PREFIX##_search_name, (variant_fn)PREFIX##_search_run, sgemm_cand_adapter}
+     PREFIX##_search_name, (variant_fn)PREFIX##_search_run, sgemm_cand_adapter, NULL}
 
 static const candidate_family sgemm_cand_families[] = {
     SGEMM_CAND("tuned", "fp32", "FP32 `tuned` candidate (kernels/sgemm_tuned.cuh)", 0, sgemm),

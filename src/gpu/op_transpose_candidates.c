@@ -20,7 +20,7 @@ static int transpose_cand_adapter(const op_case *c, const variant *v, cudaStream
 static const candidate_family transpose_cand_families[] = {
     {"transpose", CATALOG_CANDIDATE_SOURCE "transpose_fast", "fp32", NULL,
      "transpose `fast` vector-path candidate (kernels/transpose_fast.cuh)", 0, transpose_search_count,
-     transpose_search_name, (variant_fn)transpose_search_run, transpose_cand_adapter},
+     transpose_search_name, (variant_fn)transpose_search_run, transpose_cand_adapter, NULL},
 };
 
 int op_transpose_candidates(const variant **rows)
