@@ -407,6 +407,15 @@ struct fa3_smem {
     __device__ __forceinline__ unsigned bar_q() const { return bars + 8 * (4 * FA3_STAGES(D) + qsel); }
     /* FA3_PERS(D): Q's release (4 NWG consumer-warp arrives a tile) */
     __device__ __forceinline__ unsigned empty_q() const { return bars + 8 * (4 * FA3_STAGES(D) + 2 + qsel); }
+    /* this layout with Q buffer b (of FA3_QB) as the one at hand (q and qsel
+     * set from the first buffer's address, the one the kernel keeps in q) */
+    __device__ __forceinline__ fa3_smem with_q(unsigned b) const
+    {
+        fa3_smem r = *this;
+        r.qsel = b;
+        r.q = q + b * QBYTES;
+        return r;
+    }
 };
 
 // ---- producer --------------------------------------------------------------------------
@@ -1150,9 +1159,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                                : fp.split < 2 || !fa3_round_work<NWG, BKV, true>(fp, k, total, &q0, &bh, &n, &j0, &ti))
                     continue;
                 if (n > 0) { /* no key to see: nothing to load, the consumers write zeros */
-                    L cur = sm; /* work tile qi's Q buffer */
-                    cur.qsel = qi % QB;
-                    cur.q = sm.q + cur.qsel * L::QBYTES;
+                    const L cur = sm.with_q(qi % QB); /* work tile qi's Q buffer */
                     fa3_produce<D, BKV, NWG>(fp, cur, q0, (int)bh, n, kb, (qi / QB) & 1u, j0);
                     kb = (kb + n) % (2 * FA3_STAGES(D)); /* a stage and its parity: the count mod 2 ST */
                     qi = (qi + 1) % (2 * QB);
@@ -1176,9 +1183,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
             if (!fa3_round_work<NWG, BKV, false>(fp, k, total, &q0, &bh, &n, &j0, &ti))
                 continue;
             T *Oh = (T *)p.o + bh * p.seq_q * D;
-            L cur = sm; /* as the producer's */
-            cur.qsel = qi % QB;
-            cur.q = sm.q + cur.qsel * L::QBYTES;
+            const L cur = sm.with_q(qi % QB); /* as the producer's */
             fa3_consume<T, D, BKV, NWG>(fp, cur, Oh, q0, n, cw, tid & 127, kb, (qi / QB) & 1u, failed, 0,
                                         make_int2(-1, 0));
             if (n > 0) {
@@ -1190,9 +1195,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
         long long bh;
         int2 ti;
         if (fp.split > 1 && fa3_round_work<NWG, BKV, true>(fp, rounds, total, &q0, &bh, &n, &j0, &ti)) {
-            L cur = sm; /* the tail's chunk, as the producer's (n >= 1: no mask, a chunk has a tile) */
-            cur.qsel = qi % QB;
-            cur.q = sm.q + cur.qsel * L::QBYTES;
+            const L cur = sm.with_q(qi % QB); /* the tail's chunk, as the producer's (n >= 1: no mask) */
             fa3_consume<T, D, BKV, NWG>(fp, cur, (T *)p.o + bh * p.seq_q * D, q0, n, cw, tid & 127, kb,
                                         (qi / QB) & 1u, failed, j0, ti);
         }
@@ -1225,8 +1228,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
     if constexpr (FA3_PERS(D)) {
         if (threadIdx.x == 0) {
             for (int b = 0; b < QB; b++) {
-                L qb = sm;
-                qb.qsel = (unsigned)b;
+                const L qb = sm.with_q((unsigned)b);
                 sgemm_tma_bar_init(qb.bar_q(), 1);
                 sgemm_tma_bar_init(qb.empty_q(), 4 * NWG); /* one arrive per consumer warp */
             }
