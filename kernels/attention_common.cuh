@@ -94,6 +94,38 @@ static inline ATTN_HD long long attn_kv_tiles_unmasked(long long q0, long long s
     return lim <= 0 ? 0 : lim / bkv;
 }
 
+/* The tail split of a persistent grid (fa3's FA3_TAIL_SPLIT): `total` equal
+ * work tiles of `nkv` K/V tiles each on `grid` CTAs take ceil(total / grid)
+ * rounds; where the last holds r = total - *tail0 work tiles, r <= grid / 2
+ * (*tail0 = (rounds - 1) grid, its first block index), each is split into s
+ * = min(ts, grid / r, nkv) chunks of its K/V tiles, one CTA each (r s <=
+ * grid). Returns s, or 0 (no split: one round or fewer, a last round more
+ * than half full, fewer than 2 chunks). */
+static inline ATTN_HD long long attn_tail_split(long long total, long long grid, long long nkv, long long ts,
+                                                long long *tail0)
+{
+    *tail0 = 0;
+    if (grid <= 0 || total <= grid || ts < 2)
+        return 0;
+    const long long t0 = (total - 1) / grid * grid, r = total - t0;
+    long long s = grid / r;
+    s = s < ts ? s : ts;
+    s = s < nkv ? s : nkv;
+    if (2 * r > grid || s < 2)
+        return 0;
+    *tail0 = t0;
+    return s;
+}
+
+/* Chunk c of s of n K/V tiles (1 <= s <= n): its first tile (returned) and
+ * its count *cnt (n / s or one more; the chunks cover 0 .. n - 1 in order) */
+static inline ATTN_HD int attn_tail_chunk(int c, int s, int n, int *cnt)
+{
+    const int j0 = c * n / s;
+    *cnt = (c + 1) * n / s - j0;
+    return j0;
+}
+
 #ifdef __CUDACC__
 
 // ---- the CUDA side ------------------------------------------------------------

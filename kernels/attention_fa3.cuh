@@ -1101,9 +1101,8 @@ static __device__ __forceinline__ bool fa3_round_work(const fa3_params &fp, unsi
     *j0 = 0;
     *ti = make_int2(-1, 0);
     if (TAIL) {
-        const int c = (int)(b % (unsigned)fp.split), all = *n;
-        *j0 = c * all / fp.split;
-        *n = (c + 1) * all / fp.split - *j0;
+        const int c = (int)(b % (unsigned)fp.split);
+        *j0 = attn_tail_chunk(c, fp.split, *n, n);
         *ti = make_int2((int)(b / (unsigned)fp.split), c);
     }
     return true;

@@ -44,16 +44,12 @@ static void fa3_tail_plan(fa3_params *fp, const attention_args *a, long long gri
     fp->tail0 = 0;
     fp->ws = NULL;
     fp->cnt = NULL;
-    const long long total = fp->p.qtiles * fp->p.nbh;
-    if (!FA3_PERS(D) || a->causal || ts < 2 || sms <= 0 || grid != sms || total <= grid || !a->workspace ||
+    if (!FA3_PERS(D) || a->causal || sms <= 0 || grid != sms || !a->workspace ||
         a->workspace_bytes < FA3_TAIL_BYTES(D, NWG, sms))
         return;
-    const long long tail0 = (total - 1) / grid * grid, r = total - tail0;
-    const long long n = (a->seq_kv + bkv - 1) / bkv;
-    long long split = grid / r;
-    split = split < ts ? split : ts;
-    split = split < n ? split : n;
-    if (2 * r > grid || split < 2)
+    long long tail0;
+    const long long split = attn_tail_split(fp->p.qtiles * fp->p.nbh, grid, (a->seq_kv + bkv - 1) / bkv, ts, &tail0);
+    if (split < 2)
         return;
     fp->split = (int)split;
     fp->tail0 = (unsigned)tail0;

@@ -13,6 +13,10 @@
  *  - attn_block_tile_order, in both orders (the head or the q tile fastest):
  *    the grid's blocks map one to one onto (q tile, head), the head of block
  *    b is the order's, and with the mask the q tile of block 0 is the last one.
+ *  - attn_tail_split / attn_tail_chunk (fa3's tail split): the split's
+ *    conditions and size over a range of grids, work tiles and K/V lengths,
+ *    the chunks covering a work tile's K/V tiles in order, and by hand the
+ *    shapes of shapes/attention.txt on 132 SMs.
  * Also a hand trace of one edge case (seq_q 333 > seq_kv 100, causal). */
 #include <string.h>
 
@@ -91,6 +95,35 @@ static void check_blocks(long long qtiles, long long nbh, int causal, int head_m
     CHECK(ok, "block_tile: qtiles %lld nbh %lld causal %d head_major %d", qtiles, nbh, causal, head_major);
 }
 
+/* attn_tail_split's contract at one case: no split at one round or less,
+ * at a last round over half the grid, or under 2 chunks; else the chunks
+ * min(ts, grid / r, nkv) >= 2, r s <= grid, the tail the last round's
+ * first block; and attn_tail_chunk's runs tile 0 .. nkv - 1 in order, each
+ * at least one tile */
+static void check_tail(long long total, long long grid, long long nkv, long long ts)
+{
+    long long t0 = -1;
+    const long long s = attn_tail_split(total, grid, nkv, ts, &t0);
+    const long long rounds = (total + grid - 1) / grid, r = total - (rounds - 1) * grid;
+    long long want = grid / r < ts ? grid / r : ts;
+    want = want < nkv ? want : nkv;
+    if (rounds < 2 || 2 * r > grid || want < 2) {
+        CHECK(s == 0 && t0 == 0, "no tail split: total %lld grid %lld nkv %lld ts %lld (%lld)", total, grid, nkv,
+              ts, s);
+        return;
+    }
+    CHECK(s == want && t0 == (rounds - 1) * grid && r * s <= grid,
+          "tail split: total %lld grid %lld nkv %lld ts %lld: %lld chunks from %lld", total, grid, nkv, ts, s, t0);
+    int next = 0;
+    for (int c = 0; c < (int)s; c++) {
+        int cnt = 0;
+        const int j0 = attn_tail_chunk(c, (int)s, (int)nkv, &cnt);
+        CHECK(j0 == next && cnt >= 1, "chunk %d of %lld of %lld tiles: %d + %d", c, s, nkv, j0, cnt);
+        next = j0 + cnt;
+    }
+    CHECK(next == nkv, "the %lld chunks cover %lld tiles (%d)", s, nkv, next);
+}
+
 int main(void)
 {
     static const long long seqs[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 333};
@@ -127,5 +160,23 @@ int main(void)
         for (long long h = 1; h <= 5; h++)
             for (int causal = 0; causal < 2; causal++)
                 for (int hm = 0; hm < 2; hm++) check_blocks(q, h, causal, hm);
+
+    /* the tail split, every (total, grid, nkv, ts) of a range */
+    for (long long grid = 1; grid <= 40; grid++)
+        for (long long total = 1; total <= 4 * grid + 3; total++)
+            for (long long nkv = 1; nkv <= 9; nkv++)
+                for (long long ts = 0; ts <= 9; ts++) check_tail(total, grid, nkv, ts);
+    /* by hand, on 132 SMs: 8 x 32 x 2K at 128 rows (4096 work tiles of 16 K/V tiles): 31
+     * rounds and 4 tiles, 4 chunks (FA3_TAIL_SPLIT), 8 with ts 8; 33 heads (4224 = 32 x
+     * 132): no partial round; 8 x 64 x 2K: 8192 tiles, a 63rd round of 8; 1 x 48 x 400 x
+     * 400: 192 tiles, a last round of 60 <= 66, 2 chunks (132 / 60) */
+    long long t0;
+    CHECK(attn_tail_split(4096, 132, 16, 4, &t0) == 4 && t0 == 31 * 132, "2K: 4 chunks, tail at 4092");
+    CHECK(attn_tail_split(4096, 132, 16, 8, &t0) == 8, "2K: 8 chunks at ts 8");
+    CHECK(attn_tail_split(4224, 132, 16, 4, &t0) == 0, "33 heads: whole rounds");
+    CHECK(attn_tail_split(8192, 132, 16, 4, &t0) == 4 && t0 == 62 * 132, "64 heads: 4 chunks");
+    CHECK(attn_tail_split(192, 132, 4, 4, &t0) == 2 && t0 == 132, "192 tiles: 2 chunks");
+    CHECK(attn_tail_split(200, 132, 4, 4, &t0) == 0, "a last round of 68 > 66: none");
+    CHECK(attn_tail_split(4096, 132, 1, 4, &t0) == 0, "one K/V tile: none");
     return test_finish("test_attention_tiles");
 }
