@@ -243,29 +243,17 @@ extern "C" size_t attention_fa3_workspace(const attention_args *a)
     return a->head_dim == 128 ? fa3_tail_workspace<128, 2>(a, FA3_TAIL_SPLIT) : 0;
 }
 
-/* the tail split the rung's launch of case a takes (fa3_tail_plan: 0, or
- * the chunks a tail work tile; a test's window into it) */
-template <int D, int NWG>
-static int fa3_tail_split_of(const attention_args *a, int bkv)
-{
-    fa3_params fp;
-    fp.p = attn_params_of(a, FA3_BQ_W(NWG));
-    const int sms = sgemm_tma_sms();
-    long long grid = fp.p.qtiles * fp.p.nbh;
-    if (sms > 0 && grid > sms)
-        grid = sms;
-    fa3_tail_plan<D, NWG>(&fp, a, grid, sms, bkv, FA3_TAIL_SPLIT);
-    return fp.split;
-}
-
 extern "C" int attention_fa3_tail_split(const attention_args *a)
 {
     const int lg = FA3_LONG_KV > 0 && a->seq_kv >= FA3_LONG_KV;
     if (a->causal)
         return 0;
     if (a->head_dim == 64)
-        return fa3_tail_split_of<64, FA3_NWG_D(64)>(a, lg ? FA3_BKV_LONG_DC(64, 0) : FA3_BKV_DC(64, 0));
-    return a->head_dim == 128 ? fa3_tail_split_of<128, 2>(a, lg ? FA3_BKV_LONG_DC(128, 0) : FA3_BKV_DC(128, 0)) : 0;
+        return fa3_tail_split_of<64, FA3_NWG_D(64)>(a, lg ? FA3_BKV_LONG_DC(64, 0) : FA3_BKV_DC(64, 0),
+                                                    FA3_TAIL_SPLIT);
+    return a->head_dim == 128
+               ? fa3_tail_split_of<128, 2>(a, lg ? FA3_BKV_LONG_DC(128, 0) : FA3_BKV_DC(128, 0), FA3_TAIL_SPLIT)
+               : 0;
 }
 
 extern "C" int attention_fa3(const attention_args *a, cudaStream_t s)

@@ -57,6 +57,22 @@ static void fa3_tail_plan(fa3_params *fp, const attention_args *a, long long gri
     fp->cnt = (unsigned *)(fp->ws + (size_t)sms * FA3_TAIL_SLOT(D, NWG));
 }
 
+/* The tail split a launch of case a takes (fa3_tail_plan's split: 0, or
+ * the chunks a tail work tile) at K/V tiles of bkv keys and at most ts
+ * chunks; a test's window into it */
+template <int D, int NWG>
+static int fa3_tail_split_of(const attention_args *a, int bkv, int ts)
+{
+    fa3_params fp;
+    fp.p = attn_params_of(a, FA3_BQ_W(NWG));
+    const int sms = sgemm_tma_sms();
+    long long grid = fp.p.qtiles * fp.p.nbh;
+    if (sms > 0 && grid > sms)
+        grid = sms;
+    fa3_tail_plan<D, NWG>(&fp, a, grid, sms, bkv, ts);
+    return fp.split;
+}
+
 /* The workspace the tail split may take at case a (FA3_TAIL_BYTES of this
  * device's SMs; 0 where it never splits: the causal mask, head_dim 256, or
  * no more work tiles than SMs) */

@@ -36,7 +36,9 @@
  * full: on 132 SMs, e.g., 4 x 100 x 1 x 300 in 3 chunks of one K/V tile, 2 x 70 x
  * 1 x 1100 in 4 of 2-3, 1 x 33 x 520 x 140 in 2 of 1; the workspace one
  * buffer for every run, so a counter left unreset fails the next) runs
- * where attention_fa3_tail_split says, at least once. Batch 1-4,
+ * where attention_fa3_tail_split (the rung, by FA3_TAIL_SPLIT) and
+ * attention_fa3_search_tail_split (the candidates) say, and the
+ * candidates fa3_t4_k128 and fa3_t8_k128 run it at least once. Batch 1-4,
  * heads 1-100, head_dim 64, 128 and 256, causal 0 and 1, fp16 and bf16.
  * fa3 (Hopper only) may decline with a reason naming sm_90 on another
  * device (printed as SKIP); anything else it declines fails (head_dim 256
@@ -153,7 +155,8 @@ static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
                              {"fa3_w3_k80", NULL, cand_supports, 6},
                              {"fa3_q1_k128", NULL, cand_supports, 7},
                              {"fa3_nt_k128", NULL, cand_supports, 8},
-                             {"fa3_t8_k128", NULL, cand_supports, 9}};
+                             {"fa3_t4_k128", NULL, cand_supports, 9},
+                             {"fa3_t8_k128", NULL, cand_supports, 10}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
 
 static int rung_run(int r, const attention_args *a, cudaStream_t st)
@@ -178,7 +181,7 @@ static size_t rung_workspace(int r, const attention_args *a)
 /* the candidate table holds what RUNGS names, in that order */
 static void check_candidates(void)
 {
-    CHECK(attention_fa3_search_count() == 10, "fa3 has 10 candidates (%d)", attention_fa3_search_count());
+    CHECK(attention_fa3_search_count() == 11, "fa3 has 11 candidates (%d)", attention_fa3_search_count());
     for (int r = 0; r < NRUNGS; r++)
         if (!RUNGS[r].fn) {
             const char *n = attention_fa3_search_name(RUNGS[r].cand);
@@ -355,7 +358,8 @@ int main(void)
     void *dws;
     CK(cudaMalloc(&dws, WS_BYTES));
     CK(cudaMemsetAsync(dws, 0, WS_BYTES, st));
-    int split_runs = 0; /* fa3 runs whose last round was split (attention_fa3_tail_split) */
+    /* runs of rung r whose last round was split (attention_fa3_tail_split, _search_tail_split) */
+    int split_runs[NRUNGS] = {0};
 
     for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
         for (size_t di = 0; di < sizeof DIMS / sizeof DIMS[0]; di++) {
@@ -412,9 +416,12 @@ int main(void)
                               WS_BYTES);
                         a.workspace = wsb ? dws : NULL;
                         a.workspace_bytes = wsb;
-                        if (strcmp(label, "fa3") == 0 && attention_fa3_tail_split(&a) > 1) {
-                            split_runs++;
-                            printf("fa3 tail split: %d chunks\n", attention_fa3_tail_split(&a));
+                        int split = strcmp(label, "fa3") == 0 ? attention_fa3_tail_split(&a) : 0;
+                        if (!RUNGS[r].fn)
+                            split = attention_fa3_search_tail_split(RUNGS[r].cand, &a);
+                        if (split > 1) {
+                            split_runs[r]++;
+                            printf("%s tail split: %d chunks\n", label, split);
                         }
                         CK(cudaMemsetAsync(dout, 0xff, (size_t)nq * 2 + GUARD_BYTES, st));
                         kernel_ran_clear();
@@ -488,7 +495,9 @@ int main(void)
     /* the shapes with more work tiles than SMs and a small last round (4 x 100 x 1 x 300,
      * 2 x 70 x 1 x 1100, 1 x 33 x 520 x 140 on 132 SMs) run the tail split, checked above */
     if (hopper_native)
-        CHECK(split_runs > 0, "fa3 ran the tail split (%d runs)", split_runs);
+        for (int r = 0; r < NRUNGS; r++)
+            if (strcmp(RUNGS[r].name, "fa3_t4_k128") == 0 || strcmp(RUNGS[r].name, "fa3_t8_k128") == 0)
+                CHECK(split_runs[r] > 0, "%s ran the tail split (%d runs)", RUNGS[r].name, split_runs[r]);
     CK(cudaFree(dws));
     CK(cudaStreamDestroy(st));
     return test_finish("test_gpu_attention_fa");

@@ -24,8 +24,8 @@
  * one Q buffer (the persistent kernel's before FA3_QBUF), to time the
  * double Q buffer against it in one run; fa3_nt_k128: fa3_k128 without the
  * tail split (FA3_TAIL_SPLIT: the last round's work tiles split over the
- * idle SMs), its A/B likewise, and fa3_t8_k128 with up to 8 chunks a work
- * tile instead of FA3_TAIL_SPLIT's 4. A candidate's workspace (the tail split's
+ * idle SMs), fa3_t4_k128 and fa3_t8_k128 with up to 4 and 8 chunks a
+ * tail work tile, whatever FA3_TAIL_SPLIT is: its A/B in one run. A candidate's workspace (the tail split's
  * partials) is attention_fa3_search_workspace's.
  * Constraints: the rung's (attention_fa3_supports), head_dim 64 or 128
  * (head_dim 256 keeps its own tile: declined), and a ring that fits one CTA
@@ -47,7 +47,7 @@
     X(fa3_k192, 192, 2, 0, FA3_TAIL_SPLIT) X(fa3_w3_k112, 112, 3, 0, FA3_TAIL_SPLIT)                \
     X(fa3_w3_k128, 128, 3, 0, FA3_TAIL_SPLIT) X(fa3_w3_k64, 64, 3, 0, FA3_TAIL_SPLIT)               \
     X(fa3_w3_k80, 80, 3, 0, FA3_TAIL_SPLIT) X(fa3_q1_k128, 128, 2, 1, FA3_TAIL_SPLIT)               \
-    X(fa3_nt_k128, 128, 2, 0, 0) X(fa3_t8_k128, 128, 2, 0, 8)
+    X(fa3_nt_k128, 128, 2, 0, 0) X(fa3_t4_k128, 128, 2, 0, 4) X(fa3_t8_k128, 128, 2, 0, 8)
 
 /* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
  * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128 with
@@ -64,12 +64,14 @@ static constexpr attn_launch_fn fa3_search_fn()
 }
 
 typedef size_t (*fa3_search_ws_fn)(const attention_args *a, int ts);
+typedef int (*fa3_search_split_fn)(const attention_args *a, int bkv, int ts);
 
 typedef struct {
     const char *name;       /* the candidate's name (the rows' name and `kernel`) */
     attn_launch_fn run[2][2]; /* [fp16, bf16][head_dim 64, 128]; NULL: declined */
     fa3_search_ws_fn ws[2];   /* [head_dim 64, 128]: its workspace (fa3_tail_workspace) */
-    int ts;                   /* its tail split's chunks (TS) */
+    fa3_search_split_fn split[2]; /* [head_dim 64, 128]: its tail split (fa3_tail_split_of) */
+    int bkv, ts;              /* its K/V tile, its tail split's chunks (TS) */
 } attention_fa3_search_row;
 
 #define FA3_SEARCH_ROW(NAME, BKV, NWG, QB, TS)                                                     \
@@ -78,7 +80,8 @@ typedef struct {
       {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG, QB, TS>(),                                       \
        fa3_search_fn<__nv_bfloat16, 128, BKV, NWG, QB, TS>()}},                                    \
      {fa3_tail_workspace<64, NWG>, fa3_tail_workspace<128, NWG>},                                  \
-     TS},
+     {fa3_tail_split_of<64, NWG>, fa3_tail_split_of<128, NWG>},                                    \
+     BKV, TS},
 
 static const attention_fa3_search_row attention_fa3_search_table[] = {FA3_SEARCH_CANDIDATES(FA3_SEARCH_ROW)};
 
@@ -99,6 +102,14 @@ extern "C" size_t attention_fa3_search_workspace(int i, const attention_args *a)
     const attention_fa3_search_row *r = &attention_fa3_search_table[i];
     const int di = a->head_dim == 64 ? 0 : 1;
     return r->run[a->type == ELEM_FP16 ? 0 : 1][di] ? r->ws[di](a, r->ts) : 0; /* declined: none */
+}
+
+extern "C" int attention_fa3_search_tail_split(int i, const attention_args *a)
+{
+    if (attention_fa3_search_workspace(i, a) == 0) /* out of range, declined, or never split */
+        return 0;
+    const attention_fa3_search_row *r = &attention_fa3_search_table[i];
+    return r->split[a->head_dim == 64 ? 0 : 1](a, r->bkv, r->ts);
 }
 
 extern "C" int attention_fa3_search_run(int i, const attention_args *a, cudaStream_t stream)

@@ -11,7 +11,9 @@
  * cudaErrorInvalidValue for i out of range; attention_fa3_search_workspace(i,
  * a): the bytes of workspace candidate i may take at case a (its tail
  * split's partials; 0: none, or i out of range), to be zeroed before its
- * first run (without it the candidate runs unsplit). */
+ * first run (without it the candidate runs unsplit);
+ * attention_fa3_search_tail_split(i, a): the chunks a tail work tile its run
+ * of case a takes (0: no split), a test's window into it. */
 #ifndef KERNELS_SEARCH_ATTENTION_FA3_SEARCH_H
 #define KERNELS_SEARCH_ATTENTION_FA3_SEARCH_H
 
@@ -27,6 +29,7 @@ int attention_fa3_search_count(void);
 const char *attention_fa3_search_name(int i);
 int attention_fa3_search_run(int i, const attention_args *a, cudaStream_t stream);
 size_t attention_fa3_search_workspace(int i, const attention_args *a);
+int attention_fa3_search_tail_split(int i, const attention_args *a);
 
 #ifdef __cplusplus
 }
