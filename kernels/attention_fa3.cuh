@@ -223,8 +223,9 @@
  * and sum (FP32) to the workspace, and the last of the s to finish (a
  * counter per work tile) joins them into O, as split-K/V ("flash decoding")
  * does. 0 or 1: no split. A switch:
- * -DCOMPARE_ATTENTION_DEFS=FA3_TAIL_SPLIT=0; the candidate fa3_nt_k128 runs
- * without it beside fa3_k128 in one binary. */
+ * -DCOMPARE_ATTENTION_DEFS=FA3_TAIL_SPLIT=0; the candidates fa3_nt_k128,
+ * fa3_t4_k128 and fa3_t8_k128 run 0, 4 and 8 in one binary (measured:
+ * docs/tuning/attention.md, "fa3 tail split"). */
 #ifndef FA3_TAIL_SPLIT
 #define FA3_TAIL_SPLIT 4
 #endif
