@@ -18,8 +18,10 @@
 # --clock-control none (clocks as found: never set). Metrics ncu does not
 # know on this GPU / version are dropped with a note, not a failure. Prints
 # one markdown table (LOGDIR/ncu_attention.md): per variant and shape the
-# kernel, its time, the tensor pipe (wgmma for Hopper kernels, mma.sync
-# otherwise), the MUFU (xu) pipe, issue slots, achieved occupancy, registers,
+# kernel, its time, its grid and block (cuDNN's tiles and persistence), the
+# least and most busy SM's active cycles as % of the elapsed (a grid's idle
+# last round shows as a low minimum), the tensor pipe (wgmma for Hopper
+# kernels, mma.sync otherwise), the MUFU (xu) pipe, issue slots, achieved occupancy, registers,
 # DRAM bytes, L2 hit rate and the top 4 stall reasons (warps stalled per
 # issue). About 20 s a run, 6 runs by default: 2-3 minutes on an H200.
 # Needs an existing build in ${BUILD:-build-gpu}; ncu from PATH or $NCU.
@@ -66,6 +68,11 @@ fi
 # the metrics; those this ncu does not list for the GPU are left out
 want=(gpu__time_duration.sum
       sm__cycles_elapsed.avg.per_second
+      sm__cycles_elapsed.max
+      sm__cycles_active.min
+      sm__cycles_active.max
+      launch__grid_size
+      launch__block_size
       launch__registers_per_thread
       sm__warps_active.avg.pct_of_peak_sustained_active
       sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
@@ -147,16 +154,21 @@ if not rows:
 def g(m, name, scale=1.0, fmt="%.1f"):
     v = m.get(name)
     return fmt % (v * scale) if v is not None else "-"
-print("| shape | variant | kernel | time us | SM MHz | tensor % (gmma / hmma) | xu % | issue % | occupancy % "
-      "| regs | DRAM rd+wr MB | L2 hit % | top stalls (warps per issue) |")
-print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+def busy(m, name):  # an SM's active cycles (the least or most busy) as % of the kernel's elapsed cycles
+    v, e = m.get(name), m.get("sm__cycles_elapsed.max")
+    return "%.1f" % (100.0 * v / e) if v is not None and e else "-"
+print("| shape | variant | kernel | time us | SM MHz | grid x block | SM busy min / max % | tensor % (gmma / hmma) "
+      "| xu % | issue % | occupancy % | regs | DRAM rd+wr MB | L2 hit % | top stalls (warps per issue) |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for shape, var, kname, m in rows:
     stalls = sorted(((v, k.split("stalled_")[1].split("_per_issue")[0]) for k, v in m.items()
                      if "issue_stalled_" in k and "selected" not in k), reverse=True)[:4]
     dram = sum(m.get(k, 0.0) for k in ("dram__bytes_read.sum", "dram__bytes_write.sum")) / 1e6
-    print("| %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %.0f | %s | %s |" % (
+    print("| %s | %s | %s | %s | %s | %s x %s | %s / %s | %s / %s | %s | %s | %s | %s | %.0f | %s | %s |" % (
         shape.replace("seq_q=", "sq=").replace("seq_kv=", "skv=").replace("head_dim=", "d="), var, short(kname),
         g(m, "gpu__time_duration.sum", 1e-3), g(m, "sm__cycles_elapsed.avg.per_second", 1e-6, "%.0f"),
+        g(m, "launch__grid_size", 1.0, "%.0f"), g(m, "launch__block_size", 1.0, "%.0f"),
+        busy(m, "sm__cycles_active.min"), busy(m, "sm__cycles_active.max"),
         g(m, "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"),
         g(m, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"),
         g(m, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active"),
