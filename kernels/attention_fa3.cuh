@@ -624,6 +624,15 @@ static __device__ __forceinline__ void fa3_softmax(float *s, float *m, float *l,
     }
 }
 
+/* The base-2 shift of a row whose running maximum (in score units) is m,
+ * under FA3_SOFTMAX 1: m scale_log2 rounded once, or 0 while every key of
+ * the row was masked (m = -inf); the softmax's exponents and the tail
+ * split's join (fa3_tail_out) take the same value */
+static __device__ __forceinline__ float fa3_shift_fast(float m, float scale_log2)
+{
+    return m == -INFINITY ? 0.0f : __fmul_rn(m, scale_log2);
+}
+
 /* fa3_softmax's contract (FA3_SOFTMAX 1), with the mask tested only when
  * MASKED (a tile straddling the diagonal or seq_kv) and m kept in score
  * units: exponent = s scale_log2 - m scale_log2 as one FFMA (scale > 0, so
@@ -664,7 +673,7 @@ static __device__ __forceinline__ void fa3_softmax_fast(float *s, float *m, floa
         r = fmaxf(r, __shfl_xor_sync(0xffffffffu, r, 1));
         r = fmaxf(r, __shfl_xor_sync(0xffffffffu, r, 2));
         const float m_new = fmaxf(m[h], r);
-        sh[h] = m_new == -INFINITY ? 0.0f : __fmul_rn(m_new, sl);
+        sh[h] = fa3_shift_fast(m_new, sl);
         /* m_old = -inf: exp2(-inf) = 0; both -inf: equal, 1 (l and O are 0) */
         f[h] = m_new == m[h] ? 1.0f : softmax_ex2(__fmul_rn(m[h], sl) - sh[h]);
         m[h] = m_new;
@@ -847,8 +856,7 @@ static __device__ __forceinline__ void fa3_tail_out(const fa3_params &fp, T *Oh,
         for (int i = 0; i < D / 8; i++)
             __stcg((float2 *)(orow + 8 * i), make_float2(o[4 * i + 2 * h], o[4 * i + 2 * h + 1]));
         if (t == 0) {
-            const float sh = FA3_SOFTMAX ? (m[h] == -INFINITY ? 0.0f : __fmul_rn(m[h], fp.p.scale_log2))
-                                         : attn_shift(m[h]);
+            const float sh = FA3_SOFTMAX ? fa3_shift_fast(m[h], fp.p.scale_log2) : attn_shift(m[h]);
             __stcg(base + BQ * D + r, sh);
             __stcg(base + BQ * D + BQ + r, l[h]);
         }

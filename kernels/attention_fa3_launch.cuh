@@ -30,6 +30,22 @@ static int fa3_map(CUtensorMap *map, CUtensorMapDataType dt, const void *base, l
     return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
 }
 
+/* The grid of case a (fp->p set) on a device of `sms` SMs: a CTA per work
+ * tile, or, persistent, one per SM (one fits an SM), at most one per work
+ * tile. Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
+ * tiles), and the static rounds (fa3_round_block's snake) even them out
+ * only with many heads and few q tiles a head; else a CTA per work tile
+ * (the same kernel, one round each), whose order the hardware balances as
+ * CTAs finish. */
+template <int D>
+static long long fa3_grid(const fa3_params *fp, const attention_args *a, int sms)
+{
+    const long long grid = fp->p.qtiles * fp->p.nbh;
+    const bool pers =
+        FA3_PERS(D) && (!a->causal || (fp->p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp->p.qtiles <= FA3_PERS_CAUSAL_MAX_QT));
+    return pers && sms > 0 && grid > sms ? sms : grid;
+}
+
 /* The tail split of case a on a grid of `grid` persistent CTAs (of `sms`)
  * with work tiles of 64 NWG rows and K/V tiles of BKV keys, at most ts
  * chunks a work tile (FA3_TAIL_SPLIT; attention_fa3.cuh, fa3_params): sets
@@ -66,10 +82,7 @@ static int fa3_tail_split_of(const attention_args *a, int bkv, int ts)
     fa3_params fp;
     fp.p = attn_params_of(a, FA3_BQ_W(NWG));
     const int sms = sgemm_tma_sms();
-    long long grid = fp.p.qtiles * fp.p.nbh;
-    if (sms > 0 && grid > sms)
-        grid = sms;
-    fa3_tail_plan<D, NWG>(&fp, a, grid, sms, bkv, ts);
+    fa3_tail_plan<D, NWG>(&fp, a, fa3_grid<D>(&fp, a, sms), sms, bkv, ts);
     return fp.split;
 }
 
@@ -91,7 +104,7 @@ static size_t fa3_tail_workspace(const attention_args *a, int ts)
  * chunks a work tile (attention_fa3.cu's pick, FA3_BKV_DC, 2, FA3_QB and
  * FA3_TAIL_SPLIT, or a candidate's, kernels/search/attention_fa3_search.cu):
  * tensor maps (Q's box: 64 NWG rows, at most 256), the shared-memory opt-in
- * once per device, the grid (below) and its tail split (fa3_tail_plan), the
+ * once per device, the grid (fa3_grid) and its tail split (fa3_tail_plan), the
  * launch. The caller has checked attention_fa3_supports. */
 template <typename T, int D, int BKV, int NWG = 2, int QB = FA3_QB(D, BKV, NWG), int TS = FA3_TAIL_SPLIT>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
@@ -116,18 +129,8 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
     if (rc != 0)
         return rc;
     void *args[] = {(void *)&fp};
-    long long grid = fp.p.qtiles * fp.p.nbh;
-    /* persistent: a CTA per SM (one fits an SM), at most one per work tile.
-     * Causal work tiles are unequal (a head's q tiles see 1..qtiles K/V
-     * tiles), and the static rounds (fa3_round_block's snake) even them out
-     * only with many heads and few q tiles a head; else a CTA per work tile
-     * (the same kernel, one round each), whose order the hardware balances
-     * as CTAs finish. */
     const int sms = sgemm_tma_sms();
-    if (FA3_PERS(D) && (!a->causal || (fp.p.nbh >= FA3_PERS_CAUSAL_MIN_BH && fp.p.qtiles <= FA3_PERS_CAUSAL_MAX_QT))) {
-        if (sms > 0 && grid > sms)
-            grid = sms;
-    }
+    const long long grid = fa3_grid<D>(&fp, a, sms);
     fa3_tail_plan<D, NWG>(&fp, a, grid, sms, BKV, TS);
     rc = (int)cudaLaunchKernel(kern, dim3((unsigned)grid), dim3(FA3_THREADS_W(NWG)), args,
                                (size_t)SMEM, s);
