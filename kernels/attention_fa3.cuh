@@ -195,6 +195,45 @@
 #ifndef FA3_LAZY_RESCALE
 #define FA3_LAZY_RESCALE 1
 #endif
+/* The softmax's and the issue's options, the kernel's template parameter
+ * SMX (FA3_SMX: the rung's, FA3_SMX_RUNG; the candidates fa3_s0_* .. of
+ * kernels/search/attention_fa3_search.cu time others in one binary):
+ *  - bits 0-3, POLY (FA3_EXP_POLY): of every 8 exponentials of a row in a
+ *    tile without the mask, POLY computed on the FMA pipe by a polynomial
+ *    (fa3_exp2_poly) instead of MUFU.EX2. The MUFU unit takes 8 cycles a
+ *    warp instruction (16 lanes an SM), so a tile's 64 exponentials a
+ *    thread (128 keys) hold a consumer warp 512 cycles, while the issue
+ *    slots between them idle: FlashAttention-4's split of the exponentials
+ *    between the two pipes. Masked tiles keep MUFU (a masked key must give
+ *    exactly 0);
+ *  - bits 4-7, THR (FA3_RESCALE_THRESH, log2 units): O and l are rescaled
+ *    only when a row's maximum grows by more than THR in exponent units
+ *    (FlashAttention-4's conditional rescale): below it the row keeps its
+ *    old shift, its exponentials reach at most 2^THR (256 at 8: exact in
+ *    FP32 and within the 16-bit types' range), and the result is the same
+ *    softmax (the shift cancels in O / l). 0: rescale whenever the maximum
+ *    moves (FA3_LAZY_RESCALE's rule alone);
+ *  - bit 8, DESC (FA3_DESC_ADD): the wgmma descriptors of a step formed as
+ *    a base descriptor plus the byte offset / 16 (one add each: the address
+ *    field is 14 bits of a shared address / 16, no carry out of it) instead
+ *    of masking and shifting each address inside the ping-pong's turn. */
+#ifndef FA3_EXP_POLY
+#define FA3_EXP_POLY 2
+#endif
+#ifndef FA3_RESCALE_THRESH
+#define FA3_RESCALE_THRESH 8
+#endif
+#ifndef FA3_DESC_ADD
+#define FA3_DESC_ADD 1
+#endif
+#define FA3_SMX(POLY, THR, DESC) ((POLY) | ((THR) << 4) | ((DESC) << 8))
+#define FA3_SMX_POLY(X) ((X) & 15)
+#define FA3_SMX_THR(X) (((X) >> 4) & 15)
+#define FA3_SMX_DESC(X) (((X) >> 8) & 1)
+#define FA3_SMX_RUNG FA3_SMX(FA3_EXP_POLY, FA3_RESCALE_THRESH, FA3_DESC_ADD)
+static_assert(FA3_EXP_POLY >= 0 && FA3_EXP_POLY <= 8, "FA3_EXP_POLY: 0 .. 8 of every 8 exponentials");
+static_assert(FA3_RESCALE_THRESH >= 0 && FA3_RESCALE_THRESH <= 15, "FA3_RESCALE_THRESH: 0 .. 15 (2^15 fits fp16)");
+
 /* head_dim 256's cap on FA3_QK_EARLY (default 2: no cap, the overlap, whose
  * S j+1, P j and 128 O accumulators fit the consumer's 240 registers at 80-
  * and 64-key tiles without a spill or C7512; 1 or 0: a schedule that keeps
@@ -536,17 +575,33 @@ static __device__ __forceinline__ void fa3_release(unsigned empty, int lane)
         sgemm_tma_bar_arrive(empty);
 }
 
+/* A descriptor (sgemm_wg_desc / gemm_wg_desc_mn of a shared address a)
+ * moved on by `bytes` (a multiple of 16): the descriptor of a + bytes, as
+ * long as a + bytes stays in the 256 KiB shared window (its 14-bit start
+ * field, address / 16, cannot carry into the next field); one 32-bit add
+ * on the low word (FA3_SMX_DESC) */
+static __device__ __forceinline__ unsigned long long fa3_desc_add(unsigned long long desc, unsigned bytes)
+{
+    const unsigned lo = (unsigned)desc + (bytes >> 4), hi = (unsigned)(desc >> 32);
+    return ((unsigned long long)hi << 32) | lo;
+}
+
 /* S[64 x BKV] = Q_w K_s^T issued (not waited): zeroed, then D / 16 k steps
  * of 32 bytes along the K-major rows of both (4 per 128-byte column block) */
-template <int ET, int D, int BKV, int NWG>
+template <int ET, int D, int BKV, int NWG, int SMX = FA3_SMX_RUNG>
 static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsigned ks)
 {
     typedef fa3_smem<D, BKV, NWG> L;
     unsigned long long da[D / 16], db[D / 16];
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
-        da[kk] = sgemm_wg_desc(qw + (kk / 4) * L::QBLK + (kk % 4) * 32);
-        db[kk] = sgemm_wg_desc(ks + (kk / 4) * L::KVBLK + (kk % 4) * 32);
+        if constexpr (FA3_SMX_DESC(SMX)) {
+            da[kk] = fa3_desc_add(sgemm_wg_desc(qw), (kk / 4) * L::QBLK + (kk % 4) * 32);
+            db[kk] = fa3_desc_add(sgemm_wg_desc(ks), (kk / 4) * L::KVBLK + (kk % 4) * 32);
+        } else {
+            da[kk] = sgemm_wg_desc(qw + (kk / 4) * L::QBLK + (kk % 4) * 32);
+            db[kk] = sgemm_wg_desc(ks + (kk / 4) * L::KVBLK + (kk % 4) * 32);
+        }
     }
 #pragma unroll
     for (int i = 0; i < BKV / 2; i++) {
@@ -563,14 +618,15 @@ static __device__ __forceinline__ void fa3_issue_qk(float *s, unsigned qw, unsig
 /* O[64 x D] += P[64 x BKV] V_s[BKV x D] issued (not waited): BKV / 16 k
  * steps, P's registers 4 kk.. as A, V's descriptor 16 key rows (2048 bytes)
  * further each step; LBO = one V column block (BKV rows), SBO 1024 */
-template <int ET, int D, int BKV>
+template <int ET, int D, int BKV, int SMX = FA3_SMX_RUNG>
 static __device__ __forceinline__ void fa3_issue_pv(float *o, unsigned *pr, unsigned vs)
 {
     typedef fa3_smem<D, BKV> L;
     unsigned long long db[BKV / 16];
 #pragma unroll
     for (int kk = 0; kk < BKV / 16; kk++)
-        db[kk] = gemm_wg_desc_mn(vs + kk * 16 * FA3_ROW, L::KVBLK);
+        db[kk] = FA3_SMX_DESC(SMX) ? fa3_desc_add(gemm_wg_desc_mn(vs, L::KVBLK), kk * 16 * FA3_ROW)
+                                   : gemm_wg_desc_mn(vs + kk * 16 * FA3_ROW, L::KVBLK);
 #pragma unroll
     for (int i = 0; i < BKV / 4; i++)
         asm volatile("" : "+r"(pr[i]) :: "memory");
@@ -633,13 +689,39 @@ static __device__ __forceinline__ float fa3_shift_fast(float m, float scale_log2
     return m == -INFINITY ? 0.0f : __fmul_rn(m, scale_log2);
 }
 
+/* 2^x on the FMA pipe (FA3_SMX_POLY): x clamped to -126 (below it the
+ * result is a denormal-range value, nothing a sum of exponentials of at
+ * least 1 notices; x is never -inf here: no masked tile), split as j + f
+ * with j = round(x) (adding 1.5 x 2^23 rounds to an integer in the low
+ * mantissa bits) and f in [-0.5, 0.5], 2^f by a minimax polynomial in
+ * Horner form (bf16: degree 3, relative error 7.5e-5, under 2 % of the
+ * probabilities' own rounding to bf16; fp16: degree 4, 2.7e-6, under 1 %
+ * of fp16's), then j added to the exponent field (the low bits of the
+ * rounded sum, shifted up: two's complement wraps right for j < 0). x <=
+ * 15 (FA3_SMX_THR): no overflow. 8 or 9 FMA-pipe and ALU instructions for
+ * one MUFU.EX2. */
+template <int ET>
+static __device__ __forceinline__ float fa3_exp2_poly(float x)
+{
+    x = fmaxf(x, -126.0f);
+    const float t = __fadd_rn(x, 12582912.0f);
+    const float f = __fadd_rn(x, -__fadd_rn(t, -12582912.0f));
+    float p;
+    if constexpr (ET == ELEM_FP16)
+        p = fmaf(fmaf(fmaf(fmaf(0.00957007986f, f, 0.0559178367f), f, 0.240247443f), f, 0.693121791f), f,
+                 0.999999285f);
+    else
+        p = fmaf(fmaf(fmaf(0.0551714338f, f, 0.242610812f), f, 0.693260968f), f, 0.999928117f);
+    return __int_as_float(__float_as_int(p) + (int)((unsigned)__float_as_int(t) << 23));
+}
+
 /* fa3_softmax's contract (FA3_SOFTMAX 1), with the mask tested only when
  * MASKED (a tile straddling the diagonal or seq_kv) and m kept in score
  * units: exponent = s scale_log2 - m scale_log2 as one FFMA (scale > 0, so
  * the maximum of the scores is the maximum of the scaled scores). f[h] is
  * exactly 1 when the row's maximum did not move. Row maximum and sum: 4
  * partial chains per row (elements 2 i + e, mod 4), joined at the end. */
-template <int BKV, bool MASKED>
+template <int BKV, bool MASKED, int SMX = FA3_SMX_RUNG, int ET = ELEM_BF16>
 static __device__ __forceinline__ void fa3_softmax_fast(float *s, float *m, float *l, float *f, int j, int r0,
                                                         int t, const attn_params &p)
 {
@@ -672,7 +754,13 @@ static __device__ __forceinline__ void fa3_softmax_fast(float *s, float *m, floa
         float r = fmaxf(fmaxf(mx[h][0], mx[h][1]), fmaxf(mx[h][2], mx[h][3]));
         r = fmaxf(r, __shfl_xor_sync(0xffffffffu, r, 1));
         r = fmaxf(r, __shfl_xor_sync(0xffffffffu, r, 2));
-        const float m_new = fmaxf(m[h], r);
+        /* FA3_SMX_THR: the shift moves only when the maximum grows by more
+         * than THR exponent units (or from -inf: the row's first key) */
+        const float m_new = FA3_SMX_THR(SMX) == 0 ? fmaxf(m[h], r)
+                            : r > m[h] && (m[h] == -INFINITY ||
+                                           __fmul_rn(r, sl) - __fmul_rn(m[h], sl) > (float)FA3_SMX_THR(SMX))
+                                ? r
+                                : m[h];
         sh[h] = fa3_shift_fast(m_new, sl);
         /* m_old = -inf: exp2(-inf) = 0; both -inf: equal, 1 (l and O are 0) */
         f[h] = m_new == m[h] ? 1.0f : softmax_ex2(__fmul_rn(m[h], sl) - sh[h]);
@@ -690,7 +778,11 @@ static __device__ __forceinline__ void fa3_softmax_fast(float *s, float *m, floa
 #pragma unroll
             for (int e = 0; e < 2; e++) {
                 float &x = s[4 * i + 2 * h + e];
-                x = softmax_ex2(fmaf(x, sl, -sh[h]));
+                /* FA3_SMX_POLY of every 8 on the FMA pipe (never a masked tile's) */
+                if (!MASKED && (2 * i + e) % 8 < FA3_SMX_POLY(SMX))
+                    x = fa3_exp2_poly<ET>(fmaf(x, sl, -sh[h]));
+                else
+                    x = softmax_ex2(fmaf(x, sl, -sh[h]));
                 sum[h][(2 * i + e) & 3] += x;
             }
 #pragma unroll
@@ -751,26 +843,26 @@ static __device__ __forceinline__ void fa3_wait_pv(float *o, unsigned *pr)
 
 /* The softmax of S tile j (fa3_softmax or, FA3_SOFTMAX 1, fa3_softmax_fast)
  * alone: s becomes the probabilities, f[h] the factor of O's row h */
-template <int BKV>
+template <int BKV, int SMX = FA3_SMX_RUNG, int ET = ELEM_BF16>
 static __device__ __forceinline__ void fa3_softmax_any(float *s, float *m, float *l, float *f, int j, int r0, int t,
                                                        bool masked, const attn_params &p)
 {
     if (!FA3_SOFTMAX)
         fa3_softmax<BKV>(s, m, l, f, j, r0, t, masked, p);
     else if (masked)
-        fa3_softmax_fast<BKV, true>(s, m, l, f, j, r0, t, p);
+        fa3_softmax_fast<BKV, true, SMX, ET>(s, m, l, f, j, r0, t, p);
     else
-        fa3_softmax_fast<BKV, false>(s, m, l, f, j, r0, t, p);
+        fa3_softmax_fast<BKV, false, SMX, ET>(s, m, l, f, j, r0, t, p);
 }
 
 /* The softmax of S tile j, O rescaled by its factor (no P V is in flight),
  * and P packed into pr */
-template <typename T, int D, int BKV>
+template <typename T, int D, int BKV, int SMX = FA3_SMX_RUNG>
 static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigned *pr, float *m, float *l, int j,
                                                      int r0, int t, bool masked, const attn_params &p)
 {
     float f[2];
-    fa3_softmax_any<BKV>(s, m, l, f, j, r0, t, masked, p);
+    fa3_softmax_any<BKV, SMX, fa3_elem<T>::et>(s, m, l, f, j, r0, t, masked, p);
     fa3_rescale<D>(o, f);
     fa3_pack_p<T, BKV>(pr, s);
 }
@@ -781,7 +873,7 @@ static __device__ __forceinline__ void fa3_softmax_p(float *s, float *o, unsigne
  * tile is done: the producer loads the next one's Q under this P V), and
  * every consumer arrives, right behind the issue (the next may issue its
  * next GEMM, maybe the next work tile's first Q K^T, while this P V runs) */
-template <int ET, int D, int BKV, int NWG>
+template <int ET, int D, int BKV, int NWG, int SMX = FA3_SMX_RUNG>
 static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const fa3_smem<D, BKV, NWG> &sm, int sl,
                                                    unsigned ph, int own, int other, int cw, int lane, bool *failed)
 {
@@ -789,7 +881,7 @@ static __device__ __forceinline__ void fa3_last_pv(float *o, unsigned *pr, const
     if (FA3_PERS(D))
         fa3_release(sm.empty_q(), lane);
     fa3_sched_sync(own);
-    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + sl * fa3_smem<D, BKV, NWG>::KVBYTES);
+    fa3_issue_pv<ET, D, BKV, SMX>(o, pr, sm.v + sl * fa3_smem<D, BKV, NWG>::KVBYTES);
     if (FA3_PERS(D))
         fa3_sched_arrive(other);
     fa3_wait_all<D / 2>(o);
@@ -937,7 +1029,7 @@ static __device__ __forceinline__ void fa3_tail_out(const fa3_params &fp, T *Oh,
  * a tail split's chunk (FA3_TAIL_SPLIT: tail work tile ti.x, chunk ti.y,
  * whose partial goes to the workspace, fa3_tail_out), ti.x < 0: a whole
  * work tile (O to global). */
-template <typename T, int D, int BKV, int NWG>
+template <typename T, int D, int BKV, int NWG, int SMX = FA3_SMX_RUNG>
 static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm, T *Oh,
                                                    int q0, int ntiles, int cw, int ct, int kb, unsigned qph,
                                                    bool &failed, int j0, int2 ti)
@@ -981,7 +1073,7 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
         fa3_consumer_wait<D, BKV>(sm.bar_q(), qph, &failed);
         fa3_consumer_wait<D, BKV>(sm.full_k(s0), (unsigned)(kb / ST) & 1u, &failed);
         fa3_sched_sync(own);
-        fa3_issue_qk<ET, D, BKV, NWG>(s, qw, sm.k + s0 * L::KVBYTES);
+        fa3_issue_qk<ET, D, BKV, NWG, SMX>(s, qw, sm.k + s0 * L::KVBYTES);
         fa3_sched_arrive(other);
         fa3_wait_all<BKV / 2>(s);
         fa3_release(sm.empty_k(s0), lane);
@@ -991,7 +1083,7 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
             /* the loop rotated: P (packed) carried from step to step, S a
              * step's own (so ptxas keeps S's registers apart from the P
              * that P V reads while Q K^T writes S) */
-            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j0, r0, t, 0 >= nfull, p);
+            fa3_softmax_p<T, D, BKV, SMX>(s, o, pr, m, l, j0, r0, t, 0 >= nfull, p);
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
@@ -1004,8 +1096,8 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
                      * first, then P j V j; the softmax of S j+1 runs while
                      * P j V j is in flight; O's rescale and P's packing
                      * wait for it */
-                    fa3_issue_qk<ET, D, BKV, NWG>(sj, qw, sm.k + sn * L::KVBYTES);
-                    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
+                    fa3_issue_qk<ET, D, BKV, NWG, SMX>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_pv<ET, D, BKV, SMX>(o, pr, sm.v + st * L::KVBYTES);
                     fa3_sched_arrive(other);
                     sgemm_wg_wait1(); /* S j+1 done (P j V j may run on) */
 #pragma unroll
@@ -1013,14 +1105,14 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
                         sgemm_wg_fence_operand(&sj[i]);
                     fa3_release(sm.empty_k(sn), lane);
                     float f[2];
-                    fa3_softmax_any<BKV>(sj, m, l, f, j0 + j + 1, r0, t, j + 1 >= nfull, p);
+                    fa3_softmax_any<BKV, SMX, ET>(sj, m, l, f, j0 + j + 1, r0, t, j + 1 >= nfull, p);
                     fa3_wait_pv<D, BKV>(o, pr); /* P j V j done: V's stage and P's registers free */
                     fa3_release(sm.empty_v(st), lane);
                     fa3_rescale<D>(o, f);
                     fa3_pack_p<T, BKV>(pr, sj);
                 } else {
-                    fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
-                    fa3_issue_qk<ET, D, BKV, NWG>(sj, qw, sm.k + sn * L::KVBYTES);
+                    fa3_issue_pv<ET, D, BKV, SMX>(o, pr, sm.v + st * L::KVBYTES);
+                    fa3_issue_qk<ET, D, BKV, NWG, SMX>(sj, qw, sm.k + sn * L::KVBYTES);
                     fa3_sched_arrive(other);
                     fa3_wait_pv<D, BKV>(o, pr); /* both GEMMs done: V's and K's stages free */
 #pragma unroll
@@ -1028,24 +1120,24 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
                         sgemm_wg_fence_operand(&sj[i]);
                     fa3_release(sm.empty_v(st), lane);
                     fa3_release(sm.empty_k(sn), lane);
-                    fa3_softmax_p<T, D, BKV>(sj, o, pr, m, l, j0 + j + 1, r0, t, j + 1 >= nfull, p);
+                    fa3_softmax_p<T, D, BKV, SMX>(sj, o, pr, m, l, j0 + j + 1, r0, t, j + 1 >= nfull, p);
                 }
             }
             const int gl = kb + ntiles - 1;
-            fa3_last_pv<ET, D, BKV, NWG>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D, BKV, NWG, SMX>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         } else {
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 unsigned pr[BKV / 4];
-                fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j0 + j, r0, t, j >= nfull, p);
+                fa3_softmax_p<T, D, BKV, SMX>(s, o, pr, m, l, j0 + j, r0, t, j >= nfull, p);
                 fa3_consumer_wait<D, BKV>(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
                 fa3_consumer_wait<D, BKV>(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
-                fa3_issue_pv<ET, D, BKV>(o, pr, sm.v + st * L::KVBYTES);
+                fa3_issue_pv<ET, D, BKV, SMX>(o, pr, sm.v + st * L::KVBYTES);
                 fa3_wait_all<D / 2>(o); /* P j V j done: V's stage and P's registers free */
                 fa3_release(sm.empty_v(st), lane);
-                fa3_issue_qk<ET, D, BKV, NWG>(s, qw, sm.k + sn * L::KVBYTES);
+                fa3_issue_qk<ET, D, BKV, NWG, SMX>(s, qw, sm.k + sn * L::KVBYTES);
                 fa3_sched_arrive(other);
                 fa3_wait_all<BKV / 2>(s);
                 fa3_release(sm.empty_k(sn), lane);
@@ -1053,9 +1145,9 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
             /* the last tile: P V only; consumer NWG - 1 skips its arrive (see above; not when FA3_PERS) */
             const int gl = kb + ntiles - 1;
             unsigned pr[BKV / 4];
-            fa3_softmax_p<T, D, BKV>(s, o, pr, m, l, j0 + ntiles - 1, r0, t, ntiles - 1 >= nfull,
+            fa3_softmax_p<T, D, BKV, SMX>(s, o, pr, m, l, j0 + ntiles - 1, r0, t, ntiles - 1 >= nfull,
                                      p);
-            fa3_last_pv<ET, D, BKV, NWG>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
+            fa3_last_pv<ET, D, BKV, NWG, SMX>(o, pr, sm, gl % ST, (unsigned)(gl / ST) & 1u, own, other, cw, lane, &failed);
         }
         if (!FA3_PERS(D) && failed)
             __trap();
@@ -1144,7 +1236,7 @@ static __device__ __forceinline__ unsigned fa3_whole_rounds(const fa3_params &fp
  * CTAs take chunks of its work tiles (fa3_round_work<.., true>) and join them
  * (fa3_tail_out). The named barriers: 1 .. NWG (FA3_SCHED_BAR + cw), NWG
  * + 1 (FA3_TAIL_BAR: the join's). */
-template <typename T, int D, int BKV, int NWG, int QB>
+template <typename T, int D, int BKV, int NWG, int QB, int SMX>
 static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const fa3_smem<D, BKV, NWG> &sm)
 {
     static_assert(QB == 1 || QB == 2, "QB: 1 or 2 Q buffers");
@@ -1192,7 +1284,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
                 continue;
             T *Oh = (T *)p.o + bh * p.seq_q * D;
             const L cur = sm.with_q(qi % QB); /* as the producer's */
-            fa3_consume<T, D, BKV, NWG>(fp, cur, Oh, q0, n, cw, tid & 127, kb, (qi / QB) & 1u, failed, 0,
+            fa3_consume<T, D, BKV, NWG, SMX>(fp, cur, Oh, q0, n, cw, tid & 127, kb, (qi / QB) & 1u, failed, 0,
                                         make_int2(-1, 0));
             if (n > 0) {
                 kb = (kb + n) % (2 * FA3_STAGES(D)); /* as the producer's */
@@ -1204,7 +1296,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
         int2 ti;
         if (fp.split > 1 && fa3_round_work<NWG, BKV, true>(fp, rounds, total, &q0, &bh, &n, &j0, &ti)) {
             const L cur = sm.with_q(qi % QB); /* the tail's chunk, as the producer's (n >= 1: no mask) */
-            fa3_consume<T, D, BKV, NWG>(fp, cur, (T *)p.o + bh * p.seq_q * D, q0, n, cw, tid & 127, kb,
+            fa3_consume<T, D, BKV, NWG, SMX>(fp, cur, (T *)p.o + bh * p.seq_q * D, q0, n, cw, tid & 127, kb,
                                         (qi / QB) & 1u, failed, j0, ti);
         }
         if (cw == 0)
@@ -1221,7 +1313,7 @@ static __device__ __forceinline__ void fa3_body_pers(const fa3_params &fp, const
  * gives registers away and the NWG consumer warpgroups take them
  * (FA3_REGS_PRODUCER_W / FA3_REGS_CONSUMER_W). QB: Q buffers (FA3_QB; 1
  * unless persistent). */
-template <typename T, int D, int BKV, int NWG, int QB>
+template <typename T, int D, int BKV, int NWG, int QB, int SMX>
 static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
 {
     typedef fa3_smem<D, BKV, NWG> L;
@@ -1249,7 +1341,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
             sgemm_tma_bar_init_fence();
         }
         __syncthreads();
-        fa3_body_pers<T, D, BKV, NWG, QB>(fp, sm);
+        fa3_body_pers<T, D, BKV, NWG, QB, SMX>(fp, sm);
         return;
     }
     const attn_params &p = fp.p;
@@ -1281,7 +1373,7 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
          * compiler too (descriptors in uniform registers) */
         const int cw = __shfl_sync(0xffffffffu, (tid >> 7) - 1, 0);
         bool failed = false; /* FA3_QK_EARLY: a wait gave up (fa3_bar_wait; fa3_consume traps) */
-        fa3_consume<T, D, BKV, NWG>(fp, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed, 0, make_int2(-1, 0));
+        fa3_consume<T, D, BKV, NWG, SMX>(fp, sm, Oh, q0, ntiles, cw, tid & 127, 0, 0u, failed, 0, make_int2(-1, 0));
     }
 }
 
@@ -1289,12 +1381,12 @@ static __device__ __forceinline__ void fa3_body(const fa3_params &fp)
  * C7508), 128 (NWG + 1) threads, QB Q buffers (FA3_SMEM_QB's shared
  * memory); the body only in the sm_90a pass, elsewhere empty and never
  * launched. */
-template <typename T, int D, int BKV, int NWG, int QB>
+template <typename T, int D, int BKV, int NWG, int QB, int SMX>
 static __global__ void __launch_bounds__(FA3_THREADS_W(NWG), 1)
     attention_fa3_kernel(const __grid_constant__ fa3_params fp)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    fa3_body<T, D, BKV, NWG, QB>(fp);
+    fa3_body<T, D, BKV, NWG, QB, SMX>(fp);
 #endif
 }
 

@@ -106,7 +106,8 @@ static size_t fa3_tail_workspace(const attention_args *a, int ts)
  * tensor maps (Q's box: 64 NWG rows, at most 256), the shared-memory opt-in
  * once per device, the grid (fa3_grid) and its tail split (fa3_tail_plan), the
  * launch. The caller has checked attention_fa3_supports. */
-template <typename T, int D, int BKV, int NWG = 2, int QB = FA3_QB(D, BKV, NWG), int TS = FA3_TAIL_SPLIT>
+template <typename T, int D, int BKV, int NWG = 2, int QB = FA3_QB(D, BKV, NWG), int TS = FA3_TAIL_SPLIT,
+          int SMX = FA3_SMX_RUNG>
 static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
 {
     constexpr int SMEM = FA3_SMEM_QB(D, BKV, NWG, QB);
@@ -123,7 +124,7 @@ static int attention_fa3_launch(const attention_args *a, cudaStream_t s)
         rc = fa3_map(&fp.tk, dt, a->k, fp.p.nbh, a->seq_kv, D, BKV);
     if (rc == 0)
         rc = fa3_map(&fp.tv, dt, a->v, fp.p.nbh, a->seq_kv, D, BKV);
-    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV, NWG, QB>;
+    const void *kern = (const void *)attention_fa3_kernel<T, D, BKV, NWG, QB, SMX>;
     if (rc == 0)
         rc = smem_opt_in(kern, SMEM, &done);
     if (rc != 0)

@@ -37,28 +37,42 @@
 #include "attention_fa3_search.h"
 #include "kernel_ran.h"
 
-/* X(NAME, BKV, NWG, QB, TS): the candidates, a K/V tile (a multiple of 16
+/* X(NAME, BKV, NWG, QB, TS, SMX): the candidates, a K/V tile (a multiple of 16
  * <= 256), consumer warpgroups (2: the rung's kernel; 3: FlashAttention-3's
  * at head_dim 64), Q buffers (0: the rung's rule, FA3_QB; 1: one, the
- * persistent kernel before its double Q buffer, an A/B in one binary) and
- * the tail split's chunks (FA3_TAIL_SPLIT: the rung's; 0: none, its A/B) */
+ * persistent kernel before its double Q buffer, an A/B in one binary), the
+ * tail split's chunks (FA3_TAIL_SPLIT: the rung's; 0: none, its A/B) and
+ * the softmax's and issue's options (FA3_SMX(POLY, THR, DESC), attention_fa3.cuh;
+ * FA3_SMX_RUNG: the rung's). fa3_s0_*: none of the three (the kernel before
+ * them); fa3_d_*: the descriptors by addition alone; fa3_dr_*: and the
+ * conditional rescale (2^8); fa3_e3_*, fa3_e4_*: and 3 or 4 of every 8
+ * exponentials by polynomial (the rung: FA3_EXP_POLY) */
 #define FA3_SEARCH_CANDIDATES(X)                                                                   \
-    X(fa3_k128, 128, 2, 0, FA3_TAIL_SPLIT) X(fa3_k176, 176, 2, 0, FA3_TAIL_SPLIT)                   \
-    X(fa3_k192, 192, 2, 0, FA3_TAIL_SPLIT) X(fa3_w3_k112, 112, 3, 0, FA3_TAIL_SPLIT)                \
-    X(fa3_w3_k128, 128, 3, 0, FA3_TAIL_SPLIT) X(fa3_w3_k64, 64, 3, 0, FA3_TAIL_SPLIT)               \
-    X(fa3_w3_k80, 80, 3, 0, FA3_TAIL_SPLIT) X(fa3_q1_k128, 128, 2, 1, FA3_TAIL_SPLIT)               \
-    X(fa3_nt_k128, 128, 2, 0, 0) X(fa3_t4_k128, 128, 2, 0, 4) X(fa3_t8_k128, 128, 2, 0, 8)
+    X(fa3_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) X(fa3_k176, 176, 2, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) \
+    X(fa3_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG)                                          \
+    X(fa3_w3_k112, 112, 3, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG)                                       \
+    X(fa3_w3_k128, 128, 3, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG)                                       \
+    X(fa3_w3_k64, 64, 3, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) X(fa3_w3_k80, 80, 3, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) \
+    X(fa3_q1_k128, 128, 2, 1, FA3_TAIL_SPLIT, FA3_SMX_RUNG) X(fa3_nt_k128, 128, 2, 0, 0, FA3_SMX_RUNG) \
+    X(fa3_t4_k128, 128, 2, 0, 4, FA3_SMX_RUNG) X(fa3_t8_k128, 128, 2, 0, 8, FA3_SMX_RUNG)            \
+    X(fa3_s0_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 0))                                    \
+    X(fa3_d_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 1))                                     \
+    X(fa3_dr_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 8, 1))                                    \
+    X(fa3_e3_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(3, 8, 1))                                    \
+    X(fa3_e4_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(4, 8, 1))                                    \
+    X(fa3_s0_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 0))                                    \
+    X(fa3_e3_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(3, 8, 1))
 
 /* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
  * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128 with
  * tiles over 80 keys: 160 registers a consumer thread do not hold its O, S
  * and P (96 keys spill, C7512) */
-template <typename T, int D, int BKV, int NWG, int QB, int TS>
+template <typename T, int D, int BKV, int NWG, int QB, int TS, int SMX>
 static constexpr attn_launch_fn fa3_search_fn()
 {
     constexpr int qb = QB ? QB : FA3_QB(D, BKV, NWG);
     if constexpr (SMEM_SM90_FITS(FA3_SMEM_QB(D, BKV, NWG, qb), 1) && (NWG == 2 || D == 64 || BKV <= 80))
-        return attention_fa3_launch<T, D, BKV, NWG, qb, TS>;
+        return attention_fa3_launch<T, D, BKV, NWG, qb, TS, SMX>;
     else
         return nullptr;
 }
@@ -74,11 +88,11 @@ typedef struct {
     int bkv, ts;              /* its K/V tile, its tail split's chunks (TS) */
 } attention_fa3_search_row;
 
-#define FA3_SEARCH_ROW(NAME, BKV, NWG, QB, TS)                                                     \
+#define FA3_SEARCH_ROW(NAME, BKV, NWG, QB, TS, SMX)                                                     \
     {#NAME,                                                                                        \
-     {{fa3_search_fn<__half, 64, BKV, NWG, QB, TS>(), fa3_search_fn<__half, 128, BKV, NWG, QB, TS>()}, \
-      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG, QB, TS>(),                                       \
-       fa3_search_fn<__nv_bfloat16, 128, BKV, NWG, QB, TS>()}},                                    \
+     {{fa3_search_fn<__half, 64, BKV, NWG, QB, TS, SMX>(), fa3_search_fn<__half, 128, BKV, NWG, QB, TS, SMX>()}, \
+      {fa3_search_fn<__nv_bfloat16, 64, BKV, NWG, QB, TS, SMX>(),                                       \
+       fa3_search_fn<__nv_bfloat16, 128, BKV, NWG, QB, TS, SMX>()}},                                    \
      {fa3_tail_workspace<64, NWG>, fa3_tail_workspace<128, NWG>},                                  \
      {fa3_tail_split_of<64, NWG>, fa3_tail_split_of<128, NWG>},                                    \
      BKV, TS},

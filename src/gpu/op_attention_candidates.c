@@ -30,14 +30,14 @@ static size_t attention_cand_workspace(const plan_case *pc, const variant *v)
 
 static const candidate_family attention_cand_families[] = {
     {"attention", CATALOG_CANDIDATE_SOURCE "fa3", "types", NULL,
-     "fa3 K/V tile candidate (kernels/attention_fa3.cuh; head_dim 64, 128)", 1, attention_fa3_search_count,
+     "fa3 candidate: K/V tile, warpgroups, tail split, softmax options (kernels/search/attention_fa3_search.cu; head_dim 64, 128)", 1, attention_fa3_search_count,
      attention_fa3_search_name, (variant_fn)attention_fa3_search_run, attention_cand_adapter,
      attention_cand_workspace},
 };
 
 int op_attention_candidates(const variant **rows)
 {
-    static variant built[16];
+    static variant built[32];
     static int count = -1;
     if (count < 0)
         count = candidates_build(attention_cand_families,
