@@ -196,41 +196,57 @@
 #define FA3_LAZY_RESCALE 1
 #endif
 /* The softmax's and the issue's options, the kernel's template parameter
- * SMX (FA3_SMX: the rung's, FA3_SMX_RUNG; the candidates fa3_s0_* .. of
- * kernels/search/attention_fa3_search.cu time others in one binary):
- *  - bits 0-3, POLY (FA3_EXP_POLY): of every 8 exponentials of a row in a
- *    tile without the mask, POLY computed on the FMA pipe by a polynomial
- *    (fa3_exp2_poly) instead of MUFU.EX2. The MUFU unit takes 8 cycles a
- *    warp instruction (16 lanes an SM), so a tile's 64 exponentials a
- *    thread (128 keys) hold a consumer warp 512 cycles, while the issue
- *    slots between them idle: FlashAttention-4's split of the exponentials
- *    between the two pipes. Masked tiles keep MUFU (a masked key must give
- *    exactly 0);
- *  - bits 4-7, THR (FA3_RESCALE_THRESH, log2 units): O and l are rescaled
- *    only when a row's maximum grows by more than THR in exponent units
- *    (FlashAttention-4's conditional rescale): below it the row keeps its
- *    old shift, its exponentials reach at most 2^THR (256 at 8: exact in
- *    FP32 and within the 16-bit types' range), and the result is the same
+ * SMX (FA3_SMX; the rung's: FA3_SMX_RUNG; the candidates fa3_s0_*,
+ * fa3_dr_k128 and fa3_e3_k128 of kernels/search/attention_fa3_search.cu
+ * time others in one binary; measured: docs/tuning/attention.md, "fa3
+ * softmax and issue options"):
+ *  - bit 9, TEST (FA3_EARLY_TEST, default 1): under FA3_QK_EARLY 2, the
+ *    next step's full barriers (V j+1, K j+2) tested without blocking
+ *    (mbarrier.test_wait) right behind this step's GEMMs' issue, where the
+ *    test's latency hides under the wait for S j+1, instead of waited at
+ *    the loop's top, in the chain from P j V j's end to the next issue; the
+ *    blocking wait at the loop's top runs only for a barrier not yet
+ *    complete at the test (a completed phase stays completed until this
+ *    consumer releases the stage);
+ *  - bit 8, DESC (FA3_DESC_ADD, default 1): the wgmma descriptors of a step
+ *    formed as a base descriptor plus the byte offset / 16 (one add each:
+ *    the address field is 14 bits of a shared address / 16, no carry out
+ *    of it) instead of masking and shifting each address (four dependent
+ *    uniform instructions) inside the ping-pong's turn, where the other
+ *    warpgroup waits for this one's GEMMs to be issued;
+ *  - bits 4-7, THR (FA3_RESCALE_THRESH, log2 units, default 0): O and l
+ *    rescaled only when a row's maximum grows by more than THR exponent
+ *    units (FlashAttention-4's conditional rescale): below it the row keeps
+ *    its old shift, its exponentials reach at most 2^THR (exact in FP32,
+ *    within the 16-bit types' range up to 15), and the result is the same
  *    softmax (the shift cancels in O / l). 0: rescale whenever the maximum
- *    moves (FA3_LAZY_RESCALE's rule alone);
- *  - bit 8, DESC (FA3_DESC_ADD): the wgmma descriptors of a step formed as
- *    a base descriptor plus the byte offset / 16 (one add each: the address
- *    field is 14 bits of a shared address / 16, no carry out of it) instead
- *    of masking and shifting each address inside the ping-pong's turn. */
+ *    moves (FA3_LAZY_RESCALE's rule alone). Measured slower here: off;
+ *  - bits 0-3, POLY (FA3_EXP_POLY, default 0): of every 8 exponentials of a
+ *    row in a tile without the mask, POLY computed on the FMA pipe by a
+ *    polynomial (fa3_exp2_poly) instead of MUFU.EX2 (16 lanes an SM: a
+ *    warp instruction every 8 cycles a scheduler), FlashAttention-4's split
+ *    of the exponentials between the pipes; masked tiles keep MUFU (a masked
+ *    key must give exactly 0). Each costs 8 or 9 issue slots for one:
+ *    measured slower here (the consumer's softmax is bound by its issue and
+ *    dependency chains more than by the MUFU unit): off. */
 #ifndef FA3_EXP_POLY
-#define FA3_EXP_POLY 2
+#define FA3_EXP_POLY 0
 #endif
 #ifndef FA3_RESCALE_THRESH
-#define FA3_RESCALE_THRESH 8
+#define FA3_RESCALE_THRESH 0
 #endif
 #ifndef FA3_DESC_ADD
 #define FA3_DESC_ADD 1
 #endif
-#define FA3_SMX(POLY, THR, DESC) ((POLY) | ((THR) << 4) | ((DESC) << 8))
+#ifndef FA3_EARLY_TEST
+#define FA3_EARLY_TEST 1
+#endif
+#define FA3_SMX(POLY, THR, DESC, TEST) ((POLY) | ((THR) << 4) | ((DESC) << 8) | ((TEST) << 9))
 #define FA3_SMX_POLY(X) ((X) & 15)
 #define FA3_SMX_THR(X) (((X) >> 4) & 15)
 #define FA3_SMX_DESC(X) (((X) >> 8) & 1)
-#define FA3_SMX_RUNG FA3_SMX(FA3_EXP_POLY, FA3_RESCALE_THRESH, FA3_DESC_ADD)
+#define FA3_SMX_TEST(X) (((X) >> 9) & 1)
+#define FA3_SMX_RUNG FA3_SMX(FA3_EXP_POLY, FA3_RESCALE_THRESH, FA3_DESC_ADD, FA3_EARLY_TEST)
 static_assert(FA3_EXP_POLY >= 0 && FA3_EXP_POLY <= 8, "FA3_EXP_POLY: 0 .. 8 of every 8 exponentials");
 static_assert(FA3_RESCALE_THRESH >= 0 && FA3_RESCALE_THRESH <= 15, "FA3_RESCALE_THRESH: 0 .. 15 (2^15 fits fp16)");
 
@@ -552,6 +568,18 @@ static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parit
     while (!*failed && !sgemm_tma_bar_try(bar, parity))
         if (++polls > SGEMM_TMA_SPIN_LIMIT)
             *failed = true;
+}
+
+/* 1 if the phase of `bar` with this parity has completed, without
+ * blocking (mbarrier.test_wait; try_wait may suspend the thread) */
+static __device__ __forceinline__ bool fa3_bar_test(unsigned bar, unsigned parity)
+{
+    unsigned done;
+    asm volatile("{\n .reg .pred p;\n"
+                 " mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 " selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return done != 0;
 }
 
 /* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one
@@ -1084,12 +1112,15 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
              * step's own (so ptxas keeps S's registers apart from the P
              * that P V reads while Q K^T writes S) */
             fa3_softmax_p<T, D, BKV, SMX>(s, o, pr, m, l, j0, r0, t, 0 >= nfull, p);
+            bool rdy_v = false, rdy_k = false; /* FA3_SMX_TEST: this step's barriers found complete */
 #pragma unroll 1
             for (int j = 0; j < ntiles - 1; j++) {
                 const int g = kb + j, st = g % ST, sn = (g + 1) % ST;
                 float sj[BKV / 2];
-                fa3_bar_wait(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
-                fa3_bar_wait(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
+                if (!rdy_v)
+                    fa3_bar_wait(sm.full_v(st), (unsigned)(g / ST) & 1u, &failed);
+                if (!rdy_k)
+                    fa3_bar_wait(sm.full_k(sn), (unsigned)((g + 1) / ST) & 1u, &failed);
                 fa3_sched_sync(own);
                 if (FA3_EARLY(D) == 2) {
                     /* FlashAttention-3's intra-warpgroup overlap: S j+1
@@ -1099,6 +1130,10 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
                     fa3_issue_qk<ET, D, BKV, NWG, SMX>(sj, qw, sm.k + sn * L::KVBYTES);
                     fa3_issue_pv<ET, D, BKV, SMX>(o, pr, sm.v + st * L::KVBYTES);
                     fa3_sched_arrive(other);
+                    if (FA3_SMX_TEST(SMX) && j + 1 < ntiles - 1) { /* the next step's V j+1 and K j+2 */
+                        rdy_v = fa3_bar_test(sm.full_v(sn), (unsigned)((g + 1) / ST) & 1u);
+                        rdy_k = fa3_bar_test(sm.full_k((g + 2) % ST), (unsigned)((g + 2) / ST) & 1u);
+                    }
                     sgemm_wg_wait1(); /* S j+1 done (P j V j may run on) */
 #pragma unroll
                     for (int i = 0; i < BKV / 2; i++)

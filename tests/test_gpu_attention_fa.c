@@ -158,12 +158,11 @@ static const rung RUNGS[] = {{"fa1", attention_fa1, attention_fa1_supports, -1},
                              {"fa3_t4_k128", NULL, cand_supports, 9},
                              {"fa3_t8_k128", NULL, cand_supports, 10},
                              {"fa3_s0_k128", NULL, cand_supports, 11},
-                             {"fa3_d_k128", NULL, cand_supports, 12},
-                             {"fa3_dr_k128", NULL, cand_supports, 13},
-                             {"fa3_e3_k128", NULL, cand_supports, 14},
-                             {"fa3_e4_k128", NULL, cand_supports, 15},
-                             {"fa3_s0_k192", NULL, cand_supports, 16},
-                             {"fa3_e3_k192", NULL, cand_supports, 17}};
+                             {"fa3_dr_k128", NULL, cand_supports, 12},
+                             {"fa3_e3_k128", NULL, cand_supports, 13},
+                             {"fa3_s0_k192", NULL, cand_supports, 14},
+                             {"fa3_d_k128", NULL, cand_supports, 15},
+                             {"fa3_d_k192", NULL, cand_supports, 16}};
 #define NRUNGS (int)(sizeof RUNGS / sizeof RUNGS[0])
 
 static int rung_run(int r, const attention_args *a, cudaStream_t st)
@@ -188,7 +187,7 @@ static size_t rung_workspace(int r, const attention_args *a)
 /* the candidate table holds what RUNGS names, in that order */
 static void check_candidates(void)
 {
-    CHECK(attention_fa3_search_count() == 18, "fa3 has 18 candidates (%d)", attention_fa3_search_count());
+    CHECK(attention_fa3_search_count() == 17, "fa3 has 17 candidates (%d)", attention_fa3_search_count());
     for (int r = 0; r < NRUNGS; r++)
         if (!RUNGS[r].fn) {
             const char *n = attention_fa3_search_name(RUNGS[r].cand);

@@ -42,11 +42,13 @@
  * at head_dim 64), Q buffers (0: the rung's rule, FA3_QB; 1: one, the
  * persistent kernel before its double Q buffer, an A/B in one binary), the
  * tail split's chunks (FA3_TAIL_SPLIT: the rung's; 0: none, its A/B) and
- * the softmax's and issue's options (FA3_SMX(POLY, THR, DESC), attention_fa3.cuh;
- * FA3_SMX_RUNG: the rung's). fa3_s0_*: none of the three (the kernel before
- * them); fa3_d_*: the descriptors by addition alone; fa3_dr_*: and the
- * conditional rescale (2^8); fa3_e3_*, fa3_e4_*: and 3 or 4 of every 8
- * exponentials by polynomial (the rung: FA3_EXP_POLY) */
+ * the softmax's and issue's options (FA3_SMX(POLY, THR, DESC, TEST), attention_fa3.cuh;
+ * FA3_SMX_RUNG: the rung's). fa3_s0_*: none of the four (the kernel before
+ * them: each descriptor masked and shifted from its address, the next
+ * step's barriers waited at the loop's top); fa3_d_*: the descriptors by
+ * addition alone (the rung without the early barrier test); fa3_dr_k128:
+ * fa3_d_k128 and the conditional rescale (2^8); fa3_e3_k128: and 3 of
+ * every 8 exponentials by polynomial */
 #define FA3_SEARCH_CANDIDATES(X)                                                                   \
     X(fa3_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) X(fa3_k176, 176, 2, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) \
     X(fa3_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG)                                          \
@@ -55,13 +57,12 @@
     X(fa3_w3_k64, 64, 3, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) X(fa3_w3_k80, 80, 3, 0, FA3_TAIL_SPLIT, FA3_SMX_RUNG) \
     X(fa3_q1_k128, 128, 2, 1, FA3_TAIL_SPLIT, FA3_SMX_RUNG) X(fa3_nt_k128, 128, 2, 0, 0, FA3_SMX_RUNG) \
     X(fa3_t4_k128, 128, 2, 0, 4, FA3_SMX_RUNG) X(fa3_t8_k128, 128, 2, 0, 8, FA3_SMX_RUNG)            \
-    X(fa3_s0_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 0))                                    \
-    X(fa3_d_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 1))                                     \
-    X(fa3_dr_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 8, 1))                                    \
-    X(fa3_e3_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(3, 8, 1))                                    \
-    X(fa3_e4_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(4, 8, 1))                                    \
-    X(fa3_s0_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 0))                                    \
-    X(fa3_e3_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(3, 8, 1))
+    X(fa3_s0_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 0, 0))                                    \
+    X(fa3_dr_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 8, 1, 0))                                    \
+    X(fa3_e3_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(3, 8, 1, 0))                                    \
+    X(fa3_s0_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 0, 0))                                    \
+    X(fa3_d_k128, 128, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 1, 0))                                     \
+    X(fa3_d_k192, 192, 2, 0, FA3_TAIL_SPLIT, FA3_SMX(0, 0, 1, 0))
 
 /* the launcher of (T, D, BKV, NWG), or NULL where Q and the ring do not fit
  * the shared memory of one CTA per SM, or (NWG 3) at head_dim 128 with
