@@ -184,6 +184,17 @@ static_assert(FA3_NWG_D64 == 2 || FA3_NWG_D64 == 3, "FA3_NWG_D64: 2 or 3 consume
 static_assert(FA3_NWG_D64 == 2 || (FA3_BKV_D64 <= 128 && FA3_BKV_D64_CAUSAL <= 128),
               "3 consumer warpgroups at head_dim 64: K/V tiles of at most 128 keys (larger spill at 160 registers)");
 #define FA3_NWG_D(D) ((D) == 64 ? FA3_NWG_D64 : 2)
+/* The softmax's and issue's options at head_dim 64 (attention_fa3.cuh,
+ * FA3_SMX): none (FA3_SMX(0, 0, 0, 0), the kernel before them) by default.
+ * At head_dim 128 the descriptors by addition and the early barrier test
+ * (FA3_SMX_RUNG) ran ahead of it; at head_dim 64 the rung with them ran
+ * behind this kernel's figures of an earlier run (docs/tuning/attention.md,
+ * "fa3 softmax and issue options": two runs, not an A/B in one). A switch:
+ * -DCOMPARE_ATTENTION_DEFS=FA3_SMX_D64=768 (FA3_SMX_RUNG's value) */
+#ifndef FA3_SMX_D64
+#define FA3_SMX_D64 FA3_SMX(0, 0, 0, 0)
+#endif
+#define FA3_SMX_D(D) ((D) == 64 ? FA3_SMX_D64 : FA3_SMX_RUNG)
 
 /* [type: fp16, bf16][head_dim: 64, 128, 256][causal: 0, 1][long K/V: 0, 1]:
  * the K/V tile FA3_BKV_DC picks, or FA3_BKV_LONG at seq_kv >= FA3_LONG_KV
@@ -192,8 +203,8 @@ static_assert(FA3_NWG_D64 == 2 || (FA3_BKV_D64 <= 128 && FA3_BKV_D64_CAUSAL <= 1
 #define FA3_BKV_LONG_DC(D, C)                                                                      \
     ((D) == 256 ? FA3_BKV_D256 : (D) == 64 && FA3_NWG_D64 == 3 ? FA3_BKV_DC(D, C) : FA3_BKV_LONG)
 #define FA3_INST_C(T, D, C)                                                                        \
-    {attention_fa3_launch<T, D, FA3_BKV_DC(D, C), FA3_NWG_D(D)>,                                   \
-     attention_fa3_launch<T, D, FA3_BKV_LONG_DC(D, C), FA3_NWG_D(D)>}
+    {attention_fa3_launch<T, D, FA3_BKV_DC(D, C), FA3_NWG_D(D), FA3_QB(D, FA3_BKV_DC(D, C), FA3_NWG_D(D)), FA3_TAIL_SPLIT, FA3_SMX_D(D)>,                                   \
+     attention_fa3_launch<T, D, FA3_BKV_LONG_DC(D, C), FA3_NWG_D(D), FA3_QB(D, FA3_BKV_LONG_DC(D, C), FA3_NWG_D(D)), FA3_TAIL_SPLIT, FA3_SMX_D(D)>}
 #define FA3_INST(T, D) {FA3_INST_C(T, D, 0), FA3_INST_C(T, D, 1)}
 static const attn_launch_fn attention_fa3_instances[2][3][2][2] = {
     {FA3_INST(__half, 64), FA3_INST(__half, 128), FA3_INST(__half, 256)},
