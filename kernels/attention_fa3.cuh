@@ -196,7 +196,8 @@
 #define FA3_LAZY_RESCALE 1
 #endif
 /* The softmax's and the issue's options, the kernel's template parameter
- * SMX (FA3_SMX; the rung's: FA3_SMX_RUNG; the candidates fa3_s0_*,
+ * SMX (FA3_SMX; the rung's: FA3_SMX_RUNG at head_dim 128 and 256,
+ * FA3_SMX_D64 at 64, attention_fa3.cu; the candidates fa3_s0_*,
  * fa3_dr_k128 and fa3_e3_k128 of kernels/search/attention_fa3_search.cu
  * time others in one binary; measured: docs/tuning/attention.md, "fa3
  * softmax and issue options"):
