@@ -202,9 +202,11 @@ static_assert(FA3_NWG_D64 == 2 || (FA3_BKV_D64 <= 128 && FA3_BKV_D64_CAUSAL <= 1
  * instance) */
 #define FA3_BKV_LONG_DC(D, C)                                                                      \
     ((D) == 256 ? FA3_BKV_D256 : (D) == 64 && FA3_NWG_D64 == 3 ? FA3_BKV_DC(D, C) : FA3_BKV_LONG)
-#define FA3_INST_C(T, D, C)                                                                        \
-    {attention_fa3_launch<T, D, FA3_BKV_DC(D, C), FA3_NWG_D(D), FA3_QB(D, FA3_BKV_DC(D, C), FA3_NWG_D(D)), FA3_TAIL_SPLIT, FA3_SMX_D(D)>,                                   \
-     attention_fa3_launch<T, D, FA3_BKV_LONG_DC(D, C), FA3_NWG_D(D), FA3_QB(D, FA3_BKV_LONG_DC(D, C), FA3_NWG_D(D)), FA3_TAIL_SPLIT, FA3_SMX_D(D)>}
+/* the rung's launcher at (T, D, K/V tile BKV): its warpgroups, Q buffers,
+ * tail split and softmax options */
+#define FA3_LAUNCH(T, D, BKV)                                                                      \
+    attention_fa3_launch<T, D, BKV, FA3_NWG_D(D), FA3_QB(D, BKV, FA3_NWG_D(D)), FA3_TAIL_SPLIT, FA3_SMX_D(D)>
+#define FA3_INST_C(T, D, C) {FA3_LAUNCH(T, D, FA3_BKV_DC(D, C)), FA3_LAUNCH(T, D, FA3_BKV_LONG_DC(D, C))}
 #define FA3_INST(T, D) {FA3_INST_C(T, D, 0), FA3_INST_C(T, D, 1)}
 static const attn_launch_fn attention_fa3_instances[2][3][2][2] = {
     {FA3_INST(__half, 64), FA3_INST(__half, 128), FA3_INST(__half, 256)},

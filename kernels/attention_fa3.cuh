@@ -203,7 +203,7 @@
  * softmax and issue options"):
  *  - bit 9, TEST (FA3_EARLY_TEST, default 1): under FA3_QK_EARLY 2, the
  *    next step's full barriers (V j+1, K j+2) tested without blocking
- *    (mbarrier.test_wait) right behind this step's GEMMs' issue, where the
+ *    (sgemm_tma_bar_test: mbarrier.test_wait) right behind this step's GEMMs' issue, where the
  *    test's latency hides under the wait for S j+1, instead of waited at
  *    the loop's top, in the chain from P j V j's end to the next issue; the
  *    blocking wait at the loop's top runs only for a barrier not yet
@@ -571,18 +571,6 @@ static __device__ __forceinline__ void fa3_bar_wait(unsigned bar, unsigned parit
             *failed = true;
 }
 
-/* 1 if the phase of `bar` with this parity has completed, without
- * blocking (mbarrier.test_wait; try_wait may suspend the thread) */
-static __device__ __forceinline__ bool fa3_bar_test(unsigned bar, unsigned parity)
-{
-    unsigned done;
-    asm volatile("{\n .reg .pred p;\n"
-                 " mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 " selp.u32 %0, 1, 0, p;\n}\n"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-    return done != 0;
-}
-
 /* A consumer's wait: FA3_QK_EARLY's (fa3_bar_wait), else the trapping one
  * (head_dim 256, or K/V tiles over 128 keys: always fa3_bar_wait, which
  * their 128 O accumulators, or S and P of the larger tile, need for the
@@ -723,9 +711,9 @@ static __device__ __forceinline__ float fa3_shift_fast(float m, float scale_log2
  * least 1 notices; x is never -inf here: no masked tile), split as j + f
  * with j = round(x) (adding 1.5 x 2^23 rounds to an integer in the low
  * mantissa bits) and f in [-0.5, 0.5], 2^f by a minimax polynomial in
- * Horner form (bf16: degree 3, relative error 7.5e-5, under 2 % of the
- * probabilities' own rounding to bf16; fp16: degree 4, 2.7e-6, under 1 %
- * of fp16's), then j added to the exponent field (the low bits of the
+ * Horner form (degree 3 for bf16, 4 for fp16: their errors against the
+ * probabilities' own rounding in docs/tuning/attention.md, "fa3 softmax and
+ * issue options"), then j added to the exponent field (the low bits of the
  * rounded sum, shifted up: two's complement wraps right for j < 0). x <=
  * 15 (FA3_SMX_THR): no overflow. 8 or 9 FMA-pipe and ALU instructions for
  * one MUFU.EX2. */
@@ -1132,8 +1120,8 @@ static __device__ __forceinline__ void fa3_consume(const fa3_params &fp, const f
                     fa3_issue_pv<ET, D, BKV, SMX>(o, pr, sm.v + st * L::KVBYTES);
                     fa3_sched_arrive(other);
                     if (FA3_SMX_TEST(SMX) && j + 1 < ntiles - 1) { /* the next step's V j+1 and K j+2 */
-                        rdy_v = fa3_bar_test(sm.full_v(sn), (unsigned)((g + 1) / ST) & 1u);
-                        rdy_k = fa3_bar_test(sm.full_k((g + 2) % ST), (unsigned)((g + 2) / ST) & 1u);
+                        rdy_v = sgemm_tma_bar_test(sm.full_v(sn), (unsigned)((g + 1) / ST) & 1u);
+                        rdy_k = sgemm_tma_bar_test(sm.full_k((g + 2) % ST), (unsigned)((g + 2) / ST) & 1u);
                     }
                     sgemm_wg_wait1(); /* S j+1 done (P j V j may run on) */
 #pragma unroll

@@ -44,13 +44,28 @@ static __device__ __forceinline__ void sgemm_tma_bar_arrive(unsigned bar)
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(bar) : "memory");
 }
 
+/* mbarrier.WAIT.parity on `bar` as 0 / 1 in a register: WAIT try_wait
+ * (sgemm_tma_bar_try) or test_wait (sgemm_tma_bar_test) */
+#define SGEMM_TMA_BAR_POLL(WAIT, bar, parity, done)                                                \
+    asm volatile("{\n .reg .pred p;\n"                                                            \
+                 " mbarrier." WAIT ".parity.shared::cta.b64 p, [%1], %2;\n"                        \
+                 " selp.u32 %0, 1, 0, p;\n}\n"                                                    \
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory")
+
+/* 1 if the phase with this parity has completed; may suspend the thread a
+ * while first (try_wait: the hardware's time limit) */
 static __device__ __forceinline__ int sgemm_tma_bar_try(unsigned bar, unsigned parity)
 {
     unsigned done;
-    asm volatile("{\n .reg .pred p;\n"
-                 " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 " selp.u32 %0, 1, 0, p;\n}\n"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    SGEMM_TMA_BAR_POLL("try_wait", bar, parity, done);
+    return (int)done;
+}
+
+/* the same test without blocking (test_wait: returns at once) */
+static __device__ __forceinline__ int sgemm_tma_bar_test(unsigned bar, unsigned parity)
+{
+    unsigned done;
+    SGEMM_TMA_BAR_POLL("test_wait", bar, parity, done);
     return (int)done;
 }
 
